@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, everything plaidml needs to build, test and benchmark on Debian 12.
+# Idempotent: packages already present are skipped quickly.
+set -euo pipefail
+PKGS=(build-essential cmake ninja-build pkg-config llvm-19-dev libzstd-dev
+      libspdlog-dev libfmt-dev doctest-dev libisl-dev libgmp-dev
+      python3-numpy binutils)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

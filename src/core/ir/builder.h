@@ -1,0 +1,67 @@
+// ProgramBuilder: the one way to make a Program. The Tile parser and the C API both drive it,
+// so a program built by calls and the same program parsed from text are identical.
+// It checks structure (names, SSA, arity, index-variable rules); shapes and dtypes are checked
+// when the program is bound to input shapes (ir/bind.h).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/ir/program.h"
+
+namespace plaidml::ir {
+
+class ProgramBuilder {
+ public:
+  explicit ProgramBuilder(std::string program_name = "");
+
+  // Declares an input. dims: nullopt = unknown rank; {} = scalar; "" = an unnamed dim.
+  // Errors: duplicate tensor name (kInvalidArgument, names both places).
+  Expected<ValueId> add_input(const std::string& name, std::optional<std::vector<std::string>> dims,
+                              std::optional<DType> dtype, const SourceLoc& loc);
+
+  ValueId add_int_literal(int64_t value, const SourceLoc& loc);
+  ValueId add_float_literal(double value, const SourceLoc& loc);
+
+  // Elementwise op or function. Errors: wrong operand count, unknown operand id.
+  Expected<ValueId> add_elementwise(OpKind op, std::vector<ValueId> operands,
+                                    std::vector<IntExprPtr> int_args, const SourceLoc& loc);
+  // The same by Tile function name ("exp", "as_float", "relu"). Unknown name: kNotFound naming it.
+  Expected<ValueId> add_call(const std::string& function, std::vector<ValueId> operands,
+                             std::vector<IntExprPtr> int_args, const SourceLoc& loc);
+
+  // Errors: an assign (`=`) contraction whose input indices use a variable absent from the
+  // output ("index k is not in the output of an assign contraction"); sizes/indices count
+  // mismatch; wrong input count for the combination op; a dim name no input declared.
+  Expected<ValueId> add_contraction(Contraction contraction, const SourceLoc& loc);
+
+  // `NAME = value`: binds a user name. Reassigning a name is an error (SSA) naming both places.
+  Status assign(const std::string& name, ValueId value, const SourceLoc& loc);
+
+  // Looks up a tensor by user name. Unknown: kNotFound "unknown tensor 'X'" with loc.
+  Expected<ValueId> lookup(const std::string& name, const SourceLoc& loc) const;
+  bool is_dim(const std::string& name) const;  // declared by some input
+
+  // Marks a bound name as an output. Unknown: kNotFound. Duplicate output: kInvalidArgument.
+  Status add_output(const std::string& name, const SourceLoc& loc);
+
+  // Finishes the program. Errors: no outputs.
+  Expected<std::shared_ptr<const Program>> finish();
+
+  const Program& program() const { return program_; }
+
+ private:
+  ValueId push(Node node);
+
+  Program program_;
+  std::map<std::string, ValueId> names_;
+  std::map<std::string, SourceLoc> name_locs_;
+  std::map<std::string, std::string> dim_owner_;  // dim name -> first input that declared it
+  int temp_counter_ = 0;
+};
+
+}  // namespace plaidml::ir

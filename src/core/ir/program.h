@@ -1,0 +1,117 @@
+// The graph IR: what to compute. A Program is shape-polymorphic: dimension sizes and dtypes are
+// bound later from the buffers given at run time (see ir/bind.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/ir/ops.h"
+#include "core/types/dtype.h"
+
+namespace plaidml::ir {
+
+using ValueId = int32_t;  // index into Program::nodes
+
+// Where a node came from, for error messages: Tile text line:column (1-based), or the builder
+// call that made it ("plaidml_program_add_contraction").
+struct SourceLoc {
+  int line = 0;
+  int column = 0;
+  std::string origin;  // builder call name when line == 0
+  std::string to_string() const;  // "3:14" or "plaidml_program_add_contraction"; "" if unknown
+};
+
+// A symbolic integer expression over index variables (lowercase names) and dimension sizes
+// (capitalised names bound by input declarations). In index expressions `/` is exact rational
+// division; in output sizes it is C integer division (TILE.md section 2).
+enum class IntOp { kLiteral, kIndex, kDim, kAdd, kSub, kMul, kDiv, kNeg, kMax, kMin };
+
+struct IntExpr;
+using IntExprPtr = std::shared_ptr<const IntExpr>;
+
+struct IntExpr {
+  IntOp op = IntOp::kLiteral;
+  int64_t value = 0;             // kLiteral
+  std::string name;              // kIndex, kDim
+  std::vector<IntExprPtr> args;  // operators: 1 (kNeg) or 2 operands
+  SourceLoc loc;
+
+  static IntExprPtr literal(int64_t v, SourceLoc loc = {});
+  static IntExprPtr index(std::string name, SourceLoc loc = {});
+  static IntExprPtr dim(std::string name, SourceLoc loc = {});
+  static IntExprPtr binary(IntOp op, IntExprPtr a, IntExprPtr b, SourceLoc loc = {});
+  static IntExprPtr neg(IntExprPtr a, SourceLoc loc = {});
+};
+
+enum class AggOp { kSum, kProd, kMax, kMin, kAssign };
+// kNone: one input, its value. kCond: three inputs, (A == B) ? C : 0.
+enum class CombOp { kNone, kMul, kAdd, kEq, kCond };
+
+struct TensorAccess {
+  ValueId tensor = -1;
+  std::vector<IntExprPtr> indices;
+  SourceLoc loc;
+};
+
+// User constraint `poly < bound`, meaning 0 <= poly < bound.
+struct UserConstraint {
+  IntExprPtr poly;
+  IntExprPtr bound;
+  SourceLoc loc;
+};
+
+struct Contraction {
+  AggOp agg = AggOp::kSum;
+  CombOp comb = CombOp::kNone;
+  std::vector<IntExprPtr> out_indices;  // empty for a scalar output O[]
+  std::vector<IntExprPtr> out_sizes;    // same length as out_indices
+  std::vector<TensorAccess> inputs;     // 1, 2 or 3 (kCond)
+  std::vector<UserConstraint> constraints;
+  std::optional<ValueId> default_value;  // `default D`: a tensor or a literal node
+  bool no_defract = false;
+};
+
+enum class NodeKind { kInput, kLiteral, kElementwise, kContraction };
+
+struct Node {
+  NodeKind kind = NodeKind::kLiteral;
+  std::string name;  // user-visible name: the assigned name, or a generated "_T<n>"
+  SourceLoc loc;
+
+  // kInput: dims == nullopt means unknown rank (`X`); an empty vector is a scalar (`X[]`); an
+  // empty string inside is an unnamed dim of fixed position. dtype, when set, is checked at bind.
+  std::optional<std::vector<std::string>> input_dims;
+  std::optional<DType> input_dtype;
+
+  // kLiteral: an untyped number; it takes the type of what it meets (TILE.md section 3).
+  bool literal_is_float = false;
+  int64_t literal_int = 0;
+  double literal_float = 0.0;
+
+  // kElementwise
+  OpKind op = OpKind::Add;
+  std::vector<ValueId> operands;
+  std::vector<IntExprPtr> int_args;  // see ops.h
+
+  // kContraction
+  Contraction contraction;
+};
+
+struct Program {
+  std::string name;
+  std::vector<Node> nodes;       // topological order: operands precede their users
+  std::vector<ValueId> inputs;   // declaration order
+  std::vector<std::pair<std::string, ValueId>> outputs;  // declaration order: name -> value
+
+  // A stable 64-bit hash of the printed program; the plan cache keys on it.
+  uint64_t fingerprint() const;
+  std::optional<ValueId> find_input(const std::string& name) const;
+  std::optional<size_t> find_output(const std::string& name) const;
+};
+
+}  // namespace plaidml::ir

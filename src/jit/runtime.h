@@ -1,0 +1,92 @@
+// Runtime: the C++ face of the JIT that src/capi wraps one call per entry point. One Runtime per
+// plaidml_context: it owns the devices, the buffers' allocations, the plan cache (program
+// fingerprint + input shapes + device -> compiled plan) and its statistics.
+// Thread safety: every method may be called from many threads at once; concurrent first
+// compiles of the same (program, shapes, device) compile once (single flight).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/ir/program.h"
+#include "core/types/shape.h"
+
+namespace plaidml::jit {
+
+struct RuntimeOptions {
+  int num_threads = 0;    // 0: PLAIDML_NUM_THREADS, else the number of cores
+  std::string device;     // default device id; "": PLAIDML_DEVICE, else "cpu:0"
+};
+
+struct DeviceDescription {
+  std::string id;           // "cpu:0", "opencl:0", ...
+  std::string name;         // "Intel(R) Xeon(R) ... (LLVM ORC JIT, sapphirerapids)"
+  std::string kind;         // "cpu", "opencl", "vulkan"
+  bool available = true;    // false: listed so that `plaidml devices` can say why not
+  std::string unavailable_reason;
+  int64_t memory_bytes = 0;
+  int threads = 1;
+};
+
+struct CacheStats {
+  int64_t compiles = 0;        // plans compiled (plan-cache misses)
+  int64_t cache_hits = 0;      // plan-cache hits
+  double compile_seconds = 0;  // total time spent compiling plans
+  double last_compile_seconds = 0;
+};
+
+// A tensor's storage on one device.
+class Buffer {
+ public:
+  virtual ~Buffer() = default;
+  virtual const Shape& shape() const = 0;
+  virtual int device() const = 0;  // index into Runtime::devices()
+};
+
+// A program compiled for one set of input shapes on one device.
+class Plan {
+ public:
+  virtual ~Plan() = default;
+  virtual const std::vector<Shape>& input_shapes() const = 0;   // parallel to program inputs
+  virtual const std::vector<Shape>& output_shapes() const = 0;  // parallel to program outputs
+  virtual int kernel_count() const = 0;
+  virtual int device() const = 0;
+};
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+  static Expected<std::unique_ptr<Runtime>> create(const RuntimeOptions& options);
+
+  virtual const std::vector<DeviceDescription>& devices() const = 0;
+  // "" gives the default device. Unknown or unavailable id: kNotFound with the reason.
+  virtual Expected<int> find_device(const std::string& id) const = 0;
+
+  virtual Expected<std::shared_ptr<Buffer>> allocate(int device, const Shape& shape) = 0;
+  // bytes must equal shape().byte_size(), else kInvalidArgument naming both sizes.
+  virtual Status write(Buffer& buffer, const void* data, size_t bytes) = 0;
+  virtual Status read(const Buffer& buffer, void* data, size_t bytes) const = 0;
+
+  // Compiles the program for these input shapes (parallel to program->inputs), or returns the
+  // cached plan. Shape/dtype errors come from binding (ir/bind.h).
+  virtual Expected<std::shared_ptr<const Plan>> prepare(
+      const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
+      int device) = 0;
+
+  // Runs a program with inputs and outputs bound by name. Every program input must be given
+  // exactly once (unknown, missing or duplicate names: an error naming them). outputs: names to
+  // fetch (empty: all outputs, in declaration order); a null buffer is allocated and returned in
+  // place, a given buffer must have the output's inferred shape (else kTypeError naming both).
+  // Compiles on first use at these shapes. On error no output buffer is written.
+  virtual Status run(const std::shared_ptr<const ir::Program>& program, int device,
+                     const std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>& inputs,
+                     std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>* outputs) = 0;
+
+  virtual CacheStats stats() const = 0;
+};
+
+}  // namespace plaidml::jit
