@@ -1,0 +1,37 @@
+// What codegen hands to a device: target code plus launch metadata. Devices see only this
+// (through the plugin ABI), never the graph or loop IR.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace plaidml::jit {
+
+// The CPU target a kernel is compiled for. key() goes into cache keys.
+struct TargetDesc {
+  std::string triple;    // "x86_64-pc-linux-gnu"
+  std::string cpu;       // "sapphirerapids"
+  std::string features;  // "+avx512f,+fma,..." (LLVM feature string)
+  int vector_bits = 128; // widest vector register the features allow (512 with AVX-512)
+  std::string key() const { return triple + "|" + cpu + "|" + features; }
+};
+
+// CPU kernel ABI (format "elf-object"): every kernel is
+//   extern "C" void <symbol>(void* const* slots, int64_t begin, int64_t end);
+// slots: one pointer per BufferSlot of the lowered program (jit/lower/lower.h), in slot order.
+// The kernel runs iterations [begin, end) of its parallel outermost loop; iterations write
+// disjoint output elements, so the device may split [0, parallel_extent) across threads.
+struct KernelEntry {
+  std::string symbol;
+  int64_t parallel_extent = 1;  // 1: call once with (0, 1)
+  double work = 0;              // estimated scalar operations, to decide whether to split
+};
+
+struct Artifact {
+  std::string format = "elf-object";
+  std::vector<uint8_t> bytes;
+  std::vector<KernelEntry> kernels;  // run in this order
+};
+
+}  // namespace plaidml::jit

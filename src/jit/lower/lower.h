@@ -1,0 +1,28 @@
+// Lowering: a BoundProgram becomes loop-IR kernels plus a buffer plan. One kernel per
+// materialised graph node for now (elementwise fusion comes with the CPU performance work).
+#pragma once
+
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/ir/bind.h"
+#include "jit/loop/loop_ir.h"
+
+namespace plaidml::jit {
+
+// A buffer the kernels of a program read or write.
+struct BufferSlot {
+  enum class Role { kInput, kOutput, kTemp };
+  Role role = Role::kTemp;
+  int index = 0;  // kInput: program input position; kOutput: output position; kTemp: node id
+  Shape shape;
+};
+
+struct LoweredProgram {
+  std::vector<BufferSlot> slots;
+  std::vector<loop::Kernel> kernels;  // in execution order
+};
+
+Expected<LoweredProgram> lower(const ir::BoundProgram& bound);
+
+}  // namespace plaidml::jit
