@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/status.h"
@@ -26,6 +27,10 @@ class ProgramBuilder {
 
   ValueId add_int_literal(int64_t value, const SourceLoc& loc);
   ValueId add_float_literal(double value, const SourceLoc& loc);
+  // A dimension size used as a value (`R = X / N`): a kLiteral node whose int_args[0] is `expr`
+  // (dims and integers only), evaluated when the program is bound. Errors: an undeclared dim or
+  // an index variable in expr.
+  Expected<ValueId> add_dim_literal(IntExprPtr expr, const SourceLoc& loc);
 
   // Elementwise op or function. Errors: wrong operand count, unknown operand id.
   Expected<ValueId> add_elementwise(OpKind op, std::vector<ValueId> operands,
@@ -56,6 +61,14 @@ class ProgramBuilder {
 
  private:
   ValueId push(Node node);
+  // Gives a generated temporary that holds `name` another generated name (the user wants it).
+  void rename_temp(const std::string& name);
+  Status check_value(ValueId id, const SourceLoc& loc) const;
+  Status check_dims(const IntExpr& e, const SourceLoc& loc) const;
+  Status check_size_expr(const IntExprPtr& e, const SourceLoc& loc, std::string_view what) const;
+  Status check_index_expr(const IntExprPtr& e, const SourceLoc& loc) const;
+  Status check_int_args(OpKind op, const std::vector<IntExprPtr>& int_args,
+                        const SourceLoc& loc) const;
 
   Program program_;
   std::map<std::string, ValueId> names_;

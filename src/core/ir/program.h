@@ -89,6 +89,8 @@ struct Node {
   std::optional<DType> input_dtype;
 
   // kLiteral: an untyped number; it takes the type of what it meets (TILE.md section 3).
+  // When int_args has one entry the literal is an integer: that expression over dims, evaluated
+  // at bind (a dim used in elementwise code, `R = X / N`); literal_int is then unused.
   bool literal_is_float = false;
   int64_t literal_int = 0;
   double literal_float = 0.0;

@@ -9,6 +9,13 @@
 
 namespace plaidml::poly {
 
+// Rational and Affine arithmetic is exact in 64 bits (intermediates in 128). A result that does
+// not fit, or a division by zero, cannot be reported through an operator: it gives 0 and sets a
+// thread-local sticky flag. Code that does arithmetic on user input clears the flag first and
+// checks it afterwards, so an overflow becomes a user error, never a silently wrong index.
+bool arithmetic_error();
+void clear_arithmetic_error();
+
 // Always normalised: den > 0, gcd(|num|, den) == 1.
 struct Rational {
   int64_t num = 0;

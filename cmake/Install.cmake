@@ -1,0 +1,26 @@
+# Installation: headers, libplaidml.so (+ SONAME link), the plaidml tool, plaidml.pc and a CMake
+# package (find_package(plaidml) -> plaidml::plaidml).
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/plaidml DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+
+if(TARGET plaidml)
+  install(TARGETS plaidml EXPORT plaidmlTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT plaidmlTargets NAMESPACE plaidml:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/plaidml)
+endif()
+if(TARGET plaidml_tool)
+  install(TARGETS plaidml_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+configure_file(${PROJECT_SOURCE_DIR}/pkgconfig/plaidml.pc.in ${PROJECT_BINARY_DIR}/plaidml.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/plaidml.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/plaidmlConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/plaidmlConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/plaidml)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/plaidmlConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/plaidmlConfig.cmake ${PROJECT_BINARY_DIR}/plaidmlConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/plaidml)

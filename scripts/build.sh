@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Configures and builds plaidml into a build folder (default: build/).
+#   scripts/build.sh [BUILD_DIR] [extra cmake args...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+shift || true
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$build.configure.log" 2>&1 ||
+  { cat "$build.configure.log"; exit 1; }
+# Two cores and LLVM headers: keep parallelism at the core count.
+cmake --build "$build" -j"$(nproc)"

@@ -1,0 +1,196 @@
+// Context options, contexts, device enumeration and selection, statistics.
+#include <cstring>
+
+#include "capi/errors.h"
+#include "capi/handles.h"
+
+namespace plaidml::capi {
+namespace {
+
+Status device_index_check(const char* fn, const plaidml_context& context, size_t index) {
+  size_t count = context.runtime->devices().size();
+  if (index >= count) {
+    return make_error(StatusCode::kInvalidArgument,
+                      "{}: device index {} is out of range (the context has {} device{})", fn,
+                      index, count, count == 1 ? "" : "s");
+  }
+  return Status::ok();
+}
+
+const jit::DeviceDescription& device_at(const plaidml_context& context, size_t index) {
+  return context.runtime->devices()[index];
+}
+
+}  // namespace
+}  // namespace plaidml::capi
+
+extern "C" {
+
+plaidml_status plaidml_context_options_create(plaidml_context_options** out_options) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(out_options);
+    *out_options = new plaidml_context_options();
+    return Status::ok();
+  });
+}
+
+void plaidml_context_options_destroy(plaidml_context_options* options) { delete options; }
+
+plaidml_status plaidml_context_options_set_int(plaidml_context_options* options,
+                                               plaidml_context_option key, int64_t value) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(options);
+    if (key == PLAIDML_CONTEXT_OPTION_NUM_THREADS) {
+      if (value < 0 || value > 4096) {
+        return make_error(StatusCode::kInvalidArgument,
+                          "{}: PLAIDML_CONTEXT_OPTION_NUM_THREADS must be in 0..4096, got {}", fn,
+                          value);
+      }
+      options->options.num_threads = static_cast<int>(value);
+      return Status::ok();
+    }
+    if (key == PLAIDML_CONTEXT_OPTION_DEVICE) {
+      return make_error(StatusCode::kInvalidArgument,
+                        "{}: PLAIDML_CONTEXT_OPTION_DEVICE takes a string: use "
+                        "plaidml_context_options_set_string",
+                        fn);
+    }
+    return make_error(StatusCode::kInvalidArgument, "{}: unknown context option key {}", fn, key);
+  });
+}
+
+plaidml_status plaidml_context_options_set_string(plaidml_context_options* options,
+                                                  plaidml_context_option key, const char* value) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(options);
+    PLAIDML_CAPI_REQUIRE(value);
+    if (key == PLAIDML_CONTEXT_OPTION_DEVICE) {
+      options->options.device = value;
+      return Status::ok();
+    }
+    if (key == PLAIDML_CONTEXT_OPTION_NUM_THREADS) {
+      return make_error(StatusCode::kInvalidArgument,
+                        "{}: PLAIDML_CONTEXT_OPTION_NUM_THREADS takes an integer: use "
+                        "plaidml_context_options_set_int",
+                        fn);
+    }
+    return make_error(StatusCode::kInvalidArgument, "{}: unknown context option key {}", fn, key);
+  });
+}
+
+plaidml_status plaidml_context_create(const plaidml_context_options* options,
+                                      plaidml_context** out_context) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(out_context);
+    jit::RuntimeOptions runtime_options;
+    if (options != nullptr) runtime_options = options->options;
+    PLAIDML_ASSIGN(std::unique_ptr<jit::Runtime> runtime, jit::Runtime::create(runtime_options));
+    PLAIDML_ASSIGN(int device, runtime->find_device(""));
+    auto context = std::make_unique<plaidml_context>();
+    context->runtime = std::move(runtime);
+    context->device.store(device);
+    *out_context = context.release();
+    return Status::ok();
+  });
+}
+
+void plaidml_context_destroy(plaidml_context* context) { delete context; }
+
+plaidml_status plaidml_device_count(const plaidml_context* context, size_t* out_count) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(context);
+    PLAIDML_CAPI_REQUIRE(out_count);
+    *out_count = context->runtime->devices().size();
+    return Status::ok();
+  });
+}
+
+plaidml_status plaidml_device_id(const plaidml_context* context, size_t index,
+                                 const char** out_id) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(context);
+    PLAIDML_CAPI_REQUIRE(out_id);
+    PLAIDML_TRY(capi::device_index_check(fn, *context, index));
+    *out_id = capi::device_at(*context, index).id.c_str();
+    return Status::ok();
+  });
+}
+
+plaidml_status plaidml_device_name(const plaidml_context* context, size_t index,
+                                   const char** out_name) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(context);
+    PLAIDML_CAPI_REQUIRE(out_name);
+    PLAIDML_TRY(capi::device_index_check(fn, *context, index));
+    *out_name = capi::device_at(*context, index).name.c_str();
+    return Status::ok();
+  });
+}
+
+plaidml_status plaidml_device_available(const plaidml_context* context, size_t index,
+                                        bool* out_available, const char** out_reason) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(context);
+    PLAIDML_CAPI_REQUIRE(out_available);
+    PLAIDML_TRY(capi::device_index_check(fn, *context, index));
+    const auto& device = capi::device_at(*context, index);
+    *out_available = device.available;
+    if (out_reason != nullptr) *out_reason = device.unavailable_reason.c_str();
+    return Status::ok();
+  });
+}
+
+plaidml_status plaidml_context_select_device(plaidml_context* context, const char* device_id) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(context);
+    PLAIDML_CAPI_REQUIRE(device_id);
+    PLAIDML_ASSIGN(int device, context->runtime->find_device(device_id));
+    context->device.store(device);
+    return Status::ok();
+  });
+}
+
+plaidml_status plaidml_context_device(const plaidml_context* context, const char** out_device_id) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(context);
+    PLAIDML_CAPI_REQUIRE(out_device_id);
+    *out_device_id = capi::device_at(*context, context->device.load()).id.c_str();
+    return Status::ok();
+  });
+}
+
+plaidml_status plaidml_context_stats(const plaidml_context* context, plaidml_stats* out_stats) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(context);
+    PLAIDML_CAPI_REQUIRE(out_stats);
+    size_t size = out_stats->struct_size;
+    if (size < sizeof(size_t)) {
+      return make_error(StatusCode::kInvalidArgument,
+                        "{}: out_stats->struct_size is {}; set it to sizeof(plaidml_stats)", fn,
+                        size);
+    }
+    jit::CacheStats stats = context->runtime->stats();
+    plaidml_stats full{};
+    full.struct_size = size < sizeof(full) ? size : sizeof(full);
+    full.compiles = stats.compiles;
+    full.cache_hits = stats.cache_hits;
+    full.compile_seconds = stats.compile_seconds;
+    full.last_compile_seconds = stats.last_compile_seconds;
+    // An older caller's smaller struct gets only the fields it knows.
+    std::memcpy(out_stats, &full, full.struct_size);
+    return Status::ok();
+  });
+}
+
+}  // extern "C"

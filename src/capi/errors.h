@@ -1,0 +1,53 @@
+// The error firewall of the C ABI. Every entry point runs its body through guard(), which turns
+// a Status into a plaidml_status plus the thread-local message, and every escaping C++ exception
+// into a status: nothing thrown inside plaidml ever reaches a C caller.
+#pragma once
+
+#include <exception>
+#include <new>
+#include <string>
+
+#include "core/base/status.h"
+#include "plaidml/plaidml.h"
+
+namespace plaidml::capi {
+
+// Records status as the calling thread's last error and returns its code. Never throws.
+plaidml_status set_error(const Status& status) noexcept;
+
+// INVALID_ARGUMENT "<fn>: argument '<arg>' is NULL".
+Status null_argument(const char* fn, const char* arg);
+
+// The body returns a Status; an exception becomes OUT_OF_MEMORY or INTERNAL.
+template <typename Body>
+plaidml_status guard(const char* fn, Body&& body) noexcept {
+  try {
+    Status status = body(fn);
+    if (status.is_ok()) return PLAIDML_STATUS_OK;
+    return set_error(status);
+  } catch (const std::bad_alloc&) {
+    return set_error(Status(StatusCode::kOutOfMemory, std::string(fn) + ": out of memory"));
+  } catch (const std::exception& e) {
+    return set_error(Status(StatusCode::kInternal,
+                            std::string(fn) + ": internal error (please report): " + e.what()));
+  } catch (...) {
+    return set_error(
+        Status(StatusCode::kInternal, std::string(fn) + ": internal error (please report)"));
+  }
+}
+
+// Runs a void body (destroy functions): an exception is logged, never propagated.
+template <typename Body>
+void guard_void(const char* fn, Body&& body) noexcept {
+  try {
+    body();
+  } catch (...) {
+    set_error(Status(StatusCode::kInternal, std::string(fn) + ": internal error (please report)"));
+  }
+}
+
+}  // namespace plaidml::capi
+
+// Inside a guard body whose parameter is `fn`: fails with INVALID_ARGUMENT when ptr is NULL.
+#define PLAIDML_CAPI_REQUIRE(ptr) \
+  if ((ptr) == nullptr) return ::plaidml::capi::null_argument(fn, #ptr)

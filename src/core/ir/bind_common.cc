@@ -1,0 +1,116 @@
+#include "core/ir/bind_common.h"
+
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "core/ir/printer.h"
+
+namespace plaidml::ir::detail {
+namespace {
+
+// Operators the user writes infix; "" for calls.
+std::string_view infix(OpKind op) {
+  switch (op) {
+    case OpKind::Add: return "+";
+    case OpKind::Sub: return "-";
+    case OpKind::Mul: return "*";
+    case OpKind::Div: return "/";
+    case OpKind::Mod: return "%";
+    case OpKind::Eq: return "==";
+    case OpKind::Ne: return "!=";
+    case OpKind::Lt: return "<";
+    case OpKind::Gt: return ">";
+    case OpKind::Le: return "<=";
+    case OpKind::Ge: return ">=";
+    case OpKind::BitAnd: return "&";
+    case OpKind::BitOr: return "|";
+    case OpKind::BitXor: return "^";
+    case OpKind::Shl: return "<<";
+    case OpKind::Shr: return ">>";
+    case OpKind::Neg: case OpKind::BitNot: case OpKind::Exp: case OpKind::Log:
+    case OpKind::Sqrt: case OpKind::Pow: case OpKind::Tanh: case OpKind::Sin: case OpKind::Cos:
+    case OpKind::Tan: case OpKind::Sinh: case OpKind::Cosh: case OpKind::Asin:
+    case OpKind::Acos: case OpKind::Atan: case OpKind::Asinh: case OpKind::Acosh:
+    case OpKind::Atanh: case OpKind::Erf: case OpKind::Floor: case OpKind::Ceil:
+    case OpKind::Round: case OpKind::Sigmoid: case OpKind::Abs: case OpKind::Sign:
+    case OpKind::Recip: case OpKind::Max: case OpKind::Min: case OpKind::Relu:
+    case OpKind::Select: case OpKind::AsFloat: case OpKind::AsBFloat: case OpKind::AsInt:
+    case OpKind::AsUInt: case OpKind::AsBool: case OpKind::Reshape: case OpKind::Index:
+    case OpKind::ShapeOf: case OpKind::Gather: case OpKind::Scatter: case OpKind::PrngStep:
+    case OpKind::PrngState: case OpKind::PrngValue: return "";
+  }
+  return "";
+}
+
+bool is_generated(const std::string& name) { return name.empty() || is_generated_name(name); }
+
+std::string literal_text(const Node& n) {
+  if (!n.int_args.empty()) return print_int_expr(*n.int_args[0]);
+  if (n.literal_is_float) return fmt::format("{}", n.literal_float);
+  return std::to_string(n.literal_int);
+}
+
+std::string describe_at(const Program& p, ValueId id, int depth, bool nested);
+
+std::string elementwise_text(const Program& p, const Node& n, int depth, bool nested) {
+  std::vector<std::string> args;
+  for (ValueId v : n.operands) args.push_back(describe_at(p, v, depth + 1, true));
+  std::string_view sym = infix(n.op);
+  if (!sym.empty() && args.size() == 2) {
+    std::string s = fmt::format("{} {} {}", args[0], sym, args[1]);
+    return nested ? "(" + s + ")" : s;
+  }
+  if (n.op == OpKind::Neg && args.size() == 1) return "-" + args[0];
+  if (n.op == OpKind::BitNot && args.size() == 1) return "~" + args[0];
+  if (n.op == OpKind::Select && args.size() == 3) {
+    std::string s = fmt::format("{} ? {} : {}", args[0], args[1], args[2]);
+    return nested ? "(" + s + ")" : s;
+  }
+  for (const auto& a : n.int_args) args.push_back(print_int_expr(*a));
+  return fmt::format("{}({})", op_name(n.op), fmt::join(args, ", "));
+}
+
+std::string describe_at(const Program& p, ValueId id, int depth, bool nested) {
+  if (id < 0 || id >= static_cast<ValueId>(p.nodes.size())) return "?";
+  const Node& n = p.nodes[id];
+  if (!is_generated(n.name)) return n.name;
+  switch (n.kind) {
+    case NodeKind::kLiteral: return literal_text(n);
+    case NodeKind::kElementwise:
+      if (depth >= 3) return "...";
+      return elementwise_text(p, n, depth, nested);
+    case NodeKind::kInput:
+    case NodeKind::kContraction: return n.name.empty() ? "?" : n.name;
+  }
+  return n.name;
+}
+
+}  // namespace
+
+std::string where(const SourceLoc& loc) {
+  std::string s = loc.to_string();
+  return s.empty() ? s : s + ": ";
+}
+
+std::string describe(const Program& program, ValueId id) {
+  return describe_at(program, id, 0, false);
+}
+
+std::string describe_expr(const Program& program, ValueId id) {
+  const Node& n = program.nodes[id];
+  if (n.kind != NodeKind::kElementwise) return describe(program, id);
+  return elementwise_text(program, n, 0, false);
+}
+
+std::string op_display(OpKind op) {
+  if (op == OpKind::BitNot) return "~";
+  std::string_view sym = infix(op);
+  return std::string(sym.empty() ? op_name(op) : sym);
+}
+
+std::string describe_with_shape(const BindState& s, ValueId id) {
+  return fmt::format("'{}' ({})", describe(s.program, id), s.bound.nodes[id].shape.to_string());
+}
+
+}  // namespace plaidml::ir::detail

@@ -1,0 +1,156 @@
+#include "core/ir/bind_int_expr.h"
+
+#include <algorithm>
+
+#include "core/ir/printer.h"
+
+namespace plaidml::ir::detail {
+namespace {
+
+Status size_error(const IntExpr& e, const std::string& cause) {
+  return make_error(StatusCode::kTypeError, "size expression '{}' {}", print_int_expr(e), cause);
+}
+
+Expected<int64_t> lookup_dim(const IntExpr& e, const DimMap& dims) {
+  auto it = dims.find(e.name);
+  if (it == dims.end()) {
+    return make_error(StatusCode::kTypeError,
+                      "unknown dimension '{}': no input declares a dimension of that name",
+                      e.name);
+  }
+  return it->second;
+}
+
+Expected<int64_t> size_binary(const IntExpr& e, int64_t a, int64_t b) {
+  int64_t r = 0;
+  bool overflow = false;
+  switch (e.op) {
+    case IntOp::kAdd: overflow = __builtin_add_overflow(a, b, &r); break;
+    case IntOp::kSub: overflow = __builtin_sub_overflow(a, b, &r); break;
+    case IntOp::kMul: overflow = __builtin_mul_overflow(a, b, &r); break;
+    case IntOp::kDiv:
+      if (b == 0) return size_error(e, "divides by zero");
+      overflow = (a == INT64_MIN && b == -1);
+      r = overflow ? 0 : a / b;
+      break;
+    case IntOp::kMax: r = std::max(a, b); break;
+    case IntOp::kMin: r = std::min(a, b); break;
+    case IntOp::kLiteral:
+    case IntOp::kIndex:
+    case IntOp::kDim:
+    case IntOp::kNeg: break;
+  }
+  if (overflow) return size_error(e, "overflows 64-bit integers");
+  return r;
+}
+
+Status not_affine(const IntExpr& e) {
+  return make_error(StatusCode::kTypeError,
+                    "index expression '{}' is not affine: a product, max or min needs a "
+                    "constant operand",
+                    print_int_expr(e));
+}
+
+Expected<poly::Affine> affine_binary(const IntExpr& e, const poly::Affine& a,
+                                     const poly::Affine& b) {
+  switch (e.op) {
+    case IntOp::kAdd: return a + b;
+    case IntOp::kSub: return a - b;
+    case IntOp::kMul:
+      if (a.is_constant()) return b * a.constant();
+      if (b.is_constant()) return a * b.constant();
+      return not_affine(e);
+    case IntOp::kDiv:
+      if (!b.is_constant()) {
+        return make_error(StatusCode::kTypeError,
+                          "index expression '{}' is not affine: it divides by a non-constant",
+                          print_int_expr(e));
+      }
+      if (b.constant().num == 0) {
+        return make_error(StatusCode::kTypeError, "index expression '{}' divides by zero",
+                          print_int_expr(e));
+      }
+      return a / b.constant();
+    case IntOp::kMax:
+    case IntOp::kMin:
+      if (!a.is_constant() || !b.is_constant()) return not_affine(e);
+      if (e.op == IntOp::kMax) return b.constant() < a.constant() ? a : b;
+      return a.constant() < b.constant() ? a : b;
+    case IntOp::kLiteral:
+    case IntOp::kIndex:
+    case IntOp::kDim:
+    case IntOp::kNeg: break;
+  }
+  return Status(StatusCode::kInternal, "bind: malformed index expression");
+}
+
+Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims) {
+  switch (e.op) {
+    case IntOp::kLiteral: return poly::Affine(poly::Rational(e.value));
+    case IntOp::kIndex: return poly::Affine::var(e.name);
+    case IntOp::kDim: {
+      PLAIDML_ASSIGN(int64_t v, lookup_dim(e, dims));
+      return poly::Affine(poly::Rational(v));
+    }
+    case IntOp::kNeg: {
+      if (e.args.size() != 1) break;
+      PLAIDML_ASSIGN(poly::Affine a, affine_rec(*e.args[0], dims));
+      return -a;
+    }
+    case IntOp::kAdd:
+    case IntOp::kSub:
+    case IntOp::kMul:
+    case IntOp::kDiv:
+    case IntOp::kMax:
+    case IntOp::kMin: {
+      if (e.args.size() != 2) break;
+      PLAIDML_ASSIGN(poly::Affine a, affine_rec(*e.args[0], dims));
+      PLAIDML_ASSIGN(poly::Affine b, affine_rec(*e.args[1], dims));
+      return affine_binary(e, a, b);
+    }
+  }
+  return Status(StatusCode::kInternal, "bind: malformed index expression");
+}
+
+}  // namespace
+
+Expected<int64_t> eval_size(const IntExpr& e, const DimMap& dims) {
+  switch (e.op) {
+    case IntOp::kLiteral: return e.value;
+    case IntOp::kDim: return lookup_dim(e, dims);
+    case IntOp::kIndex:
+      return size_error(e, "uses the index variable '" + e.name +
+                               "': sizes may use only dimensions and integers");
+    case IntOp::kNeg: {
+      if (e.args.size() != 1) break;
+      PLAIDML_ASSIGN(int64_t a, eval_size(*e.args[0], dims));
+      if (a == INT64_MIN) return size_error(e, "overflows 64-bit integers");
+      return -a;
+    }
+    case IntOp::kAdd:
+    case IntOp::kSub:
+    case IntOp::kMul:
+    case IntOp::kDiv:
+    case IntOp::kMax:
+    case IntOp::kMin: {
+      if (e.args.size() != 2) break;
+      PLAIDML_ASSIGN(int64_t a, eval_size(*e.args[0], dims));
+      PLAIDML_ASSIGN(int64_t b, eval_size(*e.args[1], dims));
+      return size_binary(e, a, b);
+    }
+  }
+  return Status(StatusCode::kInternal, "bind: malformed size expression");
+}
+
+Expected<poly::Affine> to_affine(const IntExpr& e, const DimMap& dims) {
+  poly::clear_arithmetic_error();
+  auto result = affine_rec(e, dims);
+  if (result.has_value() && poly::arithmetic_error()) {
+    poly::clear_arithmetic_error();
+    return make_error(StatusCode::kTypeError, "index expression '{}' overflows 64-bit integers",
+                      print_int_expr(e));
+  }
+  return result;
+}
+
+}  // namespace plaidml::ir::detail

@@ -1,0 +1,291 @@
+#include "core/ir/printer.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <set>
+#include <string_view>
+#include <utility>
+
+namespace plaidml::ir {
+namespace {
+
+// Binding strength of an IntExpr when printed: parentheses go where a child binds weaker.
+int precedence(const IntExpr& e) {
+  switch (e.op) {
+    case IntOp::kAdd:
+    case IntOp::kSub:
+      return 1;
+    case IntOp::kMul:
+    case IntOp::kDiv:
+      return 2;
+    case IntOp::kNeg:
+      return 3;
+    case IntOp::kLiteral:
+      return e.value < 0 ? 3 : 4;
+    case IntOp::kIndex:
+    case IntOp::kDim:
+    case IntOp::kMax:
+    case IntOp::kMin:
+      return 4;
+  }
+  return 4;
+}
+
+std::string wrap(const IntExpr& e, bool parens) {
+  std::string s = print_int_expr(e);
+  return parens ? "(" + s + ")" : s;
+}
+
+std::string_view int_op_symbol(IntOp op) {
+  switch (op) {
+    case IntOp::kAdd:
+      return " + ";
+    case IntOp::kSub:
+      return " - ";
+    case IntOp::kMul:
+      return " * ";
+    case IntOp::kDiv:
+      return " / ";
+    case IntOp::kLiteral:
+    case IntOp::kIndex:
+    case IntOp::kDim:
+    case IntOp::kNeg:
+    case IntOp::kMax:
+    case IntOp::kMin:
+      break;
+  }
+  return " ? ";
+}
+
+std::string_view agg_symbol(AggOp agg) {
+  switch (agg) {
+    case AggOp::kSum:
+      return "+";
+    case AggOp::kProd:
+      return "*";
+    case AggOp::kMax:
+      return ">";
+    case AggOp::kMin:
+      return "<";
+    case AggOp::kAssign:
+      return "=";
+  }
+  return "?";
+}
+
+// Infix spelling of the operators the parser builds from Tile operators; "" for calls.
+std::string_view infix_symbol(OpKind op) {
+  static constexpr std::pair<OpKind, std::string_view> kInfix[] = {
+      {OpKind::Add, "+"},   {OpKind::Sub, "-"},    {OpKind::Mul, "*"},  {OpKind::Div, "/"},
+      {OpKind::Mod, "%"},   {OpKind::Eq, "=="},    {OpKind::Ne, "!="},  {OpKind::Lt, "<"},
+      {OpKind::Gt, ">"},    {OpKind::Le, "<="},    {OpKind::Ge, ">="},  {OpKind::BitAnd, "&"},
+      {OpKind::BitOr, "|"}, {OpKind::BitXor, "^"}, {OpKind::Shl, "<<"}, {OpKind::Shr, ">>"},
+  };
+  for (const auto& [kind, symbol] : kInfix) {
+    if (kind == op) return symbol;
+  }
+  return "";
+}
+
+std::string float_text(double v) {
+  std::string s = fmt::format("{}", v);
+  if (s == "inf") return "1e999";
+  if (s == "-inf") return "-1e999";
+  // A float literal must keep looking like one ("1" would reparse as an integer).
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+
+class Printer {
+ public:
+  explicit Printer(const Program& p) : p_(p) {
+    for (const auto& node : p_.nodes) {
+      for (const auto& access : node.contraction.inputs) {
+        if (node.kind == NodeKind::kContraction) named_literals_.insert(access.tensor);
+      }
+    }
+    for (const auto& [name, id] : p_.outputs) named_literals_.insert(id);
+  }
+
+  std::string print() {
+    out_ = "function (";
+    for (size_t i = 0; i < p_.inputs.size(); ++i) {
+      if (i) out_ += ", ";
+      print_input(p_.nodes[p_.inputs[i]]);
+    }
+    out_ += ") -> (";
+    for (size_t i = 0; i < p_.outputs.size(); ++i) {
+      if (i) out_ += ", ";
+      out_ += p_.outputs[i].first;
+    }
+    out_ += ") {\n";
+    for (ValueId id = 0; id < static_cast<ValueId>(p_.nodes.size()); ++id) print_node(id);
+    for (const auto& [name, id] : p_.outputs) {
+      if (p_.nodes[id].name != name) out_ += fmt::format("  {} = {};\n", name, p_.nodes[id].name);
+    }
+    out_ += "}\n";
+    return std::move(out_);
+  }
+
+ private:
+  bool inline_literal(ValueId id) const {
+    const Node& n = p_.nodes[id];
+    return n.kind == NodeKind::kLiteral && is_generated_name(n.name) && !named_literals_.count(id);
+  }
+
+  std::string literal_text(const Node& n) const {
+    if (!n.int_args.empty()) return print_int_expr(*n.int_args[0]);
+    if (n.literal_is_float) return float_text(n.literal_float);
+    return std::to_string(n.literal_int);
+  }
+
+  std::string ref(ValueId id) const {
+    return inline_literal(id) ? literal_text(p_.nodes[id]) : p_.nodes[id].name;
+  }
+
+  void print_input(const Node& n) {
+    out_ += n.name;
+    if (n.input_dtype) out_ += fmt::format(": {}", dtype_name(*n.input_dtype));
+    if (!n.input_dims) return;
+    out_ += "[";
+    for (size_t i = 0; i < n.input_dims->size(); ++i) {
+      if (i) out_ += ", ";
+      const std::string& d = (*n.input_dims)[i];
+      out_ += d.empty() ? "_" : d;
+    }
+    out_ += "]";
+  }
+
+  void print_node(ValueId id) {
+    const Node& n = p_.nodes[id];
+    switch (n.kind) {
+      case NodeKind::kInput:
+        return;
+      case NodeKind::kLiteral:
+        if (!inline_literal(id)) out_ += fmt::format("  {} = {};\n", n.name, literal_text(n));
+        return;
+      case NodeKind::kElementwise:
+        out_ += fmt::format("  {} = {};\n", n.name, elementwise(n));
+        return;
+      case NodeKind::kContraction:
+        out_ += "  " + contraction(n) + ";\n";
+        return;
+    }
+  }
+
+  std::string elementwise(const Node& n) const {
+    std::string_view sym = infix_symbol(n.op);
+    if (!sym.empty() && n.operands.size() == 2) {
+      return fmt::format("{} {} {}", ref(n.operands[0]), sym, ref(n.operands[1]));
+    }
+    if (n.op == OpKind::Select && n.operands.size() == 3) {
+      return fmt::format("{} ? {} : {}", ref(n.operands[0]), ref(n.operands[1]),
+                         ref(n.operands[2]));
+    }
+    // Prefix forms only where they cannot fold into a negative literal when parsed again.
+    if ((n.op == OpKind::Neg || n.op == OpKind::BitNot) && n.operands.size() == 1 &&
+        !inline_literal(n.operands[0])) {
+      return fmt::format("{}{}", n.op == OpKind::Neg ? "-" : "~", ref(n.operands[0]));
+    }
+    std::string s = std::string(op_name(n.op)) + "(";
+    bool first = true;
+    for (ValueId v : n.operands) {
+      s += (first ? "" : ", ") + ref(v);
+      first = false;
+    }
+    for (const auto& a : n.int_args) {
+      s += (first ? "" : ", ") + print_int_expr(*a);
+      first = false;
+    }
+    return s + ")";
+  }
+
+  std::string access(const TensorAccess& a) const {
+    std::string s = p_.nodes[a.tensor].name + "[";
+    for (size_t i = 0; i < a.indices.size(); ++i) {
+      s += (i ? ", " : "") + print_int_expr(*a.indices[i]);
+    }
+    return s + "]";
+  }
+
+  std::string combination(const Contraction& c) const {
+    const auto& in = c.inputs;
+    auto at = [&](size_t i) { return i < in.size() ? access(in[i]) : std::string("?"); };
+    switch (c.comb) {
+      case CombOp::kNone:
+        return at(0);
+      case CombOp::kMul:
+        return at(0) + " * " + at(1);
+      case CombOp::kAdd:
+        return at(0) + " + " + at(1);
+      case CombOp::kEq:
+        return at(0) + " == " + at(1);
+      case CombOp::kCond:
+        return at(0) + " == " + at(1) + " ? " + at(2);
+    }
+    return "?";
+  }
+
+  std::string contraction(const Node& n) const {
+    const Contraction& c = n.contraction;
+    std::string s = n.name + "[";
+    for (size_t i = 0; i < c.out_indices.size(); ++i) {
+      s += (i ? ", " : "") + print_int_expr(*c.out_indices[i]);
+    }
+    if (!c.out_sizes.empty()) s += " : ";
+    for (size_t i = 0; i < c.out_sizes.size(); ++i) {
+      s += (i ? ", " : "") + print_int_expr(*c.out_sizes[i]);
+    }
+    s += fmt::format("] = {}({})", agg_symbol(c.agg), combination(c));
+    for (const auto& uc : c.constraints) {
+      s += fmt::format(", {} < {}", print_int_expr(*uc.poly), print_int_expr(*uc.bound));
+    }
+    if (c.default_value) s += " default " + ref(*c.default_value);
+    if (c.no_defract) s += " no_defract";
+    return s;
+  }
+
+  const Program& p_;
+  std::set<ValueId> named_literals_;  // literals that need a statement of their own
+  std::string out_;
+};
+
+}  // namespace
+
+bool is_generated_name(const std::string& name) {
+  if (name.size() < 3 || name[0] != '_' || name[1] != 'T') return false;
+  for (size_t i = 2; i < name.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
+  }
+  return true;
+}
+
+std::string print_int_expr(const IntExpr& e) {
+  switch (e.op) {
+    case IntOp::kLiteral:
+      return std::to_string(e.value);
+    case IntOp::kIndex:
+    case IntOp::kDim:
+      return e.name;
+    case IntOp::kNeg:
+      return "-" + wrap(*e.args[0], precedence(*e.args[0]) <= 3);
+    case IntOp::kMax:
+    case IntOp::kMin:
+      return fmt::format("{}({}, {})", e.op == IntOp::kMax ? "max" : "min",
+                         print_int_expr(*e.args[0]), print_int_expr(*e.args[1]));
+    case IntOp::kAdd:
+    case IntOp::kSub:
+    case IntOp::kMul:
+    case IntOp::kDiv: {
+      int p = precedence(e);
+      return wrap(*e.args[0], precedence(*e.args[0]) < p) + std::string(int_op_symbol(e.op)) +
+             wrap(*e.args[1], precedence(*e.args[1]) <= p);
+    }
+  }
+  return "?";
+}
+
+std::string print_tile(const Program& program) { return Printer(program).print(); }
+
+}  // namespace plaidml::ir

@@ -1,0 +1,24 @@
+// Tile text from the graph IR. print_tile(parse_tile(t)) parses back to a program that prints
+// the same text, so the printed form is the program's canonical identity (Program::fingerprint
+// hashes it) and the form the user sees in dumps and error reports.
+#pragma once
+
+#include <string>
+
+#include "core/ir/program.h"
+
+namespace plaidml::ir {
+
+// The whole program: `function (inputs) -> (outputs) { statements }`, one statement per
+// non-literal node; generated temporaries ("_T3") are their own statements; literals with
+// generated names are written inline where they are used.
+std::string print_tile(const Program& program);
+
+// An integer expression with the fewest parentheses that parse back to the same tree:
+// "(i - j + 1) / 2", "max(0, N - 2)", "2 * x + i".
+std::string print_int_expr(const IntExpr& expr);
+
+// True for names the builder generates ("_T0", "_T17").
+bool is_generated_name(const std::string& name);
+
+}  // namespace plaidml::ir

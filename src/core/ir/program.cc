@@ -1,0 +1,74 @@
+#include "core/ir/program.h"
+
+#include <string_view>
+
+#include "core/ir/printer.h"
+
+namespace plaidml::ir {
+namespace {
+
+// FNV-1a, 64 bit: stable across runs, platforms and compilers (std::hash is not).
+uint64_t fnv1a64(std::string_view text) {
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+IntExprPtr make(IntOp op, int64_t value, std::string name, std::vector<IntExprPtr> args,
+                SourceLoc loc) {
+  auto e = std::make_shared<IntExpr>();
+  e->op = op;
+  e->value = value;
+  e->name = std::move(name);
+  e->args = std::move(args);
+  e->loc = std::move(loc);
+  return e;
+}
+
+}  // namespace
+
+std::string SourceLoc::to_string() const {
+  if (line > 0) return std::to_string(line) + ":" + std::to_string(column);
+  return origin;
+}
+
+IntExprPtr IntExpr::literal(int64_t v, SourceLoc loc) {
+  return make(IntOp::kLiteral, v, "", {}, std::move(loc));
+}
+
+IntExprPtr IntExpr::index(std::string name, SourceLoc loc) {
+  return make(IntOp::kIndex, 0, std::move(name), {}, std::move(loc));
+}
+
+IntExprPtr IntExpr::dim(std::string name, SourceLoc loc) {
+  return make(IntOp::kDim, 0, std::move(name), {}, std::move(loc));
+}
+
+IntExprPtr IntExpr::binary(IntOp op, IntExprPtr a, IntExprPtr b, SourceLoc loc) {
+  return make(op, 0, "", {std::move(a), std::move(b)}, std::move(loc));
+}
+
+IntExprPtr IntExpr::neg(IntExprPtr a, SourceLoc loc) {
+  return make(IntOp::kNeg, 0, "", {std::move(a)}, std::move(loc));
+}
+
+uint64_t Program::fingerprint() const { return fnv1a64(print_tile(*this)); }
+
+std::optional<ValueId> Program::find_input(const std::string& input_name) const {
+  for (ValueId id : inputs) {
+    if (nodes[id].name == input_name) return id;
+  }
+  return std::nullopt;
+}
+
+std::optional<size_t> Program::find_output(const std::string& output_name) const {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].first == output_name) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace plaidml::ir

@@ -1,0 +1,247 @@
+// Expressions: integer expressions (index polynomials and sizes) and elementwise expressions.
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "core/parse/parser.h"
+
+namespace plaidml::parse {
+namespace {
+
+bool is_lower(const Token& t) { return std::islower(static_cast<unsigned char>(t.text[0])) != 0; }
+
+struct BinaryOp {
+  TokenKind token;
+  ir::OpKind op;
+};
+
+// C precedence, loosest first; `?:` sits below all of them (parse_expr).
+const std::vector<std::vector<BinaryOp>>& binary_levels() {
+  using K = TokenKind;
+  using O = ir::OpKind;
+  static const std::vector<std::vector<BinaryOp>> kLevels = {
+      {{K::kPipe, O::BitOr}},
+      {{K::kCaret, O::BitXor}},
+      {{K::kAmp, O::BitAnd}},
+      {{K::kEq, O::Eq}, {K::kNe, O::Ne}},
+      {{K::kLt, O::Lt}, {K::kGt, O::Gt}, {K::kLe, O::Le}, {K::kGe, O::Ge}},
+      {{K::kShl, O::Shl}, {K::kShr, O::Shr}},
+      {{K::kPlus, O::Add}, {K::kMinus, O::Sub}},
+      {{K::kStar, O::Mul}, {K::kSlash, O::Div}, {K::kPercent, O::Mod}},
+  };
+  return kLevels;
+}
+
+// Functions whose arguments after the first are integer expressions, not tensors.
+bool takes_int_args(ir::OpKind op) {
+  if (op == ir::OpKind::AsBool) return false;
+  return ir::op_category(op) == ir::OpCategory::kCast || op == ir::OpKind::Index ||
+         op == ir::OpKind::Reshape || op == ir::OpKind::PrngStep;
+}
+
+}  // namespace
+
+// ---- integer expressions ------------------------------------------------------------------
+
+Expected<ir::IntExprPtr> Parser::parse_int(IntContext ctx) {
+  PLAIDML_ASSIGN(ir::IntExprPtr lhs, parse_int_term(ctx));
+  while (peek().kind == TokenKind::kPlus || peek().kind == TokenKind::kMinus) {
+    const Token& op = advance();
+    PLAIDML_ASSIGN(ir::IntExprPtr rhs, parse_int_term(ctx));
+    lhs = ir::IntExpr::binary(op.kind == TokenKind::kPlus ? ir::IntOp::kAdd : ir::IntOp::kSub, lhs,
+                              rhs, loc(op));
+  }
+  return lhs;
+}
+
+Expected<ir::IntExprPtr> Parser::parse_int_term(IntContext ctx) {
+  PLAIDML_ASSIGN(ir::IntExprPtr lhs, parse_int_unary(ctx));
+  while (peek().kind == TokenKind::kStar || peek().kind == TokenKind::kSlash) {
+    const Token& op = advance();
+    PLAIDML_ASSIGN(ir::IntExprPtr rhs, parse_int_unary(ctx));
+    lhs = ir::IntExpr::binary(op.kind == TokenKind::kStar ? ir::IntOp::kMul : ir::IntOp::kDiv, lhs,
+                              rhs, loc(op));
+  }
+  return lhs;
+}
+
+Expected<ir::IntExprPtr> Parser::parse_int_unary(IntContext ctx) {
+  if (peek().kind != TokenKind::kMinus) return parse_int_primary(ctx);
+  const Token& op = advance();
+  PLAIDML_ASSIGN(ir::IntExprPtr arg, parse_int_unary(ctx));
+  return ir::IntExpr::neg(arg, loc(op));
+}
+
+Expected<ir::IntExprPtr> Parser::parse_int_primary(IntContext ctx) {
+  const Token& t = peek();
+  if (t.kind == TokenKind::kInt) {
+    advance();
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
+    if (ec != std::errc()) return error(t, "integer '{}' is out of range", t.text);
+    return ir::IntExpr::literal(v, loc(t));
+  }
+  if (t.kind == TokenKind::kIdent) {
+    advance();
+    return parse_int_name(t, ctx);
+  }
+  if (accept(TokenKind::kLParen)) {
+    PLAIDML_ASSIGN(ir::IntExprPtr e, parse_int(ctx));
+    PLAIDML_TRY(expect(TokenKind::kRParen, "')'"));
+    return e;
+  }
+  if (t.kind == TokenKind::kFloat) {
+    return error(t, "{} is not an integer: index and size expressions are integers", t.text);
+  }
+  return error(t, "expected {}, found {}",
+               ctx == IntContext::kIndex ? "an index expression" : "a size expression",
+               describe(t));
+}
+
+// Capitalised names are dims (the builder checks that some input declares them); lowercase
+// names are index variables, or max/min in sizes.
+Expected<ir::IntExprPtr> Parser::parse_int_name(const Token& t, IntContext ctx) {
+  if (peek().kind != TokenKind::kLParen) {
+    if (is_lower(t)) return ir::IntExpr::index(t.text, loc(t));
+    return ir::IntExpr::dim(t.text, loc(t));
+  }
+  if (ctx == IntContext::kIndex) {
+    return error(t, "function call '{}(...)' is not allowed in an index expression", t.text);
+  }
+  if (t.text != "max" && t.text != "min") {
+    return error(t, "unknown size function '{}' (sizes allow max and min)", t.text);
+  }
+  advance();
+  PLAIDML_ASSIGN(ir::IntExprPtr a, parse_int(ctx));
+  PLAIDML_TRY(expect(TokenKind::kComma, fmt::format("',' between the arguments of {}", t.text)));
+  PLAIDML_ASSIGN(ir::IntExprPtr b, parse_int(ctx));
+  PLAIDML_TRY(expect(TokenKind::kRParen, fmt::format("')' to close {}(...)", t.text)));
+  return ir::IntExpr::binary(t.text == "max" ? ir::IntOp::kMax : ir::IntOp::kMin, a, b, loc(t));
+}
+
+// ---- elementwise expressions ---------------------------------------------------------------
+
+Expected<ir::ValueId> Parser::parse_expr() {
+  PLAIDML_ASSIGN(ir::ValueId cond, parse_binary(0));
+  if (peek().kind != TokenKind::kQuestion) return cond;
+  const Token& q = advance();
+  PLAIDML_ASSIGN(ir::ValueId a, parse_expr());
+  PLAIDML_TRY(expect(TokenKind::kColon, "':' in the conditional 'c ? a : b'"));
+  PLAIDML_ASSIGN(ir::ValueId b, parse_expr());
+  return builder_.add_elementwise(ir::OpKind::Select, {cond, a, b}, {}, loc(q));
+}
+
+Expected<ir::ValueId> Parser::parse_binary(int level) {
+  const auto& levels = binary_levels();
+  if (level == static_cast<int>(levels.size())) return parse_unary();
+  PLAIDML_ASSIGN(ir::ValueId lhs, parse_binary(level + 1));
+  for (;;) {
+    const BinaryOp* found = nullptr;
+    for (const auto& b : levels[level]) {
+      if (b.token == peek().kind) found = &b;
+    }
+    if (!found) return lhs;
+    const Token& op = advance();
+    PLAIDML_ASSIGN(ir::ValueId rhs, parse_binary(level + 1));
+    PLAIDML_ASSIGN(lhs, builder_.add_elementwise(found->op, {lhs, rhs}, {}, loc(op)));
+  }
+}
+
+Expected<ir::ValueId> Parser::parse_unary() {
+  const Token& t = peek();
+  if (t.kind == TokenKind::kMinus) {
+    advance();
+    // `-2` is one literal, so a printed negative literal reads back as the same node.
+    if (peek().kind == TokenKind::kInt || peek().kind == TokenKind::kFloat) {
+      return parse_number(advance(), true);
+    }
+    PLAIDML_ASSIGN(ir::ValueId arg, parse_unary());
+    return builder_.add_elementwise(ir::OpKind::Neg, {arg}, {}, loc(t));
+  }
+  if (t.kind == TokenKind::kTilde) {
+    advance();
+    PLAIDML_ASSIGN(ir::ValueId arg, parse_unary());
+    return builder_.add_elementwise(ir::OpKind::BitNot, {arg}, {}, loc(t));
+  }
+  if (t.kind == TokenKind::kBang) {
+    return error(t, "'!' is not a Tile operator; write 'X == 0' for a logical not");
+  }
+  return parse_primary();
+}
+
+Expected<ir::ValueId> Parser::parse_primary() {
+  const Token& t = peek();
+  if (t.kind == TokenKind::kInt || t.kind == TokenKind::kFloat)
+    return parse_number(advance(), false);
+  if (accept(TokenKind::kLParen)) {
+    PLAIDML_ASSIGN(ir::ValueId v, parse_expr());
+    PLAIDML_TRY(expect(TokenKind::kRParen, "')'"));
+    return v;
+  }
+  if (t.kind != TokenKind::kIdent) return error(t, "expected an expression, found {}", describe(t));
+  advance();
+  if (peek().kind == TokenKind::kLParen) return parse_call(t);
+  if (is_lower(t)) {
+    return error(t, "index variable '{}' can only be used inside a contraction", t.text);
+  }
+  if (builder_.is_dim(t.text))
+    return builder_.add_dim_literal(ir::IntExpr::dim(t.text, loc(t)), loc(t));
+  return builder_.lookup(t.text, loc(t));
+}
+
+Expected<ir::ValueId> Parser::parse_number(const Token& t, bool negate) {
+  const char* first = t.text.data();
+  const char* last = first + t.text.size();
+  if (t.kind == TokenKind::kFloat) {
+    double v = 0;
+    auto [end, ec] = std::from_chars(first, last, v);
+    if (ec == std::errc::result_out_of_range) {
+      // Too large reads as infinity (the printer writes inf as 1e999); too small as zero.
+      bool big = t.text.find("e-") == std::string::npos && t.text.find("E-") == std::string::npos;
+      v = big ? std::numeric_limits<double>::infinity() : 0.0;
+    } else if (ec != std::errc()) {
+      return error(t, "malformed number '{}'", t.text);
+    }
+    return builder_.add_float_literal(negate ? -v : v, loc(t));
+  }
+  uint64_t u = 0;
+  auto [end, ec] = std::from_chars(first, last, u);
+  uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) + (negate ? 1 : 0);
+  if (ec != std::errc() || u > limit) {
+    return error(t, "integer '{}{}' is out of range for 64 bits", negate ? "-" : "", t.text);
+  }
+  int64_t v = negate ? static_cast<int64_t>(0 - u) : static_cast<int64_t>(u);
+  return builder_.add_int_literal(v, loc(t));
+}
+
+Expected<ir::ValueId> Parser::parse_call(const Token& name) {
+  auto op = ir::op_from_name(name.text);
+  if (!op) {
+    return Status(StatusCode::kNotFound,
+                  fmt::format("{}:{}: unknown function '{}'", name.line, name.column, name.text));
+  }
+  PLAIDML_TRY(expect(TokenKind::kLParen, "'('"));
+  std::vector<ir::ValueId> operands;
+  std::vector<ir::IntExprPtr> int_args;
+  if (!accept(TokenKind::kRParen)) {
+    PLAIDML_ASSIGN(ir::ValueId first, parse_expr());
+    operands.push_back(first);
+    while (accept(TokenKind::kComma)) {
+      if (takes_int_args(*op)) {
+        PLAIDML_ASSIGN(ir::IntExprPtr e, parse_int(IntContext::kSize));
+        int_args.push_back(std::move(e));
+      } else {
+        PLAIDML_ASSIGN(ir::ValueId v, parse_expr());
+        operands.push_back(v);
+      }
+    }
+    if (!accept(TokenKind::kRParen)) {
+      return error(peek(), "expected ',' or ')' in the arguments of '{}', found {}", name.text,
+                   describe(peek()));
+    }
+  }
+  return builder_.add_elementwise(*op, std::move(operands), std::move(int_args), loc(name));
+}
+
+}  // namespace plaidml::parse

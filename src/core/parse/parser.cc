@@ -1,0 +1,165 @@
+#include "core/parse/parser.h"
+
+#include <cctype>
+
+#include "core/parse/lexer.h"
+#include "core/parse/parse.h"
+
+namespace plaidml::parse {
+
+Parser::Parser(std::vector<Token> tokens, std::string program_name)
+    : tokens_(std::move(tokens)), builder_(std::move(program_name)) {}
+
+const Token& Parser::peek(size_t ahead) const {
+  size_t i = pos_ + ahead;
+  return i < tokens_.size() ? tokens_[i] : tokens_.back();
+}
+
+const Token& Parser::advance() {
+  const Token& t = peek();
+  if (pos_ + 1 < tokens_.size()) ++pos_;
+  return t;
+}
+
+bool Parser::accept(TokenKind kind) {
+  if (peek().kind != kind) return false;
+  advance();
+  return true;
+}
+
+Status Parser::expect(TokenKind kind, std::string_view what) {
+  if (accept(kind)) return Status::ok();
+  return error(peek(), "expected {}, found {}", what, describe(peek()));
+}
+
+Expected<std::shared_ptr<const ir::Program>> Parser::parse_program() {
+  if (peek().kind == TokenKind::kEnd) {
+    return error(peek(), "empty program: expected 'function (inputs) -> (outputs) {{ ... }}'");
+  }
+  PLAIDML_TRY(parse_header());
+  PLAIDML_TRY(expect(TokenKind::kLBrace, "'{' to open the function body"));
+  while (peek().kind != TokenKind::kRBrace) {
+    if (peek().kind == TokenKind::kEnd) {
+      return error(peek(), "expected '}}' to close the function body, found end of input");
+    }
+    PLAIDML_TRY(parse_statement());
+  }
+  advance();
+  if (peek().kind != TokenKind::kEnd) {
+    return error(peek(), "expected end of input after the function body, found {}",
+                 describe(peek()));
+  }
+  for (const Token& out : outputs_) PLAIDML_TRY(builder_.add_output(out.text, loc(out)));
+  return builder_.finish();
+}
+
+Status Parser::parse_header() {
+  const Token& kw = peek();
+  if (kw.kind != TokenKind::kIdent || kw.text != "function") {
+    return error(kw, "expected 'function', found {}", describe(kw));
+  }
+  advance();
+  PLAIDML_TRY(expect(TokenKind::kLParen, "'(' to open the input list"));
+  if (!accept(TokenKind::kRParen)) {
+    do {
+      PLAIDML_TRY(parse_input());
+      if (accept(TokenKind::kRParen)) break;
+      if (!accept(TokenKind::kComma)) {
+        return error(peek(), "expected ',' or ')' in the input list, found {}", describe(peek()));
+      }
+    } while (true);
+  }
+  PLAIDML_TRY(expect(TokenKind::kArrow, "'->' after the input list"));
+  PLAIDML_TRY(expect(TokenKind::kLParen, "'(' to open the output list"));
+  if (!accept(TokenKind::kRParen)) {
+    do {
+      const Token& name = peek();
+      if (name.kind != TokenKind::kIdent) {
+        return error(name, "expected an output name, found {}", describe(name));
+      }
+      PLAIDML_TRY(check_tensor_name(name, "output"));
+      outputs_.push_back(advance());
+      if (accept(TokenKind::kRParen)) break;
+      if (!accept(TokenKind::kComma)) {
+        return error(peek(), "expected ',' or ')' in the output list, found {}", describe(peek()));
+      }
+    } while (true);
+  }
+  return Status::ok();
+}
+
+Status Parser::check_tensor_name(const Token& name, std::string_view role) const {
+  if (std::islower(static_cast<unsigned char>(name.text[0]))) {
+    return error(name,
+                 "{} name '{}' must start with a capital letter (lowercase names are index "
+                 "variables)",
+                 role, name.text);
+  }
+  return Status::ok();
+}
+
+Status Parser::parse_input() {
+  const Token& name = peek();
+  if (name.kind != TokenKind::kIdent) {
+    return error(name, "expected an input name, found {}", describe(name));
+  }
+  PLAIDML_TRY(check_tensor_name(name, "input"));
+  advance();
+  std::optional<DType> dtype;
+  if (accept(TokenKind::kColon)) {
+    const Token& t = peek();
+    dtype = t.kind == TokenKind::kIdent ? dtype_from_name(t.text) : std::nullopt;
+    if (!dtype)
+      return error(t, "expected a dtype (f32, i8, ...) for '{}', found {}", name.text, describe(t));
+    advance();
+  }
+  std::optional<std::vector<std::string>> dims;
+  if (accept(TokenKind::kLBracket)) {
+    dims.emplace();
+    while (!accept(TokenKind::kRBracket)) {
+      if (!dims->empty() && !accept(TokenKind::kComma)) {
+        return error(peek(), "expected ',' or ']' in the dims of '{}', found {}", name.text,
+                     describe(peek()));
+      }
+      const Token& d = peek();
+      if (d.kind != TokenKind::kIdent) {
+        return error(d, "expected a dimension name in the dims of '{}', found {}", name.text,
+                     describe(d));
+      }
+      PLAIDML_TRY(check_tensor_name(d, "dimension"));
+      dims->push_back(d.text == "_" ? "" : d.text);
+      advance();
+    }
+  }
+  return builder_.add_input(name.text, std::move(dims), dtype, loc(name)).status();
+}
+
+Status Parser::parse_statement() {
+  const Token& name = peek();
+  if (name.kind != TokenKind::kIdent) {
+    return error(name, "expected a statement (a tensor name), found {}", describe(name));
+  }
+  PLAIDML_TRY(check_tensor_name(name, "tensor"));
+  advance();
+  if (peek().kind == TokenKind::kLBracket) {
+    PLAIDML_TRY(parse_contraction(name));
+  } else if (accept(TokenKind::kAssign)) {
+    PLAIDML_ASSIGN(ir::ValueId value, parse_expr());
+    PLAIDML_TRY(builder_.assign(name.text, value, loc(name)));
+  } else {
+    return error(peek(), "expected '=' or '[' after '{}', found {}", name.text, describe(peek()));
+  }
+  if (peek().kind == TokenKind::kAndAnd || peek().kind == TokenKind::kOrOr) {
+    return error(peek(), "{} is not a Tile operator; use '{}' on booleans", describe(peek()),
+                 peek().kind == TokenKind::kAndAnd ? "&" : "|");
+  }
+  return expect(TokenKind::kSemi, "';' after statement");
+}
+
+Expected<std::shared_ptr<const ir::Program>> parse_tile(std::string_view text,
+                                                        std::string program_name) {
+  PLAIDML_ASSIGN(std::vector<Token> tokens, lex(text));
+  return Parser(std::move(tokens), std::move(program_name)).parse_program();
+}
+
+}  // namespace plaidml::parse

@@ -1,0 +1,74 @@
+// The recursive-descent Tile parser (internal; use parse.h). Statements live in parser.cc,
+// expressions (elementwise and integer) in parse_expr.cc.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/ir/builder.h"
+#include "core/parse/token.h"
+
+namespace plaidml::parse {
+
+class Parser {
+ public:
+  Parser(std::vector<Token> tokens, std::string program_name);
+  Expected<std::shared_ptr<const ir::Program>> parse_program();
+
+ private:
+  // Where integer expressions appear: index polynomials (affine, index variables allowed) or
+  // sizes (dims and integers, max/min allowed, no index variables).
+  enum class IntContext { kIndex, kSize };
+
+  const Token& peek(size_t ahead = 0) const;
+  const Token& advance();
+  bool accept(TokenKind kind);
+  Status expect(TokenKind kind, std::string_view what);
+  static ir::SourceLoc loc(const Token& t) { return ir::SourceLoc{t.line, t.column, ""}; }
+
+  template <typename... Args>
+  static Status error(const Token& at, fmt::format_string<Args...> f, Args&&... args) {
+    return Status(StatusCode::kParseError, fmt::format("{}:{}: ", at.line, at.column) +
+                                               fmt::format(f, std::forward<Args>(args)...));
+  }
+
+  // parser.cc: program structure and statements.
+  Status parse_header();
+  Status parse_input();
+  Status parse_statement();
+  Status check_tensor_name(const Token& name, std::string_view role) const;
+  Status parse_contraction(const Token& name);
+  Status parse_output_spec(const Token& name, ir::Contraction* c);
+  Status parse_combination(ir::Contraction* c);
+  Expected<ir::TensorAccess> parse_access();
+  Status parse_contraction_tail(ir::Contraction* c);
+  Status infer_sizes(const Token& name, ir::Contraction* c) const;
+
+  // parse_expr.cc: integer expressions.
+  Expected<ir::IntExprPtr> parse_int(IntContext ctx);
+  Expected<ir::IntExprPtr> parse_int_term(IntContext ctx);
+  Expected<ir::IntExprPtr> parse_int_unary(IntContext ctx);
+  Expected<ir::IntExprPtr> parse_int_primary(IntContext ctx);
+  Expected<ir::IntExprPtr> parse_int_name(const Token& t, IntContext ctx);
+
+  // parse_expr.cc: elementwise expressions, C precedence, `?:` lowest.
+  Expected<ir::ValueId> parse_expr();
+  Expected<ir::ValueId> parse_binary(int level);
+  Expected<ir::ValueId> parse_unary();
+  Expected<ir::ValueId> parse_primary();
+  Expected<ir::ValueId> parse_number(const Token& t, bool negate);
+  Expected<ir::ValueId> parse_call(const Token& name);
+
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  ir::ProgramBuilder builder_;
+  std::vector<Token> outputs_;  // the header's output names, checked after the body
+};
+
+}  // namespace plaidml::parse

@@ -1,0 +1,58 @@
+// Tokens of Tile text (TILE.md). Keywords (`function`, `default`, `no_defract`) are identifiers
+// that the parser recognises by position, so they stay usable as index names elsewhere.
+#pragma once
+
+#include <string>
+
+namespace plaidml::parse {
+
+enum class TokenKind {
+  kIdent,
+  kInt,
+  kFloat,
+  kLParen,    // (
+  kRParen,    // )
+  kLBracket,  // [
+  kRBracket,  // ]
+  kLBrace,    // {
+  kRBrace,    // }
+  kComma,
+  kSemi,
+  kColon,
+  kQuestion,
+  kPlus,
+  kMinus,
+  kStar,
+  kSlash,
+  kPercent,
+  kAssign,  // =
+  kEq,      // ==
+  kNe,      // !=
+  kLt,
+  kGt,
+  kLe,
+  kGe,
+  kShl,  // <<
+  kShr,  // >>
+  kAmp,
+  kPipe,
+  kCaret,
+  kTilde,
+  kArrow,   // ->
+  kAndAnd,  // && and || are not Tile: lexed only to say so clearly
+  kOrOr,
+  kBang,  // ! alone, likewise
+  kEnd,
+};
+
+struct Token {
+  TokenKind kind = TokenKind::kEnd;
+  std::string text;  // as written
+  int line = 1;      // 1-based
+  int column = 1;    // 1-based, in bytes
+};
+
+// "'C'" for a token, "end of input" at the end: how error messages name what they found.
+std::string describe(const Token& token);
+
+}  // namespace plaidml::parse

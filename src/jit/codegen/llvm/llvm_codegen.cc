@@ -1,0 +1,136 @@
+// host_target() and emit_llvm_object(): one llvm::Module per lowered program, the new pass
+// manager at O3 with the target's cost model, then an ELF object emitted in memory.
+#include "jit/codegen/llvm/llvm_codegen.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+
+#include "core/base/logging.h"
+#include "jit/codegen/llvm/llvm_emitter.h"
+
+namespace plaidml::jit {
+namespace {
+
+void init_llvm() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+bool has_feature(const std::string& features, const std::string& name) {
+  std::string needle = "+" + name;
+  size_t pos = 0;
+  while ((pos = features.find(needle, pos)) != std::string::npos) {
+    size_t end = pos + needle.size();
+    if (end == features.size() || features[end] == ',') return true;
+    pos = end;
+  }
+  return false;
+}
+
+Expected<std::unique_ptr<llvm::TargetMachine>> make_target_machine(const TargetDesc& target) {
+  init_llvm();
+  std::string error;
+  const llvm::Target* t = llvm::TargetRegistry::lookupTarget(target.triple, error);
+  if (!t) {
+    return make_error(StatusCode::kUnsupported, "no LLVM target for '{}': {}", target.triple,
+                      error);
+  }
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
+      target.triple, target.cpu, target.features, options, llvm::Reloc::PIC_,
+      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
+  if (!tm) return make_error(StatusCode::kInternal, "cannot create an LLVM target machine");
+  return tm;
+}
+
+void optimize(llvm::Module& module, llvm::TargetMachine& tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder pb(&tm, tuning);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(module, mam);
+}
+
+std::vector<DType> slot_dtypes(const LoweredProgram& program) {
+  std::vector<DType> out;
+  for (const auto& s : program.slots) out.push_back(s.shape.dtype);
+  return out;
+}
+
+}  // namespace
+
+TargetDesc host_target() {
+  init_llvm();
+  TargetDesc desc;
+  desc.triple = llvm::sys::getProcessTriple();
+  desc.cpu = llvm::sys::getHostCPUName().str();
+  std::vector<std::string> features;
+  for (const auto& f : llvm::sys::getHostCPUFeatures()) {
+    features.push_back((f.getValue() ? "+" : "-") + f.getKey().str());
+  }
+  std::sort(features.begin(), features.end());  // StringMap order is not stable: keys need it
+  for (size_t i = 0; i < features.size(); ++i) desc.features += (i ? "," : "") + features[i];
+  if (has_feature(desc.features, "avx512f")) {
+    desc.vector_bits = 512;
+  } else if (has_feature(desc.features, "avx")) {
+    desc.vector_bits = 256;
+  }
+  return desc;
+}
+
+Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target) {
+  PLAIDML_ASSIGN(std::unique_ptr<llvm::TargetMachine> tm, make_target_machine(target));
+  llvm::LLVMContext ctx;
+  llvm::Module module("plaidml", ctx);
+  module.setTargetTriple(target.triple);
+  module.setDataLayout(tm->createDataLayout());
+  llvm::IRBuilder<> builder(ctx);
+  llvmgen::Env env{module, builder, has_feature(target.features, "f16c")};
+  std::vector<DType> dtypes = slot_dtypes(program);
+  Artifact artifact;
+  for (const auto& kernel : program.kernels) {
+    PLAIDML_TRY(llvmgen::emit_kernel(env, kernel, dtypes, target.cpu, target.features));
+    artifact.kernels.push_back(KernelEntry{kernel.name, loop::parallel_extent(kernel), kernel.work});
+  }
+  std::string errors;
+  llvm::raw_string_ostream err_stream(errors);
+  if (llvm::verifyModule(module, &err_stream)) {
+    return make_error(StatusCode::kInternal, "generated LLVM IR is invalid: {}", errors);
+  }
+  optimize(module, *tm);
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream out(buffer);
+  llvm::legacy::PassManager codegen;
+  if (tm->addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    return make_error(StatusCode::kUnsupported, "LLVM cannot emit an object file for '{}'",
+                      target.triple);
+  }
+  codegen.run(module);
+  artifact.bytes.assign(buffer.begin(), buffer.end());
+  return artifact;
+}
+
+}  // namespace plaidml::jit

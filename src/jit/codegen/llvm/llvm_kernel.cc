@@ -1,0 +1,200 @@
+// One loop-IR kernel -> one LLVM function with the CPU kernel ABI (jit/artifact.h). Variables
+// live in allocas that SROA/mem2reg promote; loops are emitted in the canonical
+// header/body/latch form that LLVM's loop passes and vectorizer expect.
+#include <map>
+
+#include <fmt/format.h>
+
+#include "jit/codegen/llvm/llvm_emitter.h"
+
+namespace plaidml::jit::llvmgen {
+
+using llvm::Value;
+using loop::Expr;
+using loop::ExprKind;
+using loop::Stmt;
+using loop::StmtKind;
+
+namespace {
+
+class KernelEmitter {
+ public:
+  KernelEmitter(Env& env, const loop::Kernel& kernel, const std::vector<DType>& slot_dtypes)
+      : env_(env), b_(env.b), kernel_(kernel), slot_dtypes_(slot_dtypes) {}
+
+  Status emit(llvm::Function* fn) {
+    fn_ = fn;
+    auto* entry = llvm::BasicBlock::Create(b_.getContext(), "entry", fn);
+    alloca_builder_ = std::make_unique<llvm::IRBuilder<>>(entry);
+    b_.SetInsertPoint(entry);
+    Value* slots = fn->getArg(0);
+    for (int s : used_slots()) {
+      Value* addr = b_.CreateConstInBoundsGEP1_64(b_.getPtrTy(), slots, static_cast<uint64_t>(s));
+      slot_ptrs_[s] = b_.CreateLoad(b_.getPtrTy(), addr, fmt::format("s{}", s));
+    }
+    // Allocas go before the first non-alloca instruction of the entry block.
+    alloca_builder_->SetInsertPoint(entry, entry->begin());
+    for (const auto& s : kernel_.body->body) PLAIDML_TRY(stmt(*s));
+    b_.CreateRetVoid();
+    return Status::ok();
+  }
+
+ private:
+  std::vector<int> used_slots() const {
+    std::vector<int> out = kernel_.reads;
+    out.insert(out.end(), kernel_.writes.begin(), kernel_.writes.end());
+    return out;
+  }
+
+  llvm::AllocaInst* new_var(const std::string& name, llvm::Type* t) {
+    llvm::AllocaInst* a = alloca_builder_->CreateAlloca(t, nullptr, name);
+    vars_[name].push_back(a);
+    return a;
+  }
+
+  Status fail(const std::string& what) const {
+    return make_error(StatusCode::kInternal, "LLVM codegen of kernel '{}': {}", kernel_.name, what);
+  }
+
+  Value* address(int slot, const Expr& index) {
+    llvm::Type* t = mem_type(b_.getContext(), slot_dtypes_[slot]);
+    return b_.CreateInBoundsGEP(t, slot_ptrs_.at(slot), expr(index));
+  }
+
+  Value* expr(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::kConst: return emit_const(env_, e);
+      case ExprKind::kVar: {
+        llvm::AllocaInst* a = vars_.at(e.name).back();
+        return b_.CreateLoad(a->getAllocatedType(), a, e.name);
+      }
+      case ExprKind::kLoad: {
+        llvm::Type* t = mem_type(b_.getContext(), e.dtype);
+        Value* raw = b_.CreateLoad(t, address(e.slot, *e.args[0]));
+        return from_memory(env_, raw, e.dtype);
+      }
+      case ExprKind::kCast: return emit_cast(env_, expr(*e.args[0]), e.args[0]->dtype, e.dtype);
+      case ExprKind::kOp: {
+        std::vector<Value*> args;
+        for (const auto& a : e.args) args.push_back(expr(*a));
+        DType operand = e.op == ir::OpKind::Select ? e.args[1]->dtype : e.args[0]->dtype;
+        return emit_op(env_, e.op, operand, std::move(args));
+      }
+    }
+    return nullptr;
+  }
+
+  Status body(const std::vector<loop::StmtPtr>& stmts) {
+    std::vector<std::string> declared;
+    Status status;
+    for (const auto& s : stmts) {
+      status = stmt(*s);
+      if (!status) break;
+      if (s->kind == StmtKind::kDeclare) declared.push_back(s->var);
+    }
+    for (const auto& name : declared) vars_[name].pop_back();
+    return status;
+  }
+
+  Status for_loop(const Stmt& s) {
+    Value* lo = expr(*s.lo);
+    Value* hi = expr(*s.hi);
+    Value* step = b_.getInt64(static_cast<uint64_t>(s.step));
+    if (s.parallel) {
+      // This call runs iterations [begin, end) of the loop.
+      Value* begin = fn_->getArg(1);
+      Value* end = fn_->getArg(2);
+      Value* first = b_.CreateAdd(lo, b_.CreateMul(begin, step));
+      Value* last = b_.CreateAdd(lo, b_.CreateMul(end, step));
+      lo = first;
+      hi = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, hi, last);
+    }
+    llvm::AllocaInst* iv = new_var(s.var, b_.getInt64Ty());
+    b_.CreateStore(lo, iv);
+    auto& ctx = b_.getContext();
+    auto* header = llvm::BasicBlock::Create(ctx, s.var + ".header", fn_);
+    auto* loop_body = llvm::BasicBlock::Create(ctx, s.var + ".body", fn_);
+    auto* exit = llvm::BasicBlock::Create(ctx, s.var + ".exit", fn_);
+    b_.CreateBr(header);
+    b_.SetInsertPoint(header);
+    Value* v = b_.CreateLoad(b_.getInt64Ty(), iv);
+    b_.CreateCondBr(b_.CreateICmpSLT(v, hi), loop_body, exit);
+    b_.SetInsertPoint(loop_body);
+    PLAIDML_TRY(body(s.body));
+    Value* next = b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), iv), step, "", true, true);
+    b_.CreateStore(next, iv);
+    b_.CreateBr(header);
+    b_.SetInsertPoint(exit);
+    vars_[s.var].pop_back();
+    return Status::ok();
+  }
+
+  Status if_then(const Stmt& s) {
+    Value* cond = expr(*s.cond);
+    auto& ctx = b_.getContext();
+    auto* then = llvm::BasicBlock::Create(ctx, "then", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx, "endif", fn_);
+    b_.CreateCondBr(cond, then, done);
+    b_.SetInsertPoint(then);
+    PLAIDML_TRY(body(s.body));
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    return Status::ok();
+  }
+
+  Status stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::kBlock: return body(s.body);
+      case StmtKind::kFor: return for_loop(s);
+      case StmtKind::kIf: return if_then(s);
+      case StmtKind::kStore: {
+        Value* value = to_memory(env_, expr(*s.value), s.value->dtype);
+        b_.CreateStore(value, address(s.slot, *s.index));
+        return Status::ok();
+      }
+      case StmtKind::kDeclare: {
+        Value* init = expr(*s.value);
+        llvm::AllocaInst* a = new_var(s.var, init->getType());
+        b_.CreateStore(init, a);
+        return Status::ok();
+      }
+      case StmtKind::kAssign: {
+        auto it = vars_.find(s.var);
+        if (it == vars_.end() || it->second.empty()) return fail("assign to unknown " + s.var);
+        b_.CreateStore(expr(*s.value), it->second.back());
+        return Status::ok();
+      }
+    }
+    return Status::ok();
+  }
+
+  Env& env_;
+  llvm::IRBuilder<>& b_;
+  const loop::Kernel& kernel_;
+  const std::vector<DType>& slot_dtypes_;
+  llvm::Function* fn_ = nullptr;
+  std::unique_ptr<llvm::IRBuilder<>> alloca_builder_;
+  std::map<int, Value*> slot_ptrs_;
+  std::map<std::string, std::vector<llvm::AllocaInst*>> vars_;
+};
+
+}  // namespace
+
+Status emit_kernel(Env& env, const loop::Kernel& kernel, const std::vector<DType>& slot_dtypes,
+                   const std::string& cpu, const std::string& features) {
+  auto& ctx = env.b.getContext();
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* ptr = llvm::PointerType::getUnqual(ctx);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64}, false);
+  auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, kernel.name,
+                                    env.module);
+  fn->setDoesNotThrow();
+  fn->addFnAttr("target-cpu", cpu);
+  fn->addFnAttr("target-features", features);
+  if (features.find("+avx512f") != std::string::npos) fn->addFnAttr("prefer-vector-width", "512");
+  fn->addParamAttr(0, llvm::Attribute::NoCapture);
+  fn->addParamAttr(0, llvm::Attribute::ReadOnly);
+  return KernelEmitter(env, kernel, slot_dtypes).emit(fn);
+}
+
+}  // namespace plaidml::jit::llvmgen

@@ -1,0 +1,52 @@
+// The compiler: a bound program becomes a Plan that a device can run, in four steps:
+//   lower (jit/lower) -> loop passes (jit/passes) -> codegen for the device's artifact format
+//   -> load on the device.
+// The Plan is immutable and may be run from many threads at once: per-run state (temporary
+// buffers) belongs to the caller.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/ir/bind.h"
+#include "devices/device.h"
+#include "jit/artifact.h"
+#include "jit/lower/lower.h"
+#include "jit/runtime.h"
+
+namespace plaidml::jit {
+
+class CompiledPlan : public Plan {
+ public:
+  const std::vector<Shape>& input_shapes() const override { return input_shapes_; }
+  const std::vector<Shape>& output_shapes() const override { return output_shapes_; }
+  int kernel_count() const override { return static_cast<int>(kernels_.size()); }
+  int device() const override { return device_index_; }
+
+  const std::vector<BufferSlot>& slots() const { return slots_; }
+  const std::vector<KernelEntry>& kernels() const { return kernels_; }
+  // nullptr when the program needs no kernel.
+  const devices::Executable* executable() const { return executable_.get(); }
+  const std::shared_ptr<devices::Device>& device_handle() const { return device_; }
+
+ private:
+  friend Expected<std::shared_ptr<const CompiledPlan>> compile(
+      const ir::BoundProgram&, const std::shared_ptr<devices::Device>&, int);
+  std::vector<Shape> input_shapes_;
+  std::vector<Shape> output_shapes_;
+  std::vector<BufferSlot> slots_;
+  std::vector<KernelEntry> kernels_;
+  std::shared_ptr<devices::Device> device_;
+  std::unique_ptr<devices::Executable> executable_;
+  int device_index_ = 0;
+};
+
+// device_index: the device's position in Runtime::devices(), recorded in the plan.
+// Errors: kUnsupported when the device accepts no artifact format this build can generate;
+// lowering, codegen and load errors as those steps report them.
+Expected<std::shared_ptr<const CompiledPlan>> compile(const ir::BoundProgram& bound,
+                                                      const std::shared_ptr<devices::Device>& device,
+                                                      int device_index);
+
+}  // namespace plaidml::jit

@@ -1,0 +1,211 @@
+#include "jit/loop/loop_ir.h"
+
+#include <cassert>
+#include <limits>
+
+namespace plaidml::jit::loop {
+
+ExprPtr int_const(int64_t value, DType dtype) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kConst;
+  e->dtype = dtype;
+  e->int_value = value;
+  e->float_value = static_cast<double>(value);
+  return e;
+}
+
+ExprPtr float_const(double value, DType dtype) {
+  assert(dtype_is_float(dtype));
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kConst;
+  e->dtype = dtype;
+  e->float_value = value;
+  return e;
+}
+
+ExprPtr var(const std::string& name, DType dtype) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kVar;
+  e->dtype = dtype;
+  e->name = name;
+  return e;
+}
+
+ExprPtr load(int slot, DType dtype, ExprPtr index) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kLoad;
+  e->dtype = dtype;
+  e->slot = slot;
+  e->args = {std::move(index)};
+  return e;
+}
+
+ExprPtr op(ir::OpKind kind, DType result, std::vector<ExprPtr> args) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kOp;
+  e->dtype = result;
+  e->op = kind;
+  e->args = std::move(args);
+  return e;
+}
+
+namespace {
+
+// Wraps an integer to the width and signedness of dtype (two's complement).
+int64_t wrap_to(int64_t v, DType dtype) {
+  int bits = dtype_bits(dtype);
+  if (bits >= 64) return v;
+  uint64_t mask = (uint64_t{1} << bits) - 1;
+  uint64_t u = static_cast<uint64_t>(v) & mask;
+  if (dtype_is_signed(dtype) && (u >> (bits - 1)) != 0) u |= ~mask;
+  return static_cast<int64_t>(u);
+}
+
+// Conversions of constants that are exact to do here; float -> integer is left to the emitter
+// (saturation rules live in one place).
+ExprPtr fold_const_cast(DType dtype, const Expr& c) {
+  bool from_float = dtype_is_float(c.dtype);
+  if (dtype_is_float(dtype)) {
+    double v = from_float ? c.float_value
+                          : (c.dtype == DType::U64 ? static_cast<double>(static_cast<uint64_t>(
+                                                         c.int_value))
+                                                   : static_cast<double>(c.int_value));
+    return float_const(v, dtype);
+  }
+  if (dtype == DType::Bool) {
+    return int_const(from_float ? (c.float_value != 0 || c.float_value != c.float_value)
+                                : c.int_value != 0,
+                     dtype);
+  }
+  if (from_float) return nullptr;
+  return int_const(wrap_to(c.int_value, dtype), dtype);
+}
+
+}  // namespace
+
+ExprPtr cast(DType dtype, ExprPtr value) {
+  if (value->dtype == dtype) return value;
+  if (value->is_const()) {
+    if (ExprPtr folded = fold_const_cast(dtype, *value)) return folded;
+  }
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kCast;
+  e->dtype = dtype;
+  e->args = {std::move(value)};
+  return e;
+}
+
+ExprPtr idx_add(ExprPtr a, ExprPtr b) {
+  if (a->is_int_const(0)) return b;
+  if (b->is_int_const(0)) return a;
+  if (a->is_const() && b->is_const()) return int_const(a->int_value + b->int_value);
+  return op(ir::OpKind::Add, DType::I64, {std::move(a), std::move(b)});
+}
+
+ExprPtr idx_mul(ExprPtr a, int64_t b) { return idx_mul(std::move(a), int_const(b)); }
+
+ExprPtr idx_mul(ExprPtr a, ExprPtr b) {
+  if (a->is_int_const(0) || b->is_int_const(0)) return int_const(0);
+  if (a->is_int_const(1)) return b;
+  if (b->is_int_const(1)) return a;
+  if (a->is_const() && b->is_const()) return int_const(a->int_value * b->int_value);
+  return op(ir::OpKind::Mul, DType::I64, {std::move(a), std::move(b)});
+}
+
+ExprPtr zero(DType dtype) {
+  return dtype_is_float(dtype) ? float_const(0.0, dtype) : int_const(0, dtype);
+}
+
+ExprPtr one(DType dtype) {
+  return dtype_is_float(dtype) ? float_const(1.0, dtype) : int_const(1, dtype);
+}
+
+ExprPtr lowest(DType dtype) {
+  if (dtype_is_float(dtype)) return float_const(-std::numeric_limits<double>::infinity(), dtype);
+  if (dtype == DType::Bool || !dtype_is_signed(dtype)) return int_const(0, dtype);
+  int bits = dtype_bits(dtype);
+  return int_const(bits == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (bits - 1)),
+                   dtype);
+}
+
+ExprPtr highest(DType dtype) {
+  if (dtype_is_float(dtype)) return float_const(std::numeric_limits<double>::infinity(), dtype);
+  if (dtype == DType::Bool) return int_const(1, dtype);
+  int bits = dtype_bits(dtype);
+  if (!dtype_is_signed(dtype)) {  // all ones: u64 max is stored as its bit pattern -1
+    return int_const(bits == 64 ? -1 : static_cast<int64_t>((uint64_t{1} << bits) - 1), dtype);
+  }
+  return int_const(bits == 64 ? std::numeric_limits<int64_t>::max()
+                              : static_cast<int64_t>((uint64_t{1} << (bits - 1)) - 1),
+                   dtype);
+}
+
+StmtPtr block(std::vector<StmtPtr> body) {
+  auto s = std::make_shared<Stmt>();
+  s->kind = StmtKind::kBlock;
+  s->body = std::move(body);
+  return s;
+}
+
+StmtPtr for_loop(const std::string& var_name, int64_t lo, int64_t hi, std::vector<StmtPtr> body,
+                 bool parallel) {
+  auto s = std::make_shared<Stmt>();
+  s->kind = StmtKind::kFor;
+  s->var = var_name;
+  s->lo = int_const(lo);
+  s->hi = int_const(hi);
+  s->body = std::move(body);
+  s->parallel = parallel;
+  return s;
+}
+
+StmtPtr if_then(ExprPtr cond, std::vector<StmtPtr> then) {
+  auto s = std::make_shared<Stmt>();
+  s->kind = StmtKind::kIf;
+  s->cond = std::move(cond);
+  s->body = std::move(then);
+  return s;
+}
+
+StmtPtr store(int slot, ExprPtr index, ExprPtr value) {
+  auto s = std::make_shared<Stmt>();
+  s->kind = StmtKind::kStore;
+  s->slot = slot;
+  s->index = std::move(index);
+  s->value = std::move(value);
+  return s;
+}
+
+StmtPtr declare(const std::string& name, ExprPtr init) {
+  auto s = std::make_shared<Stmt>();
+  s->kind = StmtKind::kDeclare;
+  s->var = name;
+  s->value = std::move(init);
+  return s;
+}
+
+StmtPtr assign(const std::string& name, ExprPtr value) {
+  auto s = std::make_shared<Stmt>();
+  s->kind = StmtKind::kAssign;
+  s->var = name;
+  s->value = std::move(value);
+  return s;
+}
+
+const Stmt* find_parallel_loop(const Kernel& kernel) {
+  if (!kernel.body) return nullptr;
+  for (const auto& s : kernel.body->body) {
+    if (s->kind == StmtKind::kFor && s->parallel) return s.get();
+  }
+  return nullptr;
+}
+
+int64_t parallel_extent(const Kernel& kernel) {
+  const Stmt* loop = find_parallel_loop(kernel);
+  if (!loop || !loop->lo->is_const() || !loop->hi->is_const()) return 1;
+  int64_t span = loop->hi->int_value - loop->lo->int_value;
+  if (span <= 0) return 1;  // an empty loop: one call that does nothing
+  return (span + loop->step - 1) / loop->step;
+}
+
+}  // namespace plaidml::jit::loop

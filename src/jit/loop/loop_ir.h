@@ -1,0 +1,107 @@
+// The loop IR: how a kernel computes (loops, loads, stores), between the graph IR and target
+// code (DESIGN.md section 1). Small and typed:
+//   - expressions: constants, variables (loop indices are i64; locals have their own dtype),
+//     loads, ops from the graph op table (ir::OpKind), and casts;
+//   - statements: blocks, counted loops, conditions, stores, mutable scalar locals.
+// Index arithmetic is i64 (shapes can exceed 2^31 elements).
+//
+// Value conventions that every emitter follows:
+//   - an op's operands share one dtype (its "operand dtype"), except Select (bool condition);
+//     comparisons give Bool; everything else gives the operand dtype;
+//   - F16/BF16 values are computed in f32; they are rounded when stored and by casts to F16/BF16;
+//   - integer ops wrap in their dtype; integer / and % by 0 give 0 (never trap); shifts by the
+//     bit width or more give 0 (>> of a negative signed value gives -1);
+//   - casts from float to integer saturate (NaN gives 0); casts to Bool test != 0.
+// Kernels run iterations [begin, end) of their parallel loop (artifact.h): at most one loop is
+// marked parallel, it is a statement of the kernel's top-level block and has constant bounds.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ir/ops.h"
+#include "core/types/dtype.h"
+
+namespace plaidml::jit::loop {
+
+enum class ExprKind { kConst, kVar, kLoad, kOp, kCast };
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+  ExprKind kind = ExprKind::kConst;
+  DType dtype = DType::I64;
+  // kConst: integers and bool in int_value (u64 as its bit pattern), floats in float_value.
+  int64_t int_value = 0;
+  double float_value = 0.0;
+  std::string name;  // kVar: a loop variable or a local
+  int slot = -1;     // kLoad: the buffer slot
+  ir::OpKind op = ir::OpKind::Add;  // kOp
+  std::vector<ExprPtr> args;        // kLoad: {index}; kOp: operands; kCast: {value}
+
+  bool is_const() const { return kind == ExprKind::kConst; }
+  bool is_int_const(int64_t v) const {
+    return kind == ExprKind::kConst && !dtype_is_float(dtype) && int_value == v;
+  }
+};
+
+// Builders. Index helpers (idx_*) work on I64 and fold constants on the fly.
+ExprPtr int_const(int64_t value, DType dtype = DType::I64);
+ExprPtr float_const(double value, DType dtype);
+ExprPtr var(const std::string& name, DType dtype = DType::I64);
+ExprPtr load(int slot, DType dtype, ExprPtr index);
+ExprPtr op(ir::OpKind kind, DType result, std::vector<ExprPtr> args);
+ExprPtr cast(DType dtype, ExprPtr value);  // no-op when value already has dtype
+ExprPtr idx_add(ExprPtr a, ExprPtr b);
+ExprPtr idx_mul(ExprPtr a, int64_t b);
+ExprPtr idx_mul(ExprPtr a, ExprPtr b);
+// The constant 0 of a dtype / the aggregation identities (lowest and highest values).
+ExprPtr zero(DType dtype);
+ExprPtr one(DType dtype);
+ExprPtr lowest(DType dtype);   // -inf for floats
+ExprPtr highest(DType dtype);  // +inf for floats
+
+enum class StmtKind { kBlock, kFor, kIf, kStore, kDeclare, kAssign };
+
+struct Stmt;
+using StmtPtr = std::shared_ptr<Stmt>;
+
+struct Stmt {
+  StmtKind kind = StmtKind::kBlock;
+  std::vector<StmtPtr> body;  // kBlock: statements; kFor: loop body; kIf: then branch
+  // kFor: var runs lo, lo+step, ... while < hi.
+  std::string var;  // kFor: loop variable; kDeclare/kAssign: the local
+  ExprPtr lo, hi;
+  int64_t step = 1;
+  bool parallel = false;
+  ExprPtr cond;   // kIf
+  int slot = -1;  // kStore
+  ExprPtr index;  // kStore
+  ExprPtr value;  // kStore, kAssign; kDeclare: initial value (its dtype is the local's)
+};
+
+StmtPtr block(std::vector<StmtPtr> body = {});
+StmtPtr for_loop(const std::string& var, int64_t lo, int64_t hi, std::vector<StmtPtr> body,
+                 bool parallel = false);
+StmtPtr if_then(ExprPtr cond, std::vector<StmtPtr> then);
+StmtPtr store(int slot, ExprPtr index, ExprPtr value);
+StmtPtr declare(const std::string& name, ExprPtr init);
+StmtPtr assign(const std::string& name, ExprPtr value);
+
+struct Kernel {
+  std::string name;        // the entry symbol: a C identifier unique within its program
+  std::vector<int> reads;   // slots loaded from
+  std::vector<int> writes;  // slots stored to
+  StmtPtr body;            // a kBlock
+  double work = 0;         // estimated scalar operations (KernelEntry::work)
+};
+
+// Trip count of the kernel's parallel loop, 1 when it has none.
+int64_t parallel_extent(const Kernel& kernel);
+// The parallel loop statement, or nullptr.
+const Stmt* find_parallel_loop(const Kernel& kernel);
+
+}  // namespace plaidml::jit::loop

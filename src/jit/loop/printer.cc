@@ -1,0 +1,121 @@
+#include "jit/loop/printer.h"
+
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace plaidml::jit::loop {
+namespace {
+
+// Operators printed infix; every other op prints as a call (a table, not a switch, because
+// only this subset of the op table matters here).
+const char* infix_symbol(ir::OpKind op) {
+  using ir::OpKind;
+  static constexpr std::pair<OpKind, const char*> kInfix[] = {
+      {OpKind::Add, "+"},     {OpKind::Sub, "-"},     {OpKind::Mul, "*"},
+      {OpKind::Div, "/"},     {OpKind::Mod, "%"},     {OpKind::Eq, "=="},
+      {OpKind::Ne, "!="},     {OpKind::Lt, "<"},      {OpKind::Gt, ">"},
+      {OpKind::Le, "<="},     {OpKind::Ge, ">="},     {OpKind::BitAnd, "&"},
+      {OpKind::BitOr, "|"},   {OpKind::BitXor, "^"},  {OpKind::Shl, "<<"},
+      {OpKind::Shr, ">>"},
+  };
+  for (const auto& [kind, sym] : kInfix) {
+    if (kind == op) return sym;
+  }
+  return nullptr;
+}
+
+std::string const_to_string(const Expr& e) {
+  std::string text;
+  if (dtype_is_float(e.dtype)) {
+    text = fmt::format("{}", e.float_value);
+  } else if (e.dtype == DType::U64) {
+    text = fmt::format("{}", static_cast<uint64_t>(e.int_value));
+  } else {
+    text = fmt::format("{}", e.int_value);
+  }
+  if (e.dtype == DType::I64) return text;
+  return fmt::format("{}:{}", text, dtype_name(e.dtype));
+}
+
+void print_stmt(const Stmt& s, int depth, std::string& out);
+
+void print_body(const std::vector<StmtPtr>& body, int depth, std::string& out) {
+  for (const auto& child : body) print_stmt(*child, depth, out);
+}
+
+void print_stmt(const Stmt& s, int depth, std::string& out) {
+  std::string pad(static_cast<size_t>(depth) * 2, ' ');
+  switch (s.kind) {
+    case StmtKind::kBlock:
+      out += pad + "{\n";
+      print_body(s.body, depth + 1, out);
+      out += pad + "}\n";
+      return;
+    case StmtKind::kFor:
+      out += fmt::format("{}{}for {} in [{}, {}){} {{\n", pad, s.parallel ? "parallel " : "",
+                         s.var, to_string(*s.lo), to_string(*s.hi),
+                         s.step == 1 ? "" : fmt::format(" step {}", s.step));
+      print_body(s.body, depth + 1, out);
+      out += pad + "}\n";
+      return;
+    case StmtKind::kIf:
+      out += fmt::format("{}if {} {{\n", pad, to_string(*s.cond));
+      print_body(s.body, depth + 1, out);
+      out += pad + "}\n";
+      return;
+    case StmtKind::kStore:
+      out += fmt::format("{}s{}[{}] = {}\n", pad, s.slot, to_string(*s.index), to_string(*s.value));
+      return;
+    case StmtKind::kDeclare:
+      out += fmt::format("{}var {}: {} = {}\n", pad, s.var, dtype_name(s.value->dtype),
+                         to_string(*s.value));
+      return;
+    case StmtKind::kAssign:
+      out += fmt::format("{}{} = {}\n", pad, s.var, to_string(*s.value));
+      return;
+  }
+}
+
+std::string join_slots(const std::vector<int>& slots) {
+  std::string out;
+  for (size_t i = 0; i < slots.size(); ++i) out += fmt::format("{}s{}", i ? ", " : "", slots[i]);
+  return out;
+}
+
+}  // namespace
+
+std::string to_string(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kConst: return const_to_string(e);
+    case ExprKind::kVar: return e.name;
+    case ExprKind::kLoad:
+      return fmt::format("s{}[{}]:{}", e.slot, to_string(*e.args[0]), dtype_name(e.dtype));
+    case ExprKind::kCast:
+      return fmt::format("{}({})", dtype_name(e.dtype), to_string(*e.args[0]));
+    case ExprKind::kOp: {
+      if (const char* sym = infix_symbol(e.op); sym && e.args.size() == 2) {
+        return fmt::format("({} {} {})", to_string(*e.args[0]), sym, to_string(*e.args[1]));
+      }
+      std::string args;
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        args += (i ? ", " : "") + to_string(*e.args[i]);
+      }
+      return fmt::format("{}({})", ir::op_name(e.op), args);
+    }
+  }
+  return "?";
+}
+
+std::string to_string(const Kernel& kernel) {
+  std::string out = fmt::format("kernel {}(reads: {}; writes: {}) ", kernel.name,
+                                join_slots(kernel.reads), join_slots(kernel.writes));
+  if (kernel.body) {
+    print_stmt(*kernel.body, 0, out);
+  } else {
+    out += "{}\n";
+  }
+  return out;
+}
+
+}  // namespace plaidml::jit::loop

@@ -1,0 +1,382 @@
+// Contractions (TILE.md section 2): loops over the index box of bounds inference, guards only
+// for the residual constraints and for the integrality of rational accesses, the combination,
+// and the aggregation into the output element.
+//
+// Two shapes of loop nest:
+//  - register form, when every output index is one distinct index variable (plus a constant):
+//    the output loops come first (the first one parallel), an accumulator local holds the
+//    element while the reduction loops run innermost, and the element is stored once. f16/bf16
+//    sums and products accumulate in f32 and round once.
+//  - memory form otherwise (O[i + j], O[2*i], ...): an init kernel, then a loop nest that
+//    aggregates into memory (in an f32 buffer for f16/bf16 sums and products, followed by a
+//    rounding kernel). Its outermost loop is parallel only when it writes disjoint elements.
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "jit/lower/lower_context.h"
+
+namespace plaidml::jit {
+
+using ir::AggOp;
+using ir::CombOp;
+using ir::OpKind;
+using loop::ExprPtr;
+using loop::StmtPtr;
+
+namespace {
+
+struct Guard {
+  ExprPtr cond;
+  int level = -1;  // position in the loop order of its innermost variable (-1: no variable)
+};
+
+class ContractionLowering {
+ public:
+  ContractionLowering(LowerContext& cx, ir::ValueId v)
+      : cx_(cx), v_(v), bn_(cx.bnode(v)), bc_(*bn_.contraction), dims_(bn_.shape.dims) {
+    out_dtype_ = cx.value_dtype(v);
+    bool wide = out_dtype_ == DType::F16 || out_dtype_ == DType::BF16;
+    acc_dtype_ = wide && (bc_.agg == AggOp::kSum || bc_.agg == AggOp::kProd) ? DType::F32
+                                                                               : out_dtype_;
+  }
+
+  Status run();
+
+ private:
+  // Output dim d as "one variable + constant": the variable, else nullopt.
+  std::optional<std::string> simple_out_var(size_t d) const;
+  bool register_form() const;
+  void order_loops(std::optional<std::string> parallel);
+  // den * a as integer arithmetic (den: a multiple of a's denominator).
+  ExprPtr numerator(const poly::Affine& a, int64_t den, bool with_constant = true) const;
+  ExprPtr access_index(const std::vector<poly::Affine>& access, const std::vector<int64_t>& dims);
+  int level_of(const poly::Affine& a) const;
+  void add_guard(ExprPtr cond, int level);
+  void collect_guards();
+  ExprPtr combined();
+  ExprPtr aggregate(ExprPtr acc, ExprPtr value) const;
+  ExprPtr init_value(const std::vector<ExprPtr>& coords) const;
+  std::vector<StmtPtr> guarded(int level, std::vector<StmtPtr> body) const;
+  StmtPtr loops_from(size_t first, size_t last, std::vector<StmtPtr> inner, bool parallel_first,
+                     bool with_guards = true);
+  std::optional<std::string> parallel_candidate() const;
+  void emit_init(int slot);
+  void emit_register_form(bool full_cover);
+  void emit_memory_form();
+  double work() const;
+
+  LowerContext& cx_;
+  ir::ValueId v_;
+  const ir::BoundNode& bn_;
+  const ir::BoundContraction& bc_;
+  std::vector<int64_t> dims_;
+  DType out_dtype_;
+  DType acc_dtype_;
+  std::map<std::string, ExprPtr> vars_;  // index name -> loop variable or constant
+  std::vector<std::string> order_;       // looped variables, outermost first
+  bool parallel_ = false;                // order_[0] is a parallel loop
+  std::vector<Guard> guards_;
+};
+
+std::optional<std::string> ContractionLowering::simple_out_var(size_t d) const {
+  const poly::Affine& a = bc_.out_access[d];
+  if (a.terms().size() != 1 || !a.constant().is_integer()) return std::nullopt;
+  const auto& [name, coeff] = *a.terms().begin();
+  if (!(coeff == poly::Rational(1))) return std::nullopt;
+  for (size_t e = 0; e < bc_.out_access.size(); ++e) {
+    if (e != d && !(bc_.out_access[e].coeff(name) == poly::Rational(0))) return std::nullopt;
+  }
+  return name;
+}
+
+bool ContractionLowering::register_form() const {
+  for (size_t d = 0; d < dims_.size(); ++d) {
+    if (!simple_out_var(d)) return false;
+  }
+  return true;
+}
+
+// Index variables of extent 1 become constants; the others are looped over.
+void ContractionLowering::order_loops(std::optional<std::string> parallel) {
+  std::vector<std::string> out_vars, rest;
+  for (size_t d = 0; d < dims_.size(); ++d) {
+    if (auto name = simple_out_var(d)) out_vars.push_back(*name);
+  }
+  for (size_t k = 0; k < bc_.indices.size(); ++k) {
+    const std::string& name = bc_.indices[k];
+    if (bc_.ranges[k].extent() == 1) {
+      vars_[name] = loop::int_const(bc_.ranges[k].lo);
+      continue;
+    }
+    vars_[name] = loop::var(name);
+    if (std::find(out_vars.begin(), out_vars.end(), name) == out_vars.end()) rest.push_back(name);
+  }
+  std::vector<std::string> looped_out;
+  for (const auto& name : out_vars) {
+    if (vars_[name]->kind == loop::ExprKind::kVar) looped_out.push_back(name);
+  }
+  if (parallel && vars_[*parallel]->kind == loop::ExprKind::kVar) {
+    order_.push_back(*parallel);
+    parallel_ = true;
+  }
+  for (const auto& name : looped_out) {
+    if (!parallel_ || name != order_[0]) order_.push_back(name);
+  }
+  for (const auto& name : rest) order_.push_back(name);
+}
+
+ExprPtr ContractionLowering::numerator(const poly::Affine& a, int64_t den,
+                                       bool with_constant) const {
+  ExprPtr sum = loop::int_const(0);
+  for (const auto& [name, coeff] : a.terms()) {
+    poly::Rational k = coeff * poly::Rational(den);
+    sum = loop::idx_add(sum, loop::idx_mul(vars_.at(name), k.num));
+  }
+  if (!with_constant) return sum;
+  return loop::idx_add(sum, loop::int_const((a.constant() * poly::Rational(den)).num));
+}
+
+int ContractionLowering::level_of(const poly::Affine& a) const {
+  int level = -1;
+  for (const auto& [name, coeff] : a.terms()) {
+    auto it = std::find(order_.begin(), order_.end(), name);
+    if (it != order_.end()) level = std::max(level, static_cast<int>(it - order_.begin()));
+  }
+  return level;
+}
+
+void ContractionLowering::add_guard(ExprPtr cond, int level) {
+  if (cond->is_const() && cond->int_value != 0) return;
+  // A guard on no variable goes inside the outermost loop: a parallel loop must stay at the top.
+  if (level < 0 && !order_.empty()) level = 0;
+  guards_.push_back(Guard{std::move(cond), level});
+}
+
+// Linear index of an access; a rational dim adds a divisibility guard and divides exactly.
+ExprPtr ContractionLowering::access_index(const std::vector<poly::Affine>& access,
+                                          const std::vector<int64_t>& dims) {
+  std::vector<ExprPtr> coords;
+  for (const poly::Affine& a : access) {
+    int64_t den = a.denominator();
+    ExprPtr num = numerator(a, den);
+    if (den == 1) {
+      coords.push_back(num);
+      continue;
+    }
+    ExprPtr rem = loop::op(OpKind::Mod, DType::I64, {num, loop::int_const(den)});
+    add_guard(loop::op(OpKind::Eq, DType::Bool, {rem, loop::int_const(0)}), level_of(a));
+    coords.push_back(loop::op(OpKind::Div, DType::I64, {num, loop::int_const(den)}));
+  }
+  return LowerContext::linear_index(dims, coords);
+}
+
+void ContractionLowering::collect_guards() {
+  for (const poly::RangeConstraint& rc : bc_.residual) {
+    // lo <= e <= hi as den*lo - c <= den*(e - constant) <= den*hi - c.
+    int64_t den = rc.expr.denominator();
+    int64_t c = (rc.expr.constant() * poly::Rational(den)).num;
+    ExprPtr num = numerator(rc.expr, den, /*with_constant=*/false);
+    ExprPtr lo = loop::op(OpKind::Ge, DType::Bool, {num, loop::int_const(rc.lo * den - c)});
+    ExprPtr hi = loop::op(OpKind::Le, DType::Bool, {num, loop::int_const(rc.hi * den - c)});
+    add_guard(loop::op(OpKind::BitAnd, DType::Bool, {lo, hi}), level_of(rc.expr));
+  }
+}
+
+ExprPtr ContractionLowering::combined() {
+  std::vector<ExprPtr> in;
+  for (size_t k = 0; k < bc_.inputs.size(); ++k) {
+    ir::ValueId t = bc_.inputs[k];
+    ExprPtr index = access_index(bc_.in_access[k], cx_.dims(t));
+    in.push_back(cx_.value_at(t, index, cx_.value_dtype(t)));
+  }
+  DType compute = bn_.compute_dtype;
+  switch (bc_.comb) {
+    case CombOp::kNone: return loop::cast(acc_dtype_, in[0]);
+    case CombOp::kMul:
+    case CombOp::kAdd: {
+      OpKind kind = bc_.comb == CombOp::kMul ? OpKind::Mul : OpKind::Add;
+      ExprPtr value = scalar_op(kind, compute, compute, {in[0], in[1]});
+      return loop::cast(acc_dtype_, value);
+    }
+    case CombOp::kEq:
+    case CombOp::kCond: {
+      DType both = promote(in[0]->dtype, in[1]->dtype);
+      ExprPtr eq = scalar_op(OpKind::Eq, DType::Bool, both, {in[0], in[1]});
+      if (bc_.comb == CombOp::kEq) return loop::cast(acc_dtype_, eq);
+      ExprPtr c = loop::cast(acc_dtype_, in[2]);
+      return loop::op(OpKind::Select, acc_dtype_, {eq, c, loop::zero(acc_dtype_)});
+    }
+  }
+  return in[0];
+}
+
+// Bool aggregates follow the interpreter: the integer result narrowed to bool (v != 0).
+ExprPtr ContractionLowering::aggregate(ExprPtr acc, ExprPtr value) const {
+  bool is_bool = acc_dtype_ == DType::Bool;
+  OpKind kind = OpKind::Add;
+  switch (bc_.agg) {
+    case AggOp::kAssign: return value;
+    case AggOp::kSum: kind = is_bool ? OpKind::BitOr : OpKind::Add; break;
+    case AggOp::kProd: kind = is_bool ? OpKind::BitAnd : OpKind::Mul; break;
+    case AggOp::kMax: kind = is_bool ? OpKind::BitOr : OpKind::Max; break;
+    case AggOp::kMin: kind = is_bool ? OpKind::BitAnd : OpKind::Min; break;
+  }
+  return loop::op(kind, acc_dtype_, {std::move(acc), std::move(value)});
+}
+
+ExprPtr ContractionLowering::init_value(const std::vector<ExprPtr>& coords) const {
+  if (bc_.default_value) {
+    ir::ValueId d = *bc_.default_value;
+    ExprPtr index = LowerContext::broadcast_index(cx_.dims(d), dims_, coords);
+    return loop::cast(acc_dtype_, cx_.value_at(d, index, out_dtype_));
+  }
+  switch (bc_.agg) {
+    case AggOp::kSum:
+    case AggOp::kAssign: return loop::zero(acc_dtype_);
+    case AggOp::kProd: return loop::one(acc_dtype_);
+    case AggOp::kMax: return loop::lowest(acc_dtype_);
+    case AggOp::kMin: return loop::highest(acc_dtype_);
+  }
+  return loop::zero(acc_dtype_);
+}
+
+std::vector<StmtPtr> ContractionLowering::guarded(int level, std::vector<StmtPtr> body) const {
+  ExprPtr cond;
+  for (const Guard& g : guards_) {
+    if (g.level != level) continue;
+    cond = cond ? loop::op(OpKind::BitAnd, DType::Bool, {cond, g.cond}) : g.cond;
+  }
+  if (!cond) return body;
+  return {loop::if_then(cond, std::move(body))};
+}
+
+// Loops order_[first..last) around `inner`, each loop's body wrapped in the guards of its level.
+StmtPtr ContractionLowering::loops_from(size_t first, size_t last, std::vector<StmtPtr> inner,
+                                        bool parallel_first, bool with_guards) {
+  std::vector<StmtPtr> body = std::move(inner);
+  for (size_t k = last; k-- > first;) {
+    const std::string& name = order_[k];
+    size_t r = std::find(bc_.indices.begin(), bc_.indices.end(), name) - bc_.indices.begin();
+    if (with_guards) body = guarded(static_cast<int>(k), std::move(body));
+    bool parallel = parallel_first && k == first;
+    body = {loop::for_loop(name, bc_.ranges[r].lo, bc_.ranges[r].hi + 1, std::move(body), parallel)};
+  }
+  return loop::block(std::move(body));
+}
+
+void ContractionLowering::emit_init(int slot) {
+  StmtPtr body = cx_.nest(dims_, "i", [&](const std::vector<ExprPtr>& coords) {
+    return std::vector<StmtPtr>{
+        loop::store(slot, LowerContext::linear_index(dims_, coords), init_value(coords))};
+  });
+  cx_.add_kernel(v_, "_init", std::move(body), static_cast<double>(bn_.shape.elements()));
+}
+
+double ContractionLowering::work() const {
+  double points = 1;
+  for (const auto& r : bc_.ranges) points *= static_cast<double>(r.extent());
+  return points * (1.0 + bc_.inputs.size());
+}
+
+
+std::optional<std::string> ContractionLowering::parallel_candidate() const {
+  for (size_t d = 0; d < dims_.size(); ++d) {
+    auto name = simple_out_var(d);
+    if (!name) continue;
+    size_t r = std::find(bc_.indices.begin(), bc_.indices.end(), *name) - bc_.indices.begin();
+    if (r < bc_.ranges.size() && bc_.ranges[r].extent() > 1) return name;
+  }
+  return std::nullopt;
+}
+
+Status ContractionLowering::run() {
+  int out_slot = cx_.slot_of(v_);
+  if (bc_.empty) {
+    emit_init(out_slot);
+    return Status::ok();
+  }
+  order_loops(parallel_candidate());
+  if (!register_form()) {
+    emit_memory_form();
+    return Status::ok();
+  }
+  bool full_cover = true;
+  for (size_t d = 0; d < dims_.size(); ++d) {
+    const poly::Affine& a = bc_.out_access[d];
+    const std::string& name = a.terms().begin()->first;
+    size_t r = std::find(bc_.indices.begin(), bc_.indices.end(), name) - bc_.indices.begin();
+    int64_t c = a.constant().num;
+    full_cover = full_cover && bc_.ranges[r].lo + c == 0 && bc_.ranges[r].hi + c == dims_[d] - 1;
+  }
+  emit_register_form(full_cover);
+  return Status::ok();
+}
+
+void ContractionLowering::emit_register_form(bool full_cover) {
+  int out_slot = cx_.slot_of(v_);
+  if (!full_cover) emit_init(out_slot);
+  std::vector<ExprPtr> coords;
+  for (size_t d = 0; d < dims_.size(); ++d) coords.push_back(numerator(bc_.out_access[d], 1));
+  ExprPtr o = LowerContext::linear_index(dims_, coords);
+  ExprPtr value = combined();
+  collect_guards();
+  size_t n_out = 0;
+  while (n_out < order_.size() && bc_.out_access.size() > 0) {
+    bool is_out = false;
+    for (size_t d = 0; d < dims_.size(); ++d) is_out = is_out || simple_out_var(d) == order_[n_out];
+    if (!is_out) break;
+    ++n_out;
+  }
+  const std::string acc_name = "$acc";
+  ExprPtr acc = loop::var(acc_name, acc_dtype_);
+  ExprPtr init = full_cover ? init_value(coords)
+                            : loop::cast(acc_dtype_, loop::load(out_slot, out_dtype_, o));
+  StmtPtr reduce = loops_from(n_out, order_.size(),
+                              {loop::assign(acc_name, aggregate(acc, value))}, false);
+  // Guards on output variables only wrap the reduction: the element is stored either way.
+  std::vector<StmtPtr> reduce_body = reduce->body;
+  for (int level = static_cast<int>(n_out) - 1; level >= -1; --level) {
+    reduce_body = guarded(level, std::move(reduce_body));
+  }
+  std::vector<StmtPtr> body = {loop::declare(acc_name, init)};
+  body.insert(body.end(), reduce_body.begin(), reduce_body.end());
+  body.push_back(loop::store(out_slot, o, loop::cast(out_dtype_, acc)));
+  cx_.add_kernel(v_, "", loops_from(0, n_out, std::move(body), parallel_, false), work());
+}
+
+void ContractionLowering::emit_memory_form() {
+  int out_slot = cx_.slot_of(v_);
+  int acc_slot = out_slot;
+  if (acc_dtype_ != out_dtype_) {
+    acc_slot = cx_.add_slot(BufferSlot::Role::kTemp, v_, Shape(acc_dtype_, dims_));
+  }
+  emit_init(acc_slot);
+  ExprPtr o = access_index(bc_.out_access, dims_);
+  ExprPtr value = combined();
+  collect_guards();
+  ExprPtr old = loop::load(acc_slot, acc_dtype_, o);
+  std::vector<StmtPtr> inner = {loop::store(acc_slot, o, aggregate(old, value))};
+  if (order_.empty()) inner = guarded(-1, std::move(inner));
+  cx_.add_kernel(v_, "", loops_from(0, order_.size(), std::move(inner), parallel_), work());
+  if (acc_slot == out_slot) return;
+  StmtPtr round = cx_.nest(dims_, "i", [&](const std::vector<ExprPtr>& coords) {
+    ExprPtr index = LowerContext::linear_index(dims_, coords);
+    ExprPtr wide = loop::load(acc_slot, acc_dtype_, index);
+    return std::vector<StmtPtr>{loop::store(out_slot, index, loop::cast(out_dtype_, wide))};
+  });
+  cx_.add_kernel(v_, "_round", std::move(round), static_cast<double>(bn_.shape.elements()));
+}
+
+}  // namespace
+
+Status lower_contraction(LowerContext& cx, ir::ValueId v) {
+  if (!cx.bnode(v).contraction) {
+    return Status(StatusCode::kInternal, "lower: contraction node without bound contraction");
+  }
+  return ContractionLowering(cx, v).run();
+}
+
+}  // namespace plaidml::jit

@@ -1,0 +1,78 @@
+#include "jit/passes/pipeline.h"
+
+#include <chrono>
+#include <functional>
+
+#include "core/base/env.h"
+#include "core/base/logging.h"
+#include "jit/loop/printer.h"
+#include "jit/loop/verifier.h"
+#include "jit/passes/simplify.h"
+
+namespace plaidml::jit::passes {
+namespace {
+
+struct Pass {
+  const char* name;  // kebab-case, as printed in dumps
+  std::function<loop::Kernel(const loop::Kernel&)> run;
+};
+
+// The pipeline, in order. Later passes (tile, vectorize, unroll) are added here.
+const std::vector<Pass>& passes() {
+  static const std::vector<Pass> kPasses = {
+      {"simplify", simplify},
+  };
+  return kPasses;
+}
+
+std::vector<DType> slot_dtypes(const LoweredProgram& program) {
+  std::vector<DType> out;
+  for (const auto& s : program.slots) out.push_back(s.shape.dtype);
+  return out;
+}
+
+void dump(const char* step, const LoweredProgram& program) {
+  std::string text;
+  for (const auto& k : program.kernels) text += loop::to_string(k);
+  logger().info("PLAIDML_DUMP after {}:\n{}", step, text);
+}
+
+}  // namespace
+
+PipelineOptions default_pipeline_options() {
+  PipelineOptions options;
+  std::string value = env_string("PLAIDML_DUMP", "0");
+  options.dump = !value.empty() && value != "0";
+  return options;
+}
+
+std::vector<std::string> pipeline_pass_names() {
+  std::vector<std::string> names;
+  for (const auto& p : passes()) names.push_back(p.name);
+  return names;
+}
+
+Status run_pipeline(LoweredProgram& program, const PipelineOptions& options) {
+  std::vector<DType> dtypes = slot_dtypes(program);
+  auto check = [&](const char* step) -> Status {
+    if (options.dump) dump(step, program);
+    if (!options.verify) return Status::ok();
+    for (const auto& k : program.kernels) {
+      PLAIDML_TRY(loop::verify(k, dtypes).with_context(std::string("after ") + step + ": "));
+    }
+    return Status::ok();
+  };
+  PLAIDML_TRY(check("lower"));
+  for (const auto& pass : passes()) {
+    auto start = std::chrono::steady_clock::now();
+    for (auto& k : program.kernels) k = pass.run(k);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count();
+    logger().debug("loop pass {}: {:.3f} ms on {} kernels", pass.name, ms,
+                   program.kernels.size());
+    PLAIDML_TRY(check(pass.name));
+  }
+  return Status::ok();
+}
+
+}  // namespace plaidml::jit::passes

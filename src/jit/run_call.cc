@@ -1,0 +1,208 @@
+// Runtime::run: binds inputs and outputs by name, prepares (or finds) the plan, allocates what
+// the caller did not give, launches the kernels. Every check happens before the first launch,
+// so on error no output buffer is written.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "jit/runtime_impl.h"
+
+namespace plaidml::jit {
+
+using NamedBuffers = std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>;
+
+class RunCall {
+ public:
+  RunCall(RuntimeImpl& rt, const std::shared_ptr<const ir::Program>& program, int device)
+      : rt_(rt), program_(program), device_index_(device) {}
+
+  Status run(const NamedBuffers& inputs, NamedBuffers* outputs);
+
+ private:
+  std::string input_names() const;
+  std::string output_names() const;
+  Status bind_inputs(const NamedBuffers& inputs);
+  Status bind_outputs(NamedBuffers* outputs);
+  Status check_given_output(size_t position, const std::shared_ptr<Buffer>& buffer);
+  Status launch();
+
+  RuntimeImpl& rt_;
+  const std::shared_ptr<const ir::Program>& program_;
+  int device_index_;
+  std::shared_ptr<devices::Device> device_;
+  std::shared_ptr<const CompiledPlan> plan_;
+  std::vector<const RuntimeBuffer*> inputs_;  // parallel to program inputs
+  // Per program output: where the kernels write, and the user's buffer when it aliases an
+  // input (then the result is written to a temporary and copied over after the last kernel).
+  std::vector<std::shared_ptr<Buffer>> output_targets_;
+  std::vector<const RuntimeBuffer*> copy_back_;
+  std::vector<std::shared_ptr<Buffer>> keep_alive_;
+};
+
+std::string RunCall::input_names() const {
+  std::string out;
+  for (ir::ValueId id : program_->inputs) {
+    out += (out.empty() ? "" : ", ") + program_->nodes[id].name;
+  }
+  return out.empty() ? "(none)" : out;
+}
+
+std::string RunCall::output_names() const {
+  std::string out;
+  for (const auto& [name, id] : program_->outputs) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+Status RunCall::bind_inputs(const NamedBuffers& inputs) {
+  const auto& decl = program_->inputs;
+  inputs_.assign(decl.size(), nullptr);
+  for (const auto& [name, buffer] : inputs) {
+    auto it = std::find_if(decl.begin(), decl.end(),
+                           [&](ir::ValueId id) { return program_->nodes[id].name == name; });
+    if (it == decl.end()) {
+      return make_error(StatusCode::kNotFound, "unknown input '{}'; the program's inputs are {}",
+                        name, input_names());
+    }
+    size_t pos = static_cast<size_t>(it - decl.begin());
+    if (inputs_[pos]) return make_error(StatusCode::kInvalidArgument, "input '{}' given twice", name);
+    PLAIDML_ASSIGN(inputs_[pos], rt_.own_buffer(buffer.get(), fmt::format("input '{}'", name)));
+    if (inputs_[pos]->device() != device_index_) {
+      return make_error(StatusCode::kInvalidArgument,
+                        "input '{}' is on device {}, but the program runs on {}", name,
+                        rt_.descriptions_[inputs_[pos]->device()].id, device_->id());
+    }
+  }
+  std::string missing;
+  for (size_t i = 0; i < decl.size(); ++i) {
+    if (!inputs_[i]) missing += (missing.empty() ? "'" : ", '") + program_->nodes[decl[i]].name + "'";
+  }
+  if (!missing.empty()) {
+    return make_error(StatusCode::kInvalidArgument, "missing input {}; the program's inputs are {}",
+                      missing, input_names());
+  }
+  return Status::ok();
+}
+
+Status RunCall::check_given_output(size_t position, const std::shared_ptr<Buffer>& buffer) {
+  const std::string& name = program_->outputs[position].first;
+  PLAIDML_ASSIGN(const RuntimeBuffer* rb,
+                 rt_.own_buffer(buffer.get(), fmt::format("output '{}'", name)));
+  const Shape& want = plan_->output_shapes()[position];
+  if (rb->device() != device_index_) {
+    return make_error(StatusCode::kInvalidArgument,
+                      "output '{}' is on device {}, but the program runs on {}", name,
+                      rt_.descriptions_[rb->device()].id, device_->id());
+  }
+  if (!(rb->shape() == want)) {
+    return make_error(StatusCode::kTypeError,
+                      "output '{}' has shape {}, but the buffer given has shape {}", name,
+                      want.to_string(), rb->shape().to_string());
+  }
+  for (size_t j = 0; j < output_targets_.size(); ++j) {
+    if (output_targets_[j].get() == buffer.get() || copy_back_[j] == rb) {
+      return make_error(StatusCode::kInvalidArgument, "outputs '{}' and '{}' share one buffer",
+                        program_->outputs[j].first, name);
+    }
+  }
+  return Status::ok();
+}
+
+Status RunCall::bind_outputs(NamedBuffers* outputs) {
+  size_t n = program_->outputs.size();
+  if (outputs->empty()) {
+    for (const auto& [name, id] : program_->outputs) outputs->emplace_back(name, nullptr);
+  }
+  output_targets_.assign(n, nullptr);
+  copy_back_.assign(n, nullptr);
+  std::vector<bool> requested(n, false);
+  std::vector<std::shared_ptr<Buffer>> given(n);
+  for (const auto& [name, buffer] : *outputs) {
+    auto pos = program_->find_output(name);
+    if (!pos) {
+      return make_error(StatusCode::kNotFound, "unknown output '{}'; the program's outputs are {}",
+                        name, output_names());
+    }
+    if (requested[*pos]) return make_error(StatusCode::kInvalidArgument, "output '{}' requested twice", name);
+    requested[*pos] = true;
+    if (!buffer) continue;
+    PLAIDML_TRY(check_given_output(*pos, buffer));
+    given[*pos] = buffer;
+    bool aliases_input = std::find(inputs_.begin(), inputs_.end(),
+                                   static_cast<const RuntimeBuffer*>(buffer.get())) != inputs_.end();
+    if (aliases_input) {
+      copy_back_[*pos] = static_cast<const RuntimeBuffer*>(buffer.get());
+    } else {
+      output_targets_[*pos] = buffer;
+    }
+  }
+  // Outputs not given (or aliasing an input) get fresh buffers; unrequested ones are dropped.
+  for (size_t i = 0; i < n; ++i) {
+    if (output_targets_[i]) continue;
+    PLAIDML_ASSIGN(output_targets_[i], rt_.allocate_impl(device_index_, plan_->output_shapes()[i]));
+  }
+  return Status::ok();
+}
+
+Status RunCall::launch() {
+  std::vector<const devices::DeviceBuffer*> slots;
+  for (const BufferSlot& slot : plan_->slots()) {
+    switch (slot.role) {
+      case BufferSlot::Role::kInput:
+        slots.push_back(&inputs_.at(slot.index)->storage());
+        break;
+      case BufferSlot::Role::kOutput:
+        slots.push_back(
+            &static_cast<const RuntimeBuffer*>(output_targets_.at(slot.index).get())->storage());
+        break;
+      case BufferSlot::Role::kTemp: {
+        PLAIDML_ASSIGN(auto temp, rt_.allocate_impl(device_index_, slot.shape));
+        keep_alive_.push_back(temp);
+        slots.push_back(&static_cast<const RuntimeBuffer*>(temp.get())->storage());
+        break;
+      }
+    }
+  }
+  const auto& kernels = plan_->kernels();
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    devices::LaunchParams params;
+    params.kernel = static_cast<uint32_t>(k);
+    params.parallel_extent = kernels[k].parallel_extent;
+    params.work = kernels[k].work;
+    PLAIDML_TRY(device_->launch(*plan_->executable(), params, slots));
+  }
+  PLAIDML_TRY(device_->synchronize());
+  for (size_t i = 0; i < copy_back_.size(); ++i) {
+    if (!copy_back_[i]) continue;
+    const auto& src = static_cast<const RuntimeBuffer*>(output_targets_[i].get())->storage();
+    PLAIDML_TRY(device_->copy(src, copy_back_[i]->storage(), src.size()));
+  }
+  return Status::ok();
+}
+
+Status RunCall::run(const NamedBuffers& inputs, NamedBuffers* outputs) {
+  if (!program_) return Status(StatusCode::kInvalidArgument, "program is null");
+  if (!outputs) return Status(StatusCode::kInvalidArgument, "outputs is null");
+  PLAIDML_ASSIGN(device_, rt_.device(device_index_));
+  PLAIDML_TRY(bind_inputs(inputs));
+  std::vector<Shape> shapes;
+  for (const RuntimeBuffer* b : inputs_) shapes.push_back(b->shape());
+  PLAIDML_ASSIGN(auto plan, rt_.prepare_impl(program_, shapes, device_index_));
+  plan_ = std::dynamic_pointer_cast<const CompiledPlan>(plan);
+  if (!plan_) return Status(StatusCode::kInternal, "plan cache holds a foreign plan");
+  NamedBuffers result = *outputs;
+  PLAIDML_TRY(bind_outputs(&result));
+  PLAIDML_TRY(launch());
+  for (auto& [name, buffer] : result) {
+    if (!buffer) buffer = output_targets_[*program_->find_output(name)];
+  }
+  *outputs = std::move(result);
+  return Status::ok();
+}
+
+Status RuntimeImpl::run(const std::shared_ptr<const ir::Program>& program, int device,
+                        const NamedBuffers& inputs, NamedBuffers* outputs) {
+  return firewall([&] { return RunCall(*this, program, device).run(inputs, outputs); });
+}
+
+}  // namespace plaidml::jit

@@ -1,0 +1,196 @@
+#include "jit/runtime_impl.h"
+
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "core/base/env.h"
+#include "core/base/logging.h"
+#include "core/ir/bind.h"
+
+namespace plaidml::jit {
+namespace {
+
+std::string join_ids(const std::vector<DeviceDescription>& devices, bool available_only) {
+  std::string out;
+  for (const auto& d : devices) {
+    if (available_only && !d.available) continue;
+    out += (out.empty() ? "" : ", ") + d.id;
+  }
+  return out.empty() ? "none" : out;
+}
+
+DeviceDescription describe(const devices::DeviceEntry& e, const RuntimeOptions& options) {
+  DeviceDescription d;
+  d.id = e.id;
+  d.name = e.available ? e.info.name : e.id;
+  d.kind = e.available ? e.info.kind : "";
+  d.available = e.available;
+  d.unavailable_reason = e.unavailable_reason;
+  d.memory_bytes = e.info.memory_bytes;
+  d.threads = std::max(1, e.info.compute_units);
+  if (e.available && e.info.kind == "cpu" && options.num_threads > 0) {
+    d.threads = options.num_threads;
+  }
+  return d;
+}
+
+// Bytes of a shape, or an error for negative dims or a size that does not fit in 63 bits.
+Expected<uint64_t> checked_byte_size(const Shape& shape) {
+  uint64_t bytes = static_cast<uint64_t>(dtype_size(shape.dtype));
+  constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  for (int64_t d : shape.dims) {
+    if (d < 0) {
+      return make_error(StatusCode::kInvalidArgument, "buffer shape {} has a negative dimension",
+                        shape.to_string());
+    }
+    if (d != 0 && bytes > kMax / static_cast<uint64_t>(d)) {
+      return make_error(StatusCode::kOutOfMemory, "buffer shape {} is too large to allocate",
+                        shape.to_string());
+    }
+    bytes *= static_cast<uint64_t>(d);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Runtime>> Runtime::create(const RuntimeOptions& options) {
+  return firewall([&]() -> Expected<std::unique_ptr<Runtime>> {
+    return RuntimeImpl::create(options, devices::list_devices());
+  });
+}
+
+Expected<std::unique_ptr<Runtime>> RuntimeImpl::create(const RuntimeOptions& options,
+                                                       std::vector<devices::DeviceEntry> entries) {
+  if (options.num_threads < 0) {
+    return make_error(StatusCode::kInvalidArgument,
+                      "num_threads must be 0 (automatic) or positive, got {}", options.num_threads);
+  }
+  std::unique_ptr<RuntimeImpl> rt(new RuntimeImpl());
+  rt->options_ = options;
+  rt->entries_ = std::move(entries);
+  for (const auto& e : rt->entries_) rt->descriptions_.push_back(describe(e, options));
+  rt->opened_.resize(rt->entries_.size());
+  std::string source = "the device option";
+  rt->default_id_ = options.device;
+  if (rt->default_id_.empty() && env_is_set("PLAIDML_DEVICE")) {
+    rt->default_id_ = env_string("PLAIDML_DEVICE");
+    source = "PLAIDML_DEVICE";
+  }
+  if (rt->default_id_.empty()) rt->default_id_ = "cpu:0";
+  auto found = rt->find_device(rt->default_id_);
+  if (!found) return found.status().with_context(source + ": ");
+  return std::unique_ptr<Runtime>(std::move(rt));
+}
+
+Expected<int> RuntimeImpl::find_device(const std::string& id) const {
+  const std::string& wanted = id.empty() ? default_id_ : id;
+  for (size_t i = 0; i < descriptions_.size(); ++i) {
+    const DeviceDescription& d = descriptions_[i];
+    if (d.id != wanted) continue;
+    if (!d.available) {
+      return make_error(StatusCode::kNotFound, "device '{}' is unavailable: {}", wanted,
+                        d.unavailable_reason);
+    }
+    return static_cast<int>(i);
+  }
+  return make_error(StatusCode::kNotFound, "unknown device '{}'; available devices: {}", wanted,
+                    join_ids(descriptions_, true));
+}
+
+Expected<std::shared_ptr<devices::Device>> RuntimeImpl::device(int index) const {
+  if (index < 0 || index >= static_cast<int>(entries_.size())) {
+    return make_error(StatusCode::kInvalidArgument, "device index {} out of range ({} devices)",
+                      index, entries_.size());
+  }
+  std::lock_guard<std::mutex> lock(devices_mutex_);
+  if (!opened_[index]) {
+    devices::DeviceOptions opts;
+    if (options_.num_threads > 0) opts.emplace_back("num_threads", std::to_string(options_.num_threads));
+    PLAIDML_ASSIGN(opened_[index], devices::open_device(entries_[index], opts));
+  }
+  return opened_[index];
+}
+
+Expected<std::shared_ptr<Buffer>> RuntimeImpl::allocate(int device_index, const Shape& shape) {
+  return firewall([&] { return allocate_impl(device_index, shape); });
+}
+
+Expected<std::shared_ptr<Buffer>> RuntimeImpl::allocate_impl(int device_index, const Shape& shape) {
+  PLAIDML_ASSIGN(auto dev, device(device_index));
+  PLAIDML_ASSIGN(uint64_t bytes, checked_byte_size(shape));
+  auto storage = dev->allocate(bytes);
+  if (!storage) {
+    return storage.status().with_context(fmt::format("allocating {}: ", shape.to_string()));
+  }
+  return std::shared_ptr<Buffer>(
+      std::make_shared<RuntimeBuffer>(shape, device_index, std::move(*storage)));
+}
+
+Expected<const RuntimeBuffer*> RuntimeImpl::own_buffer(const Buffer* buffer,
+                                                       const std::string& what) const {
+  if (!buffer) return make_error(StatusCode::kInvalidArgument, "{}: buffer is null", what);
+  const auto* rb = dynamic_cast<const RuntimeBuffer*>(buffer);
+  int index = buffer->device();
+  bool mine = rb && index >= 0 && index < static_cast<int>(entries_.size());
+  if (mine) {
+    std::lock_guard<std::mutex> lock(devices_mutex_);
+    mine = opened_[index] && rb->storage().device() == opened_[index];
+  }
+  if (!mine) {
+    return make_error(StatusCode::kInvalidArgument,
+                      "{}: the buffer belongs to another context", what);
+  }
+  return rb;
+}
+
+Status RuntimeImpl::write(Buffer& buffer, const void* data, size_t bytes) {
+  return firewall([&]() -> Status {
+    PLAIDML_ASSIGN(const RuntimeBuffer* rb, own_buffer(&buffer, "write"));
+    uint64_t expected = rb->storage().size();
+    if (bytes != expected) {
+      return make_error(StatusCode::kInvalidArgument,
+                        "write of {} bytes to a buffer of shape {}, which holds {} bytes", bytes,
+                        rb->shape().to_string(), expected);
+    }
+    if (!data && bytes) return Status(StatusCode::kInvalidArgument, "write: data is null");
+    return rb->storage().device()->write(rb->storage(), 0, data, bytes);
+  });
+}
+
+Status RuntimeImpl::read(const Buffer& buffer, void* data, size_t bytes) const {
+  return firewall([&]() -> Status {
+    PLAIDML_ASSIGN(const RuntimeBuffer* rb, own_buffer(&buffer, "read"));
+    uint64_t expected = rb->storage().size();
+    if (bytes != expected) {
+      return make_error(StatusCode::kInvalidArgument,
+                        "read of {} bytes from a buffer of shape {}, which holds {} bytes", bytes,
+                        rb->shape().to_string(), expected);
+    }
+    if (!data && bytes) return Status(StatusCode::kInvalidArgument, "read: data is null");
+    return rb->storage().device()->read(rb->storage(), 0, data, bytes);
+  });
+}
+
+Expected<std::shared_ptr<const Plan>> RuntimeImpl::prepare(
+    const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
+    int device_index) {
+  return firewall([&] { return prepare_impl(program, input_shapes, device_index); });
+}
+
+Expected<std::shared_ptr<const Plan>> RuntimeImpl::prepare_impl(
+    const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
+    int device_index) {
+  if (!program) return Status(StatusCode::kInvalidArgument, "program is null");
+  PLAIDML_ASSIGN(auto dev, device(device_index));
+  PlanKey key{program->fingerprint(), input_shapes, dev->id()};
+  return cache_.get_or_compile(key, [&]() -> Expected<PlanCache::PlanPtr> {
+    PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
+    PLAIDML_ASSIGN(auto plan, compile(bound, dev, device_index));
+    logger().debug("plan cache miss: compiled {}", key.to_string());
+    return PlanCache::PlanPtr(std::move(plan));
+  });
+}
+
+}  // namespace plaidml::jit

@@ -1,0 +1,88 @@
+// The Runtime of jit/runtime.h: devices (opened on first use), buffers, the plan cache and the
+// run loop. Every public method is an error firewall: nothing throws out of it, and running out
+// of memory for a user-sized allocation is a kOutOfMemory status.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "devices/device.h"
+#include "devices/registry.h"
+#include "jit/cache/plan_cache.h"
+#include "jit/compiler.h"
+#include "jit/runtime.h"
+
+namespace plaidml::jit {
+
+// Runs f, turning an escaping exception into a Status: the Runtime API never throws.
+template <typename F>
+auto firewall(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::kOutOfMemory, "out of memory");
+  } catch (const std::exception& e) {
+    return Status(StatusCode::kInternal, std::string("unexpected exception: ") + e.what());
+  }
+}
+
+// A Runtime's buffer: a shape plus device storage.
+class RuntimeBuffer : public Buffer {
+ public:
+  RuntimeBuffer(Shape shape, int device, std::unique_ptr<devices::DeviceBuffer> storage)
+      : shape_(std::move(shape)), device_(device), storage_(std::move(storage)) {}
+  const Shape& shape() const override { return shape_; }
+  int device() const override { return device_; }
+  const devices::DeviceBuffer& storage() const { return *storage_; }
+
+ private:
+  Shape shape_;
+  int device_;
+  std::unique_ptr<devices::DeviceBuffer> storage_;
+};
+
+class RuntimeImpl : public Runtime {
+ public:
+  static Expected<std::unique_ptr<Runtime>> create(const RuntimeOptions& options,
+                                                   std::vector<devices::DeviceEntry> entries);
+
+  const std::vector<DeviceDescription>& devices() const override { return descriptions_; }
+  Expected<int> find_device(const std::string& id) const override;
+  Expected<std::shared_ptr<Buffer>> allocate(int device, const Shape& shape) override;
+  Status write(Buffer& buffer, const void* data, size_t bytes) override;
+  Status read(const Buffer& buffer, void* data, size_t bytes) const override;
+  Expected<std::shared_ptr<const Plan>> prepare(const std::shared_ptr<const ir::Program>& program,
+                                                const std::vector<Shape>& input_shapes,
+                                                int device) override;
+  Status run(const std::shared_ptr<const ir::Program>& program, int device,
+             const std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>& inputs,
+             std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>* outputs) override;
+  CacheStats stats() const override { return cache_.stats(); }
+
+ private:
+  RuntimeImpl() = default;
+  // The opened device at index (opening it on first use).
+  Expected<std::shared_ptr<devices::Device>> device(int index) const;
+  Expected<std::shared_ptr<Buffer>> allocate_impl(int device, const Shape& shape);
+  Expected<std::shared_ptr<const Plan>> prepare_impl(
+      const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
+      int device);
+  // The buffer as this runtime's, on `device`; `what` names it in errors ("input 'A'").
+  Expected<const RuntimeBuffer*> own_buffer(const Buffer* buffer, const std::string& what) const;
+
+  friend class RunCall;
+  RuntimeOptions options_;
+  std::string default_id_;
+  std::vector<devices::DeviceEntry> entries_;
+  std::vector<DeviceDescription> descriptions_;  // parallel to entries_
+  mutable std::mutex devices_mutex_;
+  mutable std::vector<std::shared_ptr<devices::Device>> opened_;  // parallel to entries_
+  PlanCache cache_;
+};
+
+}  // namespace plaidml::jit

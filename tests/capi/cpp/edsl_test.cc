@@ -1,0 +1,175 @@
+// plaidml.hpp: RAII handles, exceptions and the EDSL, checked against hand-computed values.
+#include <doctest/doctest.h>
+
+#include <plaidml/plaidml.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace {
+
+using plaidml::Buffer;
+using plaidml::Builder;
+using plaidml::Context;
+using plaidml::Program;
+
+std::vector<float> run1(Context& ctx, const Program& program, const plaidml::Bindings& inputs,
+                        const std::string& output) {
+  auto outputs = ctx.run(program, inputs);
+  return outputs.at(output).read<float>();
+}
+
+TEST_CASE("edsl: matmul with C(i, j) += A(i, k) * B(k, j)") {
+  Builder b("matmul");
+  auto A = b.input("A", {"M", "K"});
+  auto B = b.input("B", {"K", "N"});
+  auto i = b.index("i"), j = b.index("j"), k = b.index("k");
+  auto C = b.contraction({b.dim("M"), b.dim("N")});
+  C(i, j) += A(i, k) * B(k, j);
+  b.output("C", C);
+  Program program = b.build();
+  CHECK(program.inputs() == std::vector<std::string>{"A", "B"});
+  CHECK(program.outputs() == std::vector<std::string>{"C"});
+  // Same program as the Tile text: identical printed form.
+  auto parsed = Program::from_tile(
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }");
+  CHECK(program.str() == parsed.str());
+
+  Context ctx;
+  auto a = Buffer::from<float>(ctx, {2, 3}, {1, 2, 3, 4, 5, 6});
+  auto bb = Buffer::from<float>(ctx, {3, 2}, {7, 8, 9, 10, 11, 12});
+  auto outputs = ctx.run(program, {{"A", a}, {"B", bb}});
+  CHECK(outputs.at("C").dims() == std::vector<int64_t>{2, 2});
+  CHECK(outputs.at("C").dtype() == plaidml::DType::F32);
+  CHECK(outputs.at("C").read<float>() == std::vector<float>{58, 64, 139, 154});
+}
+
+TEST_CASE("edsl: max, min and product aggregations") {
+  Builder b("reduce");
+  auto X = b.input("X", {"R", "S"});
+  auto i = b.index("i"), j = b.index("j");
+  auto mx = b.contraction({b.dim("R")});
+  mx(i) >= X(i, j);
+  auto mn = b.contraction({b.dim("R")});
+  mn(i).min(X(i, j));
+  auto pr = b.contraction({b.dim("S")});
+  pr(j) *= X(i, j);
+  b.output("Max", mx);
+  b.output("Min", mn);
+  b.output("Prod", pr);
+  Program program = b.build();
+
+  Context ctx;
+  // X = [[3 -1 2] [0.5 4 -2]]
+  auto x = Buffer::from<float>(ctx, {2, 3}, {3, -1, 2, 0.5f, 4, -2});
+  auto out = ctx.run(program, {{"X", x}});
+  CHECK(out.at("Max").read<float>() == std::vector<float>{3, 4});
+  CHECK(out.at("Min").read<float>() == std::vector<float>{-1, -2});
+  CHECK(out.at("Prod").read<float>() == std::vector<float>{1.5f, -4, -4});
+}
+
+TEST_CASE("edsl: constraints, default and assign") {
+  Builder b("cumsum");
+  auto X = b.input("X", {"N"});
+  auto i = b.index("i"), k = b.index("k");
+  auto N = b.dim("N");
+  auto S = b.contraction({N});
+  S(i) += X(k);
+  S.where(i - k < N);
+  auto D = b.contraction({N});
+  D(i) += X(i);
+  D.set_default(b.constant(10.0));
+  auto T = b.contraction({N});
+  T(i) = X(N - 1 - i);  // reverse
+  b.output("S", S);
+  b.output("D", D);
+  b.output("T", T);
+  Program program = b.build();
+
+  Context ctx;
+  auto x = Buffer::from<float>(ctx, {4}, {1, 2, 3, 4});
+  auto out = ctx.run(program, {{"X", x}});
+  CHECK(out.at("S").read<float>() == std::vector<float>{1, 3, 6, 10});
+  CHECK(out.at("D").read<float>() == std::vector<float>{11, 12, 13, 14});
+  CHECK(out.at("T").read<float>() == std::vector<float>{4, 3, 2, 1});
+}
+
+TEST_CASE("edsl: elementwise operators and named functions") {
+  Builder b("elementwise");
+  auto A = b.input("A", {"N"});
+  auto B = b.input("B", {"N"});
+  b.output("Sum2", (A + B) * 2);
+  b.output("Relu", plaidml::relu(A - B));
+  b.output("Exp", plaidml::exp(A));
+  b.output("Sel", plaidml::select(A > B, A, B));
+  b.output("Neg", -A / 2.0);
+  Program program = b.build();
+
+  Context ctx;
+  auto a = Buffer::from<float>(ctx, {3}, {1, -2, 3});
+  auto bb = Buffer::from<float>(ctx, {3}, {0.5f, 1, 4});
+  auto out = ctx.run(program, {{"A", a}, {"B", bb}});
+  CHECK(out.at("Sum2").read<float>() == std::vector<float>{3, -2, 14});
+  CHECK(out.at("Relu").read<float>() == std::vector<float>{0.5f, 0, 0});
+  auto e = out.at("Exp").read<float>();
+  CHECK(e[0] == doctest::Approx(std::exp(1.0)).epsilon(1e-5));
+  CHECK(e[1] == doctest::Approx(std::exp(-2.0)).epsilon(1e-5));
+  CHECK(out.at("Sel").read<float>() == std::vector<float>{1, 1, 4});
+  CHECK(out.at("Neg").read<float>() == std::vector<float>{-0.5f, 1, -1.5f});
+}
+
+TEST_CASE("edsl: errors are plaidml::Error with status and message") {
+  try {
+    Program::from_tile("function (A[N]) -> (B) {\n  B = foo(A);\n}\n");
+    FAIL("expected an error");
+  } catch (const plaidml::Error& e) {
+    CHECK(e.status() == PLAIDML_STATUS_NOT_FOUND);
+    CHECK(std::string(e.what()).find("unknown function 'foo'") != std::string::npos);
+  }
+  Builder b;
+  auto A = b.input("A", {"N"});
+  CHECK_THROWS_WITH_AS(plaidml::call("frobnicate", {A}), doctest::Contains("frobnicate"),
+                       plaidml::Error);
+  b.output("R", A * 2);
+  Program program = b.build();
+  Context ctx;
+  try {
+    ctx.run(program, {});
+    FAIL("expected an error");
+  } catch (const plaidml::Error& e) {
+    CHECK(e.status() == PLAIDML_STATUS_NOT_FOUND);
+    CHECK(std::string(e.what()).find("'A'") != std::string::npos);
+  }
+  auto ints = Buffer::from<int32_t>(ctx, {2}, {1, 2});
+  CHECK_THROWS_AS(ints.read<float>(), plaidml::Error);
+  CHECK(ints.read<int32_t>() == std::vector<int32_t>{1, 2});
+  try {
+    ctx.select_device("gpu:9");
+    FAIL("expected an error");
+  } catch (const plaidml::Error& e) {
+    CHECK(e.status() == PLAIDML_STATUS_NOT_FOUND);
+  }
+}
+
+TEST_CASE("c++: compile warm-up, stats, devices and outputs into given buffers") {
+  auto program = Program::from_tile("function (A[N]) -> (R) { R = A * A; }");
+  Context ctx;
+  CHECK(ctx.device() == "cpu:0");
+  auto devices = ctx.devices();
+  REQUIRE(!devices.empty());
+  CHECK(devices[0].id == "cpu:0");
+  CHECK(devices[0].available);
+  ctx.compile(program, {{"A", {plaidml::DType::F32, {3}}}});
+  CHECK(ctx.stats().compiles == 1);
+  auto a = Buffer::from<float>(ctx, {3}, {1, 2, 3});
+  Buffer r(ctx, plaidml::DType::F32, {3});
+  ctx.run(program, {{"A", a}}, {{"R", r}});
+  CHECK(r.read<float>() == std::vector<float>{1, 4, 9});
+  auto stats = ctx.stats();
+  CHECK(stats.compiles == 1);
+  CHECK(stats.cache_hits == 1);
+  CHECK(!plaidml::version().empty());
+}
+
+}  // namespace

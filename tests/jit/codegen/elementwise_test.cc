@@ -1,0 +1,139 @@
+// Elementwise ops and structural ops compiled to native code, against the interpreter.
+#include <fmt/format.h>
+
+#include "jit/codegen/harness.h"
+
+namespace plaidml::jit::testing {
+namespace {
+
+using plaidml::testing::make_tensor;
+using plaidml::testing::RandomOptions;
+using plaidml::testing::random_tensor;
+using plaidml::testing::to_doubles;
+
+const DType kAllDtypes[] = {DType::Bool, DType::I8,  DType::I16,  DType::I32, DType::I64,
+                            DType::U8,   DType::U16, DType::U32,  DType::U64, DType::F16,
+                            DType::BF16, DType::F32, DType::F64};
+
+TEST_CASE("every float function, in f32, f64, f16 and bf16") {
+  const char* kUnary[] = {"exp",  "log",   "sqrt",  "tanh",  "sin",   "cos",   "tan",
+                          "sinh", "cosh",  "asin",  "acos",  "atan",  "asinh", "erf",
+                          "floor", "ceil", "round", "abs",   "sign",  "neg",   "recip",
+                          "relu", "sigmoid"};
+  for (DType d : {DType::F32, DType::F64, DType::F16, DType::BF16}) {
+    // (0.05, 0.95): inside the domain of log, sqrt, asin, acos, atanh; acosh gets 1 + x.
+    HostTensor x = random_tensor(Shape(d, {37}), 31, RandomOptions{0.05, 0.95});
+    for (const char* f : kUnary) {
+      CAPTURE(f);
+      CAPTURE(dtype_name(d));
+      check_against_interpreter(fmt::format("function (X[N]) -> (R) {{ R = {}(X); }}", f), {x});
+    }
+    check_against_interpreter("function (X[N]) -> (R) { R = acosh(X + 1); }", {x});
+    check_against_interpreter("function (X[N]) -> (R) { R = atanh(X); }", {x});
+    check_against_interpreter("function (X[N], Y[N]) -> (R) { R = pow(X, Y); }",
+                              {x, random_tensor(Shape(d, {37}), 32)});
+  }
+}
+
+TEST_CASE("negative inputs of sign, abs, relu, round, floor") {
+  HostTensor x = make_tensor(DType::F32, {6}, {-2.5, -0.5, 0, 0.5, 2.5, -3});
+  for (const char* f : {"sign", "abs", "relu", "round", "floor", "ceil"}) {
+    CAPTURE(f);
+    check_against_interpreter(fmt::format("function (X[N]) -> (R) {{ R = {}(X); }}", f), {x});
+  }
+  HostTensor i = make_tensor(DType::I32, {5}, {-7, -1, 0, 1, 9});
+  for (const char* f : {"sign", "abs", "relu", "neg", "recip", "exp"}) {
+    CAPTURE(f);
+    check_against_interpreter(fmt::format("function (X[N]) -> (R) {{ R = {}(X); }}", f), {i});
+  }
+}
+
+TEST_CASE("arithmetic, comparison and selection in every dtype, with broadcasting") {
+  const char* kBinary[] = {"A + B",  "A - B",  "A * B",  "A / B",  "A % B", "max(A, B)",
+                           "min(A, B)", "A == B", "A != B", "A < B", "A > B", "A <= B",
+                           "A >= B", "A < B ? A : B", "select(A > B, A, B)"};
+  for (DType d : kAllDtypes) {
+    // Broadcast [3, 1, 7] with [5, 1]: shapes that are not multiples of any vector width.
+    HostTensor a = random(d, {3, 1, 7}, 41);
+    HostTensor b = random(d, {5, 1}, 42);
+    for (const char* e : kBinary) {
+      CAPTURE(e);
+      CAPTURE(dtype_name(d));
+      check_against_interpreter(fmt::format("function (A[X, Y, Z], B[U, V]) -> (R) {{ R = {}; }}", e),
+                                {a, b});
+    }
+  }
+}
+
+TEST_CASE("integer division by zero gives 0 and INT_MIN / -1 wraps, without trapping") {
+  HostTensor a = make_tensor(DType::I32, {4}, {7, -7, -2147483648.0, 5});
+  HostTensor b = make_tensor(DType::I32, {4}, {0, 2, -1, -1});
+  auto out = check_against_interpreter("function (A[N], B[N]) -> (Q, R) { Q = A / B; R = A % B; }",
+                                       {a, b});
+  CHECK(to_doubles(out[0]) == std::vector<double>{0, -3, -2147483648.0, -5});
+  CHECK(to_doubles(out[1]) == std::vector<double>{0, -1, 0, 0});
+}
+
+TEST_CASE("bitwise ops and shifts in integer dtypes") {
+  for (DType d : {DType::I8, DType::U8, DType::I32, DType::U64, DType::Bool}) {
+    CAPTURE(dtype_name(d));
+    HostTensor a = random(d, {17}, 51);
+    HostTensor b = random(d, {17}, 52);
+    for (const char* e : {"A & B", "A | B", "A ^ B", "~A", "A << B", "A >> B"}) {
+      CAPTURE(e);
+      check_against_interpreter(fmt::format("function (A[N], B[N]) -> (R) {{ R = {}; }}", e),
+                                {a, b});
+    }
+  }
+}
+
+TEST_CASE("casts between every pair of dtypes") {
+  const char* kCasts[] = {"as_float(X, 16)", "as_float(X, 32)", "as_float(X, 64)",
+                          "as_bfloat(X, 16)", "as_int(X, 8)",   "as_int(X, 16)",
+                          "as_int(X, 32)",   "as_int(X, 64)",   "as_uint(X, 8)",
+                          "as_uint(X, 16)",  "as_uint(X, 32)",  "as_uint(X, 64)",
+                          "as_bool(X)"};
+  for (DType d : kAllDtypes) {
+    HostTensor x = random_tensor(Shape(d, {19}), 61, RandomOptions{-300, 300, -200, 200});
+    for (const char* c : kCasts) {
+      CAPTURE(c);
+      CAPTURE(dtype_name(d));
+      check_against_interpreter(fmt::format("function (X[N]) -> (R) {{ R = {}; }}", c), {x});
+    }
+  }
+}
+
+TEST_CASE("broadcasting chains and literals") {
+  check_against_interpreter(
+      "function (A[N, M], B[M], C[N, 1]) -> (R) { T = A * B + 2; R = relu(T - C) / 3.5; }",
+      {random(DType::F32, {33, 17}, 71), random(DType::F32, {17}, 72),
+       random(DType::F32, {33, 1}, 73)});
+  check_against_interpreter("function (A[N]) -> (R) { R = A * (2 + 3) - 1; }",
+                            {random(DType::F16, {31}, 74)});
+  check_against_interpreter("function (A[]) -> (R) { R = A + 1; }", {random(DType::I64, {}, 75)});
+}
+
+TEST_CASE("reshape, index, shape and gather") {
+  check_against_interpreter("function (A[N, M]) -> (R) { R = reshape(A, M, N) * 2; }",
+                            {random(DType::F32, {3, 5}, 81)});
+  auto out = check_against_interpreter("function (A[N, M]) -> (R) { R = index(A, 1); }",
+                                       {random(DType::F32, {2, 3}, 82)});
+  CHECK(to_doubles(out[0]) == std::vector<double>{0, 1, 2, 0, 1, 2});
+  out = check_against_interpreter("function (A[N, M]) -> (R) { R = shape(A); }",
+                                  {random(DType::F32, {2, 3}, 83)});
+  CHECK(to_doubles(out[0]) == std::vector<double>{2, 3});
+  out = check_against_interpreter(
+      "function (V[N, M], I[K]) -> (R) { R = gather(V, I); }",
+      {make_tensor(DType::F32, {3, 2}, {1, 2, 3, 4, 5, 6}),
+       make_tensor(DType::I32, {4}, {2, -5, 1, 9})});
+  CHECK(to_doubles(out[0]) == std::vector<double>{5, 6, 1, 2, 3, 4, 5, 6});
+}
+
+TEST_CASE("outputs that alias inputs or each other") {
+  auto out = check_against_interpreter("function (A[N]) -> (X, Y, Z) { X = A; Y = exp(A); Z = Y; }",
+                                       {random(DType::F32, {9}, 91)});
+  CHECK(to_doubles(out[0]) != to_doubles(out[1]));
+}
+
+}  // namespace
+}  // namespace plaidml::jit::testing

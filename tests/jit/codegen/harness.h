@@ -1,0 +1,104 @@
+// End-to-end harness of the CPU code generator without the runtime: Tile text -> parse -> bind
+// -> lower -> loop passes -> LLVM object -> ORC load -> call every kernel on host buffers, with
+// the parallel loop split in two calls to exercise [begin, end). Results are compared with the
+// reference interpreter (eval::evaluate).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "core/eval/interpreter.h"
+#include "core/ir/bind.h"
+#include "core/parse/parse.h"
+#include "devices/cpu/orc_loader.h"
+#include "jit/codegen/llvm/llvm_codegen.h"
+#include "jit/lower/lower.h"
+#include "jit/passes/pipeline.h"
+#include "support/tensors.h"
+
+namespace plaidml::jit::testing {
+
+inline devices::cpu::OrcLoader& loader() {
+  static std::unique_ptr<devices::cpu::OrcLoader> instance = [] {
+    auto l = devices::cpu::OrcLoader::create();
+    REQUIRE_MESSAGE(l.has_value(), l.status().message());
+    return std::move(*l);
+  }();
+  return *instance;
+}
+
+inline const TargetDesc& target() {
+  static TargetDesc t = host_target();
+  return t;
+}
+
+// Compiles and runs; returns the outputs or the first error.
+inline Expected<std::vector<HostTensor>> run_jit(const ir::BoundProgram& bound,
+                                                 const std::vector<HostTensor>& inputs) {
+  PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound));
+  PLAIDML_TRY(passes::run_pipeline(lowered));
+  PLAIDML_ASSIGN(Artifact artifact, emit_llvm_object(lowered, target()));
+  std::vector<std::string> symbols;
+  for (const auto& k : artifact.kernels) symbols.push_back(k.symbol);
+  PLAIDML_ASSIGN(auto object, loader().load(artifact.bytes, symbols));
+  std::vector<HostTensor> buffers;
+  for (const auto& slot : lowered.slots) {
+    if (slot.role == BufferSlot::Role::kInput) {
+      buffers.push_back(inputs[slot.index]);
+    } else {
+      HostTensor t(slot.shape);
+      std::fill(t.bytes.begin(), t.bytes.end(), uint8_t{0xA5});  // garbage: kernels must init
+      buffers.push_back(std::move(t));
+    }
+  }
+  std::vector<void*> pointers;
+  for (auto& b : buffers) pointers.push_back(b.bytes.data());
+  for (size_t k = 0; k < artifact.kernels.size(); ++k) {
+    int64_t extent = artifact.kernels[k].parallel_extent;
+    int64_t mid = extent / 2;
+    object->kernels()[k](pointers.data(), mid, extent);  // out of order on purpose
+    if (mid > 0) object->kernels()[k](pointers.data(), 0, mid);
+  }
+  std::vector<HostTensor> outputs(bound.program->outputs.size());
+  for (size_t s = 0; s < lowered.slots.size(); ++s) {
+    if (lowered.slots[s].role == BufferSlot::Role::kOutput) {
+      outputs[lowered.slots[s].index] = std::move(buffers[s]);
+    }
+  }
+  return outputs;
+}
+
+inline ir::BoundProgram bind_tile(const std::string& text, const std::vector<Shape>& shapes) {
+  auto program = parse::parse_tile(text);
+  REQUIRE_MESSAGE(program.has_value(), program.status().message());
+  auto bound = ir::bind(*program, shapes);
+  REQUIRE_MESSAGE(bound.has_value(), bound.status().message());
+  return std::move(*bound);
+}
+
+// Runs `text` on `inputs` through the JIT and the interpreter and checks every output.
+inline std::vector<HostTensor> check_against_interpreter(const std::string& text,
+                                                         const std::vector<HostTensor>& inputs) {
+  std::vector<Shape> shapes;
+  for (const auto& t : inputs) shapes.push_back(t.shape);
+  ir::BoundProgram bound = bind_tile(text, shapes);
+  auto expected = eval::evaluate(bound, inputs);
+  REQUIRE_MESSAGE(expected.has_value(), expected.status().message());
+  auto actual = run_jit(bound, inputs);
+  REQUIRE_MESSAGE(actual.has_value(), actual.status().message());
+  REQUIRE(actual->size() == expected->size());
+  for (size_t o = 0; o < expected->size(); ++o) {
+    std::string report = plaidml::testing::compare_tensors((*actual)[o], (*expected)[o]);
+    CHECK_MESSAGE(report.empty(), text, "\noutput ", o, ": ", report);
+  }
+  return std::move(*actual);
+}
+
+inline HostTensor random(DType dtype, std::vector<int64_t> dims, uint64_t seed) {
+  return plaidml::testing::random_tensor(Shape(dtype, std::move(dims)), seed);
+}
+
+}  // namespace plaidml::jit::testing

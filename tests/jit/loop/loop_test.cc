@@ -1,0 +1,63 @@
+// Loop IR: printer, verifier (internal-error messages) and the simplify pass.
+#include <doctest/doctest.h>
+
+#include "jit/loop/loop_ir.h"
+#include "jit/loop/printer.h"
+#include "jit/loop/verifier.h"
+#include "jit/passes/simplify.h"
+
+namespace plaidml::jit::loop {
+namespace {
+
+Kernel make_kernel(std::vector<StmtPtr> body) {
+  Kernel k;
+  k.name = "k0_test";
+  k.writes = {0};
+  k.body = block(std::move(body));
+  return k;
+}
+
+TEST_CASE("printer and verifier on a small kernel") {
+  Kernel k = make_kernel({for_loop(
+      "i", 0, 8,
+      {store(0, var("i"), op(ir::OpKind::Exp, DType::F32, {cast(DType::F32, var("i"))}))}, true)});
+  CHECK(to_string(k) ==
+        "kernel k0_test(reads: ; writes: s0) {\n"
+        "  parallel for i in [0, 8) {\n"
+        "    s0[i] = exp(f32(i))\n"
+        "  }\n"
+        "}\n");
+  CHECK(verify(k, {DType::F32}).is_ok());
+  CHECK(parallel_extent(k) == 8);
+}
+
+TEST_CASE("verifier reports unknown variables, dtype mismatches and nested parallel loops") {
+  Status s = verify(make_kernel({store(0, var("j"), float_const(1, DType::F32))}), {DType::F32});
+  CHECK(s.code() == StatusCode::kInternal);
+  CHECK(s.message() == "loop IR of kernel 'k0_test' is malformed: unknown variable j");
+  s = verify(make_kernel({store(0, int_const(0), float_const(1, DType::F64))}), {DType::F32});
+  CHECK(s.message() ==
+        "loop IR of kernel 'k0_test' is malformed: store to s0 uses slot s0 as f64 but it holds f32");
+  s = verify(make_kernel({for_loop("i", 0, 2, {for_loop("j", 0, 2, {}, true)})}), {DType::F32});
+  CHECK(s.message() == "loop IR of kernel 'k0_test' is malformed: nested parallel loop j");
+}
+
+TEST_CASE("simplify inlines one-trip loops, drops empty ones and folds index arithmetic") {
+  Kernel k = make_kernel({
+      for_loop("i", 3, 4, {store(0, idx_add(idx_mul(var("i"), 2), int_const(1)),
+                                 float_const(1, DType::F32))}),
+      for_loop("j", 5, 5, {store(0, var("j"), float_const(2, DType::F32))}),
+      if_then(op(ir::OpKind::Lt, DType::Bool, {int_const(1), int_const(2)}),
+              {store(0, int_const(0), float_const(3, DType::F32))}),
+  });
+  Kernel s = passes::simplify(k);
+  CHECK(to_string(s) ==
+        "kernel k0_test(reads: ; writes: s0) {\n"
+        "  s0[7] = 1:f32\n"
+        "  s0[0] = 3:f32\n"
+        "}\n");
+  CHECK(verify(s, {DType::F32}).is_ok());
+}
+
+}  // namespace
+}  // namespace plaidml::jit::loop

@@ -1,0 +1,128 @@
+// Golden text of lowered and simplified loop IR, and the buffer plan.
+#include <doctest/doctest.h>
+
+#include "core/ir/bind.h"
+#include "core/parse/parse.h"
+#include "jit/loop/printer.h"
+#include "jit/lower/lower.h"
+#include "jit/passes/pipeline.h"
+
+namespace plaidml::jit {
+namespace {
+
+LoweredProgram lower_tile(const std::string& text, const std::vector<Shape>& shapes) {
+  auto program = parse::parse_tile(text);
+  REQUIRE_MESSAGE(program.has_value(), program.status().message());
+  auto bound = ir::bind(*program, shapes);
+  REQUIRE_MESSAGE(bound.has_value(), bound.status().message());
+  auto lowered = lower(*bound);
+  REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
+  passes::PipelineOptions options;
+  Status status = passes::run_pipeline(*lowered, options);
+  REQUIRE_MESSAGE(status.is_ok(), status.message());
+  return std::move(*lowered);
+}
+
+std::string print(const LoweredProgram& p) {
+  std::string out;
+  for (const auto& k : p.kernels) out += loop::to_string(k);
+  return out;
+}
+
+TEST_CASE("matmul lowers to one register-accumulating kernel, parallel over rows") {
+  LoweredProgram p = lower_tile(
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }",
+      {Shape(DType::F32, {3, 5}), Shape(DType::F32, {5, 4})});
+  REQUIRE(p.slots.size() == 3);
+  CHECK(p.slots[0].role == BufferSlot::Role::kInput);
+  CHECK(p.slots[2].role == BufferSlot::Role::kOutput);
+  CHECK(p.slots[2].shape == Shape(DType::F32, {3, 4}));
+  CHECK(print(p) ==
+        "kernel k0_C(reads: s0, s1; writes: s2) {\n"
+        "  parallel for i in [0, 3) {\n"
+        "    for j in [0, 4) {\n"
+        "      var $acc: f32 = 0:f32\n"
+        "      for k in [0, 5) {\n"
+        "        $acc = ($acc + (s0[((i * 5) + k)]:f32 * s1[((k * 4) + j)]:f32))\n"
+        "      }\n"
+        "      s2[((i * 4) + j)] = $acc\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
+  CHECK(loop::parallel_extent(p.kernels[0]) == 3);
+}
+
+TEST_CASE("elementwise broadcasting uses stride 0 for stretched dims and skips size-1 dims") {
+  LoweredProgram p = lower_tile("function (A[M, N], B[N]) -> (R) { R = A + B; }",
+                                {Shape(DType::F32, {2, 3}), Shape(DType::F32, {3})});
+  CHECK(print(p) ==
+        "kernel k0_R(reads: s0, s1; writes: s2) {\n"
+        "  parallel for i0 in [0, 2) {\n"
+        "    for i1 in [0, 3) {\n"
+        "      s2[((i0 * 3) + i1)] = (s0[((i0 * 3) + i1)]:f32 + s1[i1]:f32)\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
+  LoweredProgram q = lower_tile("function (A[M, N], B[P, Q]) -> (R) { R = A * B; }",
+                                {Shape(DType::F32, {1, 4}), Shape(DType::F32, {3, 1})});
+  CHECK(print(q) ==
+        "kernel k0_R(reads: s0, s1; writes: s2) {\n"
+        "  parallel for i0 in [0, 3) {\n"
+        "    for i1 in [0, 4) {\n"
+        "      s2[((i0 * 4) + i1)] = (s0[i1]:f32 * s1[i0]:f32)\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
+}
+
+TEST_CASE("padding constraints become guards at the loop that decides them") {
+  LoweredProgram p = lower_tile(
+      "function (I[N]) -> (O) { O[x : N] = +(I[x + k - 1]), k < 3; }",
+      {Shape(DType::F32, {5})});
+  std::string text = print(p);
+  CHECK(text.find("if (((k + x) >= 1) & ((k + x) <= 5))") != std::string::npos);
+  CHECK(text.find("parallel for x in [0, 5)") != std::string::npos);
+}
+
+TEST_CASE("outputs that are inputs or repeat another output get copy kernels") {
+  LoweredProgram p = lower_tile("function (A[N]) -> (X, Y, Z) { X = A; Y = exp(A); Z = Y; }",
+                                {Shape(DType::F32, {4})});
+  REQUIRE(p.kernels.size() == 3);
+  CHECK(p.kernels[0].name == "k0_Y");
+  CHECK(p.kernels[1].name == "k1_copy_X");
+  CHECK(p.kernels[2].name == "k2_copy_Z");
+  CHECK(p.slots.size() == 4);  // one input, three outputs, no temporaries
+}
+
+TEST_CASE("literals are inlined, never buffers") {
+  LoweredProgram p = lower_tile("function (A[N]) -> (R) { R = A * 2 + 1.5; }",
+                                {Shape(DType::F32, {4})});
+  for (const auto& slot : p.slots) CHECK(slot.shape.rank() == 1);
+  CHECK(print(p).find("(s0[i0]:f32 * 2:f32)") != std::string::npos);
+  CHECK(print(p).find("1.5:f32") != std::string::npos);
+}
+
+TEST_CASE("f16 sums accumulate in f32 and round once") {
+  LoweredProgram p = lower_tile("function (A[N, K]) -> (R) { R[n : N] = +(A[n, k]); }",
+                                {Shape(DType::F16, {3, 4})});
+  std::string text = print(p);
+  CHECK(text.find("var $acc: f32 = 0:f32") != std::string::npos);
+  CHECK(text.find("s1[n] = f16($acc)") != std::string::npos);
+}
+
+TEST_CASE("prng is reported as unsupported with the op name") {
+  auto program = parse::parse_tile(
+      "function (S[A, B]) -> (R) { P = prng_step(S, 4); R = prng_value(P); }");
+  REQUIRE_MESSAGE(program.has_value(), program.status().message());
+  auto bound = ir::bind(*program, {Shape(DType::U32, {3, 2048})});
+  REQUIRE_MESSAGE(bound.has_value(), bound.status().message());
+  auto lowered = lower(*bound);
+  REQUIRE_FALSE(lowered.has_value());
+  CHECK(lowered.status().code() == StatusCode::kUnsupported);
+  CHECK(lowered.status().message().find("'prng_step'") != std::string::npos);
+  CHECK(lowered.status().message().find("is not supported by the CPU code generator yet") !=
+        std::string::npos);
+}
+
+}  // namespace
+}  // namespace plaidml::jit

@@ -1,0 +1,52 @@
+// Runtime with plugin modules on PLAIDML_PLUGIN_PATH (the fake GPU of tests/devices/registry).
+#include <cstdlib>
+
+#include <doctest/doctest.h>
+
+#include "runtime_test_util.h"
+
+using namespace plaidml;
+using namespace plaidml::testing;
+
+namespace {
+
+std::unique_ptr<jit::Runtime> runtime_with_plugins(const std::string& device) {
+  setenv("PLAIDML_PLUGIN_PATH", PLAIDML_TEST_PLUGIN_DIR, 1);
+  jit::RuntimeOptions opts;
+  opts.device = device;
+  auto rt = jit::Runtime::create(opts);
+  unsetenv("PLAIDML_PLUGIN_PATH");
+  INFO(rt.status().message());
+  REQUIRE(rt.has_value());
+  return std::move(*rt);
+}
+
+}  // namespace
+
+TEST_CASE("runtime plugins: fake GPUs are listed; broken ones say why") {
+  auto rt = runtime_with_plugins("fake:1");
+  CHECK(rt->find_device("").value() == rt->find_device("fake:1").value());
+  CHECK(rt->devices()[rt->find_device("fake:0").value()].kind == "gpu");
+  auto nodriver = rt->find_device("nodriver");
+  CHECK(nodriver.status().code() == StatusCode::kNotFound);
+  CHECK(nodriver.status().message() ==
+        "device 'nodriver' is unavailable: driver libfake.so.1 not found");
+}
+
+TEST_CASE("runtime plugins: compiling for a device of an unknown format is unsupported") {
+  auto rt = runtime_with_plugins("");
+  int fake = rt->find_device("fake:0").value();
+  auto program = parse_program("function (A[N]) -> (B) { B = A + 1; }");
+  auto plan = rt->prepare(program, {{DType::F32, {4}}}, fake);
+  CHECK(plan.status().code() == StatusCode::kUnsupported);
+  CHECK(plan.status().message() ==
+        "device fake:0 accepts artifact formats [fake-spirv, fake-ptx]; this build generates only "
+        "elf-object");
+  // Buffers on the fake device work, and cannot be fed to a CPU run.
+  auto a = rt->allocate(fake, {DType::F32, {4}});
+  REQUIRE(a.has_value());
+  NamedBuffers out;
+  auto s = rt->run(program, 0, {{"A", *a}}, &out);
+  CHECK(s.code() == StatusCode::kInvalidArgument);
+  CHECK(s.message() == "input 'A' is on device fake:0, but the program runs on cpu:0");
+}

@@ -1,0 +1,54 @@
+// The command line of `plaidml`: subcommands, options and --input specs, parsed into plain
+// structs. Every mistake is a usage error (exit code 2) that names the offending argument.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dtypes.h"
+#include "result.h"
+
+namespace plaidml_cli {
+
+// One --input NAME=SOURCE. SOURCE is a .npy path or a generator "KIND:DTYPE:DIMS" with KIND one
+// of random, zeros, ones, and DIMS like 2x3 (or "scalar").
+struct InputSpec {
+  enum class Kind { kFile, kRandom, kZeros, kOnes };
+  std::string name;
+  Kind kind = Kind::kFile;
+  std::string path;           // kFile
+  Dtype dtype = Dtype::F32;   // generators
+  std::vector<int64_t> dims;  // generators; empty = scalar
+  std::string text;           // the spec as written, for messages
+};
+
+struct RunOptions {
+  std::string program_path;
+  std::vector<InputSpec> inputs;
+  std::string output_dir;  // empty: outputs are summarised, not written
+  std::string device;      // empty: PLAIDML_DEVICE, else the CPU
+  int repeat = 0;          // cached runs after the first
+  int threads = 0;         // 0: the library's default
+  uint64_t seed = 0;
+  bool print_values = false;  // print every output element (small tensors)
+};
+
+struct Command {
+  enum class Kind { kHelp, kVersion, kDevices, kRun, kPrint };
+  Kind kind = Kind::kHelp;
+  std::string help_topic;    // kHelp: "" for the overview, or a subcommand name
+  std::string program_path;  // kPrint
+  RunOptions run;            // kRun
+};
+
+// argv[0] is skipped.
+Result<Command> parse_args(const std::vector<std::string>& argv);
+
+// Parses the SOURCE part of an --input spec (exposed for tests).
+Result<InputSpec> parse_input_spec(const std::string& text);
+
+// Help texts (--help, `plaidml help run`, `plaidml run --help`).
+std::string help_text(const std::string& topic);
+
+}  // namespace plaidml_cli
