@@ -1,4 +1,4 @@
-# Installation: headers, libplaidml.so (+ SONAME link), the plaidml tool, plaidml.pc and a CMake
+# Installation: headers, libplaidml.so (+ SONAME link), plaidml.pc and a CMake
 # package (find_package(plaidml) -> plaidml::plaidml).
 include(CMakePackageConfigHelpers)
 
@@ -10,9 +10,6 @@ if(TARGET plaidml)
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
           INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(EXPORT plaidmlTargets NAMESPACE plaidml:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/plaidml)
-endif()
-if(TARGET plaidml_tool)
-  install(TARGETS plaidml_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
 configure_file(${PROJECT_SOURCE_DIR}/pkgconfig/plaidml.pc.in ${PROJECT_BINARY_DIR}/plaidml.pc @ONLY)

@@ -19,8 +19,9 @@ options:
   -h, --help                   show this text
   -V, --version                show the library and ABI versions
 
-exit status: 0 success, 1 the command failed (file, parse, shape or device error),
-2 bad command line. Errors go to stderr.
+exit status: 0 success; 1 the command failed (file, .npy, parse, shape or device error);
+2 bad command line (unknown option, malformed --input, an input the program does not have or
+a missing one). Errors go to stderr; Tile errors read FILE:LINE:COLUMN: message.
 
 environment: PLAIDML_DEVICE (default device id), PLAIDML_NUM_THREADS,
 PLAIDML_CACHE_DIR (kernel cache), PLAIDML_LOG_LEVEL.

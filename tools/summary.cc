@@ -45,6 +45,7 @@ std::string summary_line(const std::string& name, const NpyArray& array) {
   ArrayStats s = array_stats(array);
   std::string line = "output " + name + ": shape=" + format_dims(array.shape) +
                      " dtype=" + std::string(dtype_name(array.dtype));
+  if (array.element_count() == 0) return line + " (empty)";
   line += " min=" + format_number(s.min) + " max=" + format_number(s.max) +
           " mean=" + format_number(s.mean);
   if (s.nan_count) line += " nans=" + std::to_string(s.nan_count);

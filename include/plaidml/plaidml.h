@@ -67,9 +67,9 @@ enum {
   PLAIDML_STATUS_NOT_FOUND = 4,        /* unknown tensor, input, output, device or function */
   PLAIDML_STATUS_UNSUPPORTED = 5,      /* a valid program the chosen device cannot run */
   PLAIDML_STATUS_OUT_OF_MEMORY = 6,
-  PLAIDML_STATUS_DEVICE_ERROR = 7,     /* driver or device failure during compile, load, launch */
-  PLAIDML_STATUS_INTERNAL = 8,         /* a broken invariant inside plaidml: please report it */
-  PLAIDML_STATUS_IO_ERROR = 9          /* file read or write failure */
+  PLAIDML_STATUS_DEVICE_ERROR = 7, /* driver or device failure during compile, load, launch */
+  PLAIDML_STATUS_INTERNAL = 8,     /* a broken invariant inside plaidml: please report it */
+  PLAIDML_STATUS_IO_ERROR = 9      /* file read or write failure */
 };
 
 /* The symbolic name of a status ("PLAIDML_STATUS_NOT_FOUND"); "PLAIDML_STATUS_UNKNOWN" for a
@@ -109,14 +109,12 @@ PLAIDML_API plaidml_status plaidml_set_log_level(plaidml_log_level level);
 /* A log receiver. message is the text of one log line without a trailing newline; it is valid
  * only during the call. It may be called from any thread plaidml uses, but never from two
  * threads at once. It must not call back into plaidml's logging functions. */
-typedef void (*plaidml_log_callback)(void* user_data, plaidml_log_level level,
-                                     const char* message);
+typedef void (*plaidml_log_callback)(void* user_data, plaidml_log_level level, const char* message);
 
 /* Installs callback as the process-wide log receiver (besides standard error), replacing any
  * previous one; user_data is passed back on every call. callback NULL removes it. After this
  * returns, the previous callback is never called again. Thread-safe. Statuses: OK. */
-PLAIDML_API plaidml_status plaidml_set_log_callback(plaidml_log_callback callback,
-                                                    void* user_data);
+PLAIDML_API plaidml_status plaidml_set_log_callback(plaidml_log_callback callback, void* user_data);
 
 /* ---------------------------------------------------------------------------------------------
  * Dtypes
@@ -268,8 +266,8 @@ PLAIDML_API plaidml_status plaidml_program_input_count(const plaidml_program* pr
 
 /* Name of input index (borrowed from the program).
  * Statuses: OK; INVALID_ARGUMENT for NULL arguments or index >= count. */
-PLAIDML_API plaidml_status plaidml_program_input_name(const plaidml_program* program,
-                                                      size_t index, const char** out_name);
+PLAIDML_API plaidml_status plaidml_program_input_name(const plaidml_program* program, size_t index,
+                                                      const char** out_name);
 
 /* Number of outputs, in declaration order. Statuses: OK, INVALID_ARGUMENT. */
 PLAIDML_API plaidml_status plaidml_program_output_count(const plaidml_program* program,
@@ -277,8 +275,8 @@ PLAIDML_API plaidml_status plaidml_program_output_count(const plaidml_program* p
 
 /* Name of output index (borrowed from the program).
  * Statuses: OK; INVALID_ARGUMENT for NULL arguments or index >= count. */
-PLAIDML_API plaidml_status plaidml_program_output_name(const plaidml_program* program,
-                                                       size_t index, const char** out_name);
+PLAIDML_API plaidml_status plaidml_program_output_name(const plaidml_program* program, size_t index,
+                                                       const char** out_name);
 
 /* ---------------------------------------------------------------------------------------------
  * Builder: programs from calls
@@ -325,8 +323,7 @@ PLAIDML_API void plaidml_builder_destroy(plaidml_builder* builder);
  * tensor name). */
 PLAIDML_API plaidml_status plaidml_builder_add_input(plaidml_builder* builder, const char* name,
                                                      size_t rank, const char* const* dim_names,
-                                                     plaidml_dtype dtype,
-                                                     plaidml_value* out_value);
+                                                     plaidml_dtype dtype, plaidml_value* out_value);
 
 /* An integer constant tensor (a scalar that takes the dtype of what it meets).
  * Statuses: OK, INVALID_ARGUMENT. */
@@ -355,8 +352,7 @@ PLAIDML_API plaidml_status plaidml_builder_dim_constant(plaidml_builder* builder
  * Statuses: OK; INVALID_ARGUMENT (NULL, wrong operand count, a value or expression of another
  * builder, bad cast bits); NOT_FOUND for an unknown function name (the message names it). */
 PLAIDML_API plaidml_status plaidml_builder_call(plaidml_builder* builder, const char* function,
-                                                size_t operand_count,
-                                                const plaidml_value* operands,
+                                                size_t operand_count, const plaidml_value* operands,
                                                 size_t int_arg_count, const plaidml_expr* int_args,
                                                 plaidml_value* out_value);
 
@@ -412,11 +408,11 @@ PLAIDML_API plaidml_status plaidml_expr_neg(plaidml_builder* builder, plaidml_ex
 
 typedef int32_t plaidml_agg_op;
 enum {
-  PLAIDML_AGG_SUM = 1,    /* + */
-  PLAIDML_AGG_PROD = 2,   /* * */
-  PLAIDML_AGG_MAX = 3,    /* > */
-  PLAIDML_AGG_MIN = 4,    /* < */
-  PLAIDML_AGG_ASSIGN = 5  /* = */
+  PLAIDML_AGG_SUM = 1,   /* + */
+  PLAIDML_AGG_PROD = 2,  /* * */
+  PLAIDML_AGG_MAX = 3,   /* > */
+  PLAIDML_AGG_MIN = 4,   /* < */
+  PLAIDML_AGG_ASSIGN = 5 /* = */
 };
 
 typedef int32_t plaidml_comb_op;
@@ -431,8 +427,8 @@ enum {
 /* Starts describing a contraction in builder. The caller owns *out_contraction and frees it with
  * plaidml_contraction_destroy (after plaidml_builder_add_contraction, or to abandon it); it must
  * not outlive its builder. Statuses: OK; INVALID_ARGUMENT (NULL, unknown agg or comb op). */
-PLAIDML_API plaidml_status plaidml_contraction_create(plaidml_builder* builder,
-                                                      plaidml_agg_op agg, plaidml_comb_op comb,
+PLAIDML_API plaidml_status plaidml_contraction_create(plaidml_builder* builder, plaidml_agg_op agg,
+                                                      plaidml_comb_op comb,
                                                       plaidml_contraction** out_contraction);
 
 /* Frees a contraction description. NULL does nothing. */
@@ -523,8 +519,7 @@ PLAIDML_API plaidml_status plaidml_buffer_dim(const plaidml_buffer* buffer, size
                                               int64_t* out_size);
 
 /* The buffer's size in bytes (elements * dtype size). Statuses: OK, INVALID_ARGUMENT. */
-PLAIDML_API plaidml_status plaidml_buffer_byte_size(const plaidml_buffer* buffer,
-                                                    size_t* out_size);
+PLAIDML_API plaidml_status plaidml_buffer_byte_size(const plaidml_buffer* buffer, size_t* out_size);
 
 /* ---------------------------------------------------------------------------------------------
  * Compiling and executing
@@ -541,12 +536,11 @@ typedef struct plaidml_tensor_shape {
  * (a warm-up): a later plaidml_execute at the same shapes and dtypes is a cache hit. Inputs are
  * named by input_names (input_count entries, each input exactly once); input_names NULL means
  * the program's declaration order. Concurrent calls with the same shapes compile once.
- * Statuses: OK; INVALID_ARGUMENT (NULL, unknown dtype, negative dim, duplicate name);
- * NOT_FOUND (an unknown input name); TYPE_ERROR (shapes that do not fit the program, e.g.
+ * Statuses: OK; INVALID_ARGUMENT (NULL, unknown dtype, negative dim, duplicate or missing
+ * input); NOT_FOUND (an unknown input name); TYPE_ERROR (shapes that do not fit the program, e.g.
  * "dimension 'K' ..." when two inputs give one dim two sizes); UNSUPPORTED; DEVICE_ERROR. */
-PLAIDML_API plaidml_status plaidml_compile(plaidml_context* context,
-                                           const plaidml_program* program, size_t input_count,
-                                           const char* const* input_names,
+PLAIDML_API plaidml_status plaidml_compile(plaidml_context* context, const plaidml_program* program,
+                                           size_t input_count, const char* const* input_names,
                                            const plaidml_tensor_shape* input_shapes);
 
 /* Runs program on the context's selected device. Inputs are bound by name: input_names and
@@ -561,12 +555,12 @@ PLAIDML_API plaidml_status plaidml_compile(plaidml_context* context,
  * concurrent callers); later runs reuse the compiled program. Executing one program from many
  * threads at once is allowed. On failure no caller buffer is written and no buffer is returned.
  * Statuses: OK; INVALID_ARGUMENT (NULL arrays with a non-zero count, NULL entries in inputs,
- * duplicate names); NOT_FOUND (unknown input or output name, missing input: the message names
- * them); TYPE_ERROR (shapes that do not fit, e.g. "dimension 'K' ...", or a given output buffer
- * of the wrong shape); UNSUPPORTED; OUT_OF_MEMORY; DEVICE_ERROR. */
-PLAIDML_API plaidml_status plaidml_execute(plaidml_context* context,
-                                           const plaidml_program* program, size_t input_count,
-                                           const char* const* input_names,
+ * a buffer of another context, duplicate names, a missing input: the message names it);
+ * NOT_FOUND (an unknown input or output name: the message names it); TYPE_ERROR (shapes that do not
+ * fit, e.g. "dimension 'K' ...", or a given output buffer of the wrong shape); UNSUPPORTED;
+ * OUT_OF_MEMORY; DEVICE_ERROR. */
+PLAIDML_API plaidml_status plaidml_execute(plaidml_context* context, const plaidml_program* program,
+                                           size_t input_count, const char* const* input_names,
                                            plaidml_buffer* const* inputs, size_t output_count,
                                            const char* const* output_names,
                                            plaidml_buffer** outputs);

@@ -1,5 +1,5 @@
-// plaidml.hpp: a header-only C++17 (and later) wrapper over the C ABI (plaidml.h): RAII handles, exceptions
-// instead of status codes, and a small EDSL for building programs:
+// plaidml.hpp: a header-only C++17 (and later) wrapper over the C ABI (plaidml.h): RAII handles,
+// exceptions instead of status codes, and a small EDSL for building programs:
 //
 //   plaidml::Builder b("matmul");
 //   auto A = b.input("A", {"M", "K"});
@@ -84,17 +84,28 @@ enum class DType : plaidml_dtype {
 // only through read_bytes/write_bytes).
 template <typename T>
 constexpr DType dtype_of() {
-  if constexpr (std::is_same_v<T, float>) return DType::F32;
-  else if constexpr (std::is_same_v<T, double>) return DType::F64;
-  else if constexpr (std::is_same_v<T, int8_t>) return DType::I8;
-  else if constexpr (std::is_same_v<T, int16_t>) return DType::I16;
-  else if constexpr (std::is_same_v<T, int32_t>) return DType::I32;
-  else if constexpr (std::is_same_v<T, int64_t>) return DType::I64;
-  else if constexpr (std::is_same_v<T, uint8_t>) return DType::U8;
-  else if constexpr (std::is_same_v<T, uint16_t>) return DType::U16;
-  else if constexpr (std::is_same_v<T, uint32_t>) return DType::U32;
-  else if constexpr (std::is_same_v<T, uint64_t>) return DType::U64;
-  else static_assert(sizeof(T) == 0, "no plaidml dtype for this C++ type");
+  if constexpr (std::is_same_v<T, float>)
+    return DType::F32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DType::F64;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return DType::I8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return DType::I16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return DType::I32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return DType::I64;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return DType::U8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return DType::U16;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return DType::U32;
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return DType::U64;
+  else
+    static_assert(sizeof(T) == 0, "no plaidml dtype for this C++ type");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,7 +115,8 @@ constexpr DType dtype_of() {
 class Program {
  public:
   Program() = default;
-  explicit Program(plaidml_program* adopted) : handle_(detail::adopt(adopted, &plaidml_program_destroy)) {}
+  explicit Program(plaidml_program* adopted)
+      : handle_(detail::adopt(adopted, &plaidml_program_destroy)) {}
 
   // Parses Tile text. Throws Error (PARSE_ERROR with line:column, NOT_FOUND, ...).
   static Program from_tile(const std::string& text) {
@@ -230,11 +242,11 @@ class Context {
     std::vector<plaidml_tensor_shape> c_shapes;
     for (const auto& [name, shape] : shapes) {
       names.push_back(name.c_str());
-      c_shapes.push_back({static_cast<plaidml_dtype>(shape.dtype), shape.dims.size(),
-                          shape.dims.data()});
+      c_shapes.push_back(
+          {static_cast<plaidml_dtype>(shape.dtype), shape.dims.size(), shape.dims.data()});
     }
-    detail::check(plaidml_compile(get(), program.get(), names.size(), names.data(),
-                                  c_shapes.data()));
+    detail::check(
+        plaidml_compile(get(), program.get(), names.size(), names.data(), c_shapes.data()));
   }
 
   // Runs program; returns every output, newly allocated, by name.
@@ -251,7 +263,8 @@ class Context {
 class Buffer {
  public:
   Buffer() = default;
-  explicit Buffer(plaidml_buffer* adopted) : handle_(detail::adopt(adopted, &plaidml_buffer_destroy)) {}
+  explicit Buffer(plaidml_buffer* adopted)
+      : handle_(detail::adopt(adopted, &plaidml_buffer_destroy)) {}
 
   // An uninitialised buffer on the context's selected device.
   Buffer(const Context& context, DType dtype, const std::vector<int64_t>& dims) {
@@ -344,8 +357,7 @@ inline std::map<std::string, Buffer> Context::run(const Program& program, const 
   return result;
 }
 
-inline void Context::run(const Program& program, const Bindings& inputs,
-                         const Bindings& outputs) {
+inline void Context::run(const Program& program, const Bindings& inputs, const Bindings& outputs) {
   std::vector<const char*> in_names, out_names;
   std::vector<plaidml_buffer*> in_buffers, out_buffers;
   for (const auto& [name, buffer] : inputs) {
@@ -399,15 +411,15 @@ class IndexExpr {
   plaidml_expr expr_;
 };
 
-#define PLAIDML_HPP_INDEX_OP(op, code)                                                     \
-  inline IndexExpr operator op(const IndexExpr& a, const IndexExpr& b) {                   \
-    return a.binary(code, b);                                                              \
-  }                                                                                        \
-  inline IndexExpr operator op(const IndexExpr& a, int64_t b) {                            \
-    return a.binary(code, a.literal(b));                                                   \
-  }                                                                                        \
-  inline IndexExpr operator op(int64_t a, const IndexExpr& b) {                            \
-    return b.literal(a).binary(code, b);                                                   \
+#define PLAIDML_HPP_INDEX_OP(op, code)                                   \
+  inline IndexExpr operator op(const IndexExpr& a, const IndexExpr& b) { \
+    return a.binary(code, b);                                            \
+  }                                                                      \
+  inline IndexExpr operator op(const IndexExpr& a, int64_t b) {          \
+    return a.binary(code, a.literal(b));                                 \
+  }                                                                      \
+  inline IndexExpr operator op(int64_t a, const IndexExpr& b) {          \
+    return b.literal(a).binary(code, b);                                 \
   }
 PLAIDML_HPP_INDEX_OP(+, PLAIDML_EXPR_ADD)
 PLAIDML_HPP_INDEX_OP(-, PLAIDML_EXPR_SUB)
@@ -458,8 +470,10 @@ class Tensor {
   // A scalar of arithmetic type S as a constant tensor (ints stay ints, floats stay floats).
   template <typename S>
   Tensor scalar(S value) const {
-    if constexpr (std::is_floating_point_v<S>) return constant(static_cast<double>(value));
-    else return constant(static_cast<int64_t>(value));
+    if constexpr (std::is_floating_point_v<S>)
+      return constant(static_cast<double>(value));
+    else
+      return constant(static_cast<int64_t>(value));
   }
 
  private:
@@ -483,15 +497,15 @@ inline Tensor call(const std::string& function, const std::vector<Tensor>& opera
   return Tensor(operands[0].builder(), out);
 }
 
-#define PLAIDML_HPP_TENSOR_OP(op, name)                                                    \
+#define PLAIDML_HPP_TENSOR_OP(op, name)                                                      \
   inline Tensor operator op(const Tensor& a, const Tensor& b) { return call(name, {a, b}); } \
-  template <typename S, std::enable_if_t<std::is_arithmetic_v<S>, int> = 0>                \
-  Tensor operator op(const Tensor& a, S b) {                                               \
-    return call(name, {a, a.scalar(b)});                                                   \
-  }                                                                                        \
-  template <typename S, std::enable_if_t<std::is_arithmetic_v<S>, int> = 0>                \
-  Tensor operator op(S a, const Tensor& b) {                                               \
-    return call(name, {b.scalar(a), b});                                                   \
+  template <typename S, std::enable_if_t<std::is_arithmetic_v<S>, int> = 0>                  \
+  Tensor operator op(const Tensor& a, S b) {                                                 \
+    return call(name, {a, a.scalar(b)});                                                     \
+  }                                                                                          \
+  template <typename S, std::enable_if_t<std::is_arithmetic_v<S>, int> = 0>                  \
+  Tensor operator op(S a, const Tensor& b) {                                                 \
+    return call(name, {b.scalar(a), b});                                                     \
   }
 PLAIDML_HPP_TENSOR_OP(+, "add")
 PLAIDML_HPP_TENSOR_OP(-, "sub")
@@ -710,8 +724,8 @@ inline Tensor Contraction::tensor() const {
   for (const auto& e : s.sizes) sizes.push_back(e.get());
   if (idx.size() != sizes.size()) {
     throw Error(PLAIDML_STATUS_INVALID_ARGUMENT,
-                "plaidml::Contraction: " + std::to_string(idx.size()) +
-                    " output indices but " + std::to_string(sizes.size()) + " output sizes");
+                "plaidml::Contraction: " + std::to_string(idx.size()) + " output indices but " +
+                    std::to_string(sizes.size()) + " output sizes");
   }
   detail::check(plaidml_contraction_set_output(raw, idx.size(), idx.data(), sizes.data()));
   for (const auto& access : s.rhs->inputs) {

@@ -78,9 +78,8 @@ plaidml_status plaidml_buffer_create(plaidml_context* context, plaidml_dtype dty
 }
 
 plaidml_status plaidml_buffer_create_from_host(plaidml_context* context, plaidml_dtype dtype,
-                                               size_t rank, const int64_t* dims,
-                                               const void* data, size_t size,
-                                               plaidml_buffer** out_buffer) {
+                                               size_t rank, const int64_t* dims, const void* data,
+                                               size_t size, plaidml_buffer** out_buffer) {
   using namespace plaidml;
   return capi::guard(__func__, [&](const char* fn) -> Status {
     PLAIDML_CAPI_REQUIRE(context);

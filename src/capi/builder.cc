@@ -61,8 +61,8 @@ plaidml_status plaidml_builder_add_input(plaidml_builder* builder, const char* n
       PLAIDML_ASSIGN(input_dtype, capi::to_dtype(fn, dtype));
     }
     PLAIDML_ASSIGN(auto dims, capi::input_dims(fn, rank, dim_names));
-    PLAIDML_ASSIGN(ir::ValueId id,
-                   builder->builder.add_input(name, std::move(dims), input_dtype, capi::loc_of(fn)));
+    PLAIDML_ASSIGN(ir::ValueId id, builder->builder.add_input(name, std::move(dims), input_dtype,
+                                                              capi::loc_of(fn)));
     out_value->id = id;
     return Status::ok();
   });

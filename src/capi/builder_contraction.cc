@@ -21,34 +21,50 @@ plaidml_expr push_expr(plaidml_builder& builder, ir::IntExprPtr expr) {
 
 Expected<ir::IntOp> to_int_op(const char* fn, plaidml_expr_op op) {
   switch (op) {
-    case PLAIDML_EXPR_ADD: return ir::IntOp::kAdd;
-    case PLAIDML_EXPR_SUB: return ir::IntOp::kSub;
-    case PLAIDML_EXPR_MUL: return ir::IntOp::kMul;
-    case PLAIDML_EXPR_DIV: return ir::IntOp::kDiv;
-    case PLAIDML_EXPR_MAX: return ir::IntOp::kMax;
-    case PLAIDML_EXPR_MIN: return ir::IntOp::kMin;
+    case PLAIDML_EXPR_ADD:
+      return ir::IntOp::kAdd;
+    case PLAIDML_EXPR_SUB:
+      return ir::IntOp::kSub;
+    case PLAIDML_EXPR_MUL:
+      return ir::IntOp::kMul;
+    case PLAIDML_EXPR_DIV:
+      return ir::IntOp::kDiv;
+    case PLAIDML_EXPR_MAX:
+      return ir::IntOp::kMax;
+    case PLAIDML_EXPR_MIN:
+      return ir::IntOp::kMin;
   }
   return make_error(StatusCode::kInvalidArgument, "{}: unknown expression operator {}", fn, op);
 }
 
 Expected<ir::AggOp> to_agg(const char* fn, plaidml_agg_op agg) {
   switch (agg) {
-    case PLAIDML_AGG_SUM: return ir::AggOp::kSum;
-    case PLAIDML_AGG_PROD: return ir::AggOp::kProd;
-    case PLAIDML_AGG_MAX: return ir::AggOp::kMax;
-    case PLAIDML_AGG_MIN: return ir::AggOp::kMin;
-    case PLAIDML_AGG_ASSIGN: return ir::AggOp::kAssign;
+    case PLAIDML_AGG_SUM:
+      return ir::AggOp::kSum;
+    case PLAIDML_AGG_PROD:
+      return ir::AggOp::kProd;
+    case PLAIDML_AGG_MAX:
+      return ir::AggOp::kMax;
+    case PLAIDML_AGG_MIN:
+      return ir::AggOp::kMin;
+    case PLAIDML_AGG_ASSIGN:
+      return ir::AggOp::kAssign;
   }
   return make_error(StatusCode::kInvalidArgument, "{}: unknown aggregation {}", fn, agg);
 }
 
 Expected<ir::CombOp> to_comb(const char* fn, plaidml_comb_op comb) {
   switch (comb) {
-    case PLAIDML_COMB_NONE: return ir::CombOp::kNone;
-    case PLAIDML_COMB_MUL: return ir::CombOp::kMul;
-    case PLAIDML_COMB_ADD: return ir::CombOp::kAdd;
-    case PLAIDML_COMB_EQ: return ir::CombOp::kEq;
-    case PLAIDML_COMB_COND: return ir::CombOp::kCond;
+    case PLAIDML_COMB_NONE:
+      return ir::CombOp::kNone;
+    case PLAIDML_COMB_MUL:
+      return ir::CombOp::kMul;
+    case PLAIDML_COMB_ADD:
+      return ir::CombOp::kAdd;
+    case PLAIDML_COMB_EQ:
+      return ir::CombOp::kEq;
+    case PLAIDML_COMB_COND:
+      return ir::CombOp::kCond;
   }
   return make_error(StatusCode::kInvalidArgument, "{}: unknown combination {}", fn, comb);
 }
@@ -173,9 +189,8 @@ plaidml_status plaidml_contraction_set_output(plaidml_contraction* contraction, 
   });
 }
 
-plaidml_status plaidml_contraction_add_input(plaidml_contraction* contraction,
-                                             plaidml_value tensor, size_t rank,
-                                             const plaidml_expr* indices) {
+plaidml_status plaidml_contraction_add_input(plaidml_contraction* contraction, plaidml_value tensor,
+                                             size_t rank, const plaidml_expr* indices) {
   using namespace plaidml;
   return capi::guard(__func__, [&](const char* fn) -> Status {
     PLAIDML_CAPI_REQUIRE(contraction);

@@ -42,8 +42,8 @@ Expected<std::vector<Shape>> shapes_in_order(const char* fn, const ir::Program& 
     PLAIDML_ASSIGN(std::string name, input_name(fn, program, count, names, i));
     auto input = program.find_input(name);
     if (!input) {
-      return make_error(StatusCode::kNotFound, "{}: the program has no input '{}' (inputs: {})",
-                        fn, name, name_list(program));
+      return make_error(StatusCode::kNotFound, "{}: the program has no input '{}' (inputs: {})", fn,
+                        name, name_list(program));
     }
     size_t slot = 0;
     while (program.inputs[slot] != *input) ++slot;
@@ -55,8 +55,9 @@ Expected<std::vector<Shape>> shapes_in_order(const char* fn, const ir::Program& 
   std::vector<Shape> result;
   for (size_t slot = 0; slot < slots.size(); ++slot) {
     if (!slots[slot]) {
-      return make_error(StatusCode::kNotFound, "{}: missing input '{}'", fn,
-                        program.nodes[program.inputs[slot]].name);
+      return make_error(StatusCode::kInvalidArgument,
+                        "{}: missing input '{}'; the program's inputs are {}", fn,
+                        program.nodes[program.inputs[slot]].name, name_list(program));
     }
     result.push_back(*slots[slot]);
   }
@@ -70,8 +71,8 @@ Expected<NamedBuffers> named_inputs(const char* fn, const plaidml_context& conte
   for (size_t i = 0; i < count; ++i) {
     PLAIDML_ASSIGN(std::string name, input_name(fn, program, count, names, i));
     if (inputs[i] == nullptr) {
-      return make_error(StatusCode::kInvalidArgument, "{}: the buffer for input '{}' is NULL",
-                        fn, name);
+      return make_error(StatusCode::kInvalidArgument, "{}: the buffer for input '{}' is NULL", fn,
+                        name);
     }
     if (inputs[i]->runtime != context.runtime) {
       return make_error(StatusCode::kInvalidArgument,
@@ -86,8 +87,10 @@ Expected<NamedBuffers> named_outputs(const char* fn, const plaidml_context& cont
                                      const ir::Program& program, size_t count,
                                      const char* const* names, plaidml_buffer* const* outputs) {
   if (names == nullptr && count > program.outputs.size()) {
-    return make_error(StatusCode::kInvalidArgument, "{}: {} outputs asked for but the program "
-                      "has {}", fn, count, program.outputs.size());
+    return make_error(StatusCode::kInvalidArgument,
+                      "{}: {} outputs asked for but the program "
+                      "has {}",
+                      fn, count, program.outputs.size());
   }
   NamedBuffers result;
   for (size_t i = 0; i < count; ++i) {

@@ -1,9 +1,9 @@
 // Log level and log callback: a small spdlog sink that forwards each line to the C callback
 // (spdlog 1.10 has no callback_sink).
+#include <spdlog/sinks/base_sink.h>
+
 #include <mutex>
 #include <string>
-
-#include <spdlog/sinks/base_sink.h>
 
 #include "capi/errors.h"
 #include "core/base/logging.h"
@@ -13,14 +13,22 @@ namespace {
 
 plaidml_log_level to_c_level(spdlog::level::level_enum level) {
   switch (level) {
-    case spdlog::level::trace: return PLAIDML_LOG_TRACE;
-    case spdlog::level::debug: return PLAIDML_LOG_DEBUG;
-    case spdlog::level::info: return PLAIDML_LOG_INFO;
-    case spdlog::level::warn: return PLAIDML_LOG_WARN;
-    case spdlog::level::err: return PLAIDML_LOG_ERROR;
-    case spdlog::level::critical: return PLAIDML_LOG_CRITICAL;
-    case spdlog::level::off: return PLAIDML_LOG_OFF;
-    case spdlog::level::n_levels: break;
+    case spdlog::level::trace:
+      return PLAIDML_LOG_TRACE;
+    case spdlog::level::debug:
+      return PLAIDML_LOG_DEBUG;
+    case spdlog::level::info:
+      return PLAIDML_LOG_INFO;
+    case spdlog::level::warn:
+      return PLAIDML_LOG_WARN;
+    case spdlog::level::err:
+      return PLAIDML_LOG_ERROR;
+    case spdlog::level::critical:
+      return PLAIDML_LOG_CRITICAL;
+    case spdlog::level::off:
+      return PLAIDML_LOG_OFF;
+    case spdlog::level::n_levels:
+      break;
   }
   return PLAIDML_LOG_OFF;
 }

@@ -10,12 +10,18 @@ namespace {
 // Plugin codes are plaidml_status values; anything a plugin invents counts as a device error.
 StatusCode to_status_code(plaidml_plugin_status status) {
   switch (status) {
-    case PLAIDML_PLUGIN_INVALID_ARGUMENT: return StatusCode::kInvalidArgument;
-    case PLAIDML_PLUGIN_NOT_FOUND: return StatusCode::kNotFound;
-    case PLAIDML_PLUGIN_UNSUPPORTED: return StatusCode::kUnsupported;
-    case PLAIDML_PLUGIN_OUT_OF_MEMORY: return StatusCode::kOutOfMemory;
-    case PLAIDML_PLUGIN_INTERNAL: return StatusCode::kInternal;
-    default: return StatusCode::kDeviceError;
+    case PLAIDML_PLUGIN_INVALID_ARGUMENT:
+      return StatusCode::kInvalidArgument;
+    case PLAIDML_PLUGIN_NOT_FOUND:
+      return StatusCode::kNotFound;
+    case PLAIDML_PLUGIN_UNSUPPORTED:
+      return StatusCode::kUnsupported;
+    case PLAIDML_PLUGIN_OUT_OF_MEMORY:
+      return StatusCode::kOutOfMemory;
+    case PLAIDML_PLUGIN_INTERNAL:
+      return StatusCode::kInternal;
+    default:
+      return StatusCode::kDeviceError;
   }
 }
 
@@ -116,8 +122,8 @@ Expected<std::unique_ptr<Executable>> Device::load(const std::string& format,
   names.reserve(symbols.size());
   for (const auto& s : symbols) names.push_back(s.c_str());
   plaidml_plugin_executable handle = nullptr;
-  PLAIDML_TRY(check(plugin_->load(handle_, format.c_str(), bytes.data(), bytes.size(),
-                                  names.data(), names.size(), &handle),
+  PLAIDML_TRY(check(plugin_->load(handle_, format.c_str(), bytes.data(), bytes.size(), names.data(),
+                                  names.size(), &handle),
                     "load"));
   return std::unique_ptr<Executable>(new Executable(shared_from_this(), handle, symbols.size()));
 }

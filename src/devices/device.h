@@ -85,9 +85,9 @@ struct LaunchParams {
 class Device : public std::enable_shared_from_this<Device> {
  public:
   // Opens device `index` of `plugin`; id is its selection id ("cpu:0").
-  static Expected<std::shared_ptr<Device>> open(const plaidml_plugin* plugin, uint32_t index,
-                                                std::string id,
-                                                const std::vector<std::pair<std::string, std::string>>& options);
+  static Expected<std::shared_ptr<Device>> open(
+      const plaidml_plugin* plugin, uint32_t index, std::string id,
+      const std::vector<std::pair<std::string, std::string>>& options);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;

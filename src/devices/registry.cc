@@ -38,9 +38,9 @@ Expected<const plaidml_plugin*> check_plugin(const std::string& path, const plai
                       p->struct_size, PLAIDML_PLUGIN_ABI_VERSION, sizeof(plaidml_plugin));
   }
   if (!p->name || !*p->name || !p->last_error || !p->device_count || !p->describe_device ||
-      !p->open_device || !p->query_device || !p->close_device || !p->allocate ||
-      !p->free_buffer || !p->write || !p->read || !p->copy || !p->load || !p->unload ||
-      !p->launch || !p->synchronize) {
+      !p->open_device || !p->query_device || !p->close_device || !p->allocate || !p->free_buffer ||
+      !p->write || !p->read || !p->copy || !p->load || !p->unload || !p->launch ||
+      !p->synchronize) {
     return make_error(StatusCode::kUnsupported, "plugin {}: vtable has NULL entries", path);
   }
   return p;
@@ -194,9 +194,9 @@ std::vector<DeviceEntry> list_devices(const std::vector<std::string>& search_dir
     }
     const plaidml_plugin* p = *plugin;
     if (!names.insert(p->name).second) {
-      out.push_back(unavailable(p->name, path,
-                                fmt::format("plugin {}: a plugin named '{}' is already loaded",
-                                            path, p->name)));
+      out.push_back(unavailable(
+          p->name, path,
+          fmt::format("plugin {}: a plugin named '{}' is already loaded", path, p->name)));
       continue;
     }
     add_plugin_devices(p, path, &out);

@@ -1,8 +1,8 @@
 #include "jit/compiler.h"
 
-#include <chrono>
-
 #include <fmt/format.h>
+
+#include <chrono>
 
 #include "core/base/logging.h"
 #include "jit/codegen/llvm/llvm_codegen.h"
@@ -30,9 +30,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-Expected<std::shared_ptr<const CompiledPlan>> compile(const ir::BoundProgram& bound,
-                                                      const std::shared_ptr<devices::Device>& device,
-                                                      int device_index) {
+Expected<std::shared_ptr<const CompiledPlan>> compile(
+    const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
+    int device_index) {
   auto start = std::chrono::steady_clock::now();
   PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound));
   PLAIDML_TRY(passes::run_pipeline(lowered));
@@ -52,10 +52,11 @@ Expected<std::shared_ptr<const CompiledPlan>> compile(const ir::BoundProgram& bo
     for (const auto& k : artifact.kernels) symbols.push_back(k.symbol);
     PLAIDML_ASSIGN(plan->executable_, device->load(artifact.format, artifact.bytes, symbols));
   }
-  logger().debug("compiled '{}' for {}: {} kernels, {} object bytes (lower+passes {:.3f}s, codegen "
-                 "{:.3f}s, total {:.3f}s)",
-                 bound.program->name, device->id(), artifact.kernels.size(),
-                 artifact.bytes.size(), lower_s, codegen_s, seconds_since(start));
+  logger().debug(
+      "compiled '{}' for {}: {} kernels, {} object bytes (lower+passes {:.3f}s, codegen "
+      "{:.3f}s, total {:.3f}s)",
+      bound.program->name, device->id(), artifact.kernels.size(), artifact.bytes.size(), lower_s,
+      codegen_s, seconds_since(start));
   return std::shared_ptr<const CompiledPlan>(std::move(plan));
 }
 

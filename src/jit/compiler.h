@@ -45,8 +45,8 @@ class CompiledPlan : public Plan {
 // device_index: the device's position in Runtime::devices(), recorded in the plan.
 // Errors: kUnsupported when the device accepts no artifact format this build can generate;
 // lowering, codegen and load errors as those steps report them.
-Expected<std::shared_ptr<const CompiledPlan>> compile(const ir::BoundProgram& bound,
-                                                      const std::shared_ptr<devices::Device>& device,
-                                                      int device_index);
+Expected<std::shared_ptr<const CompiledPlan>> compile(
+    const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
+    int device_index);
 
 }  // namespace plaidml::jit

@@ -1,10 +1,10 @@
 // Runtime::run: binds inputs and outputs by name, prepares (or finds) the plan, allocates what
 // the caller did not give, launches the kernels. Every check happens before the first launch,
 // so on error no output buffer is written.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "jit/runtime_impl.h"
 
@@ -65,7 +65,9 @@ Status RunCall::bind_inputs(const NamedBuffers& inputs) {
                         name, input_names());
     }
     size_t pos = static_cast<size_t>(it - decl.begin());
-    if (inputs_[pos]) return make_error(StatusCode::kInvalidArgument, "input '{}' given twice", name);
+    if (inputs_[pos]) {
+      return make_error(StatusCode::kInvalidArgument, "input '{}' given twice", name);
+    }
     PLAIDML_ASSIGN(inputs_[pos], rt_.own_buffer(buffer.get(), fmt::format("input '{}'", name)));
     if (inputs_[pos]->device() != device_index_) {
       return make_error(StatusCode::kInvalidArgument,
@@ -75,7 +77,9 @@ Status RunCall::bind_inputs(const NamedBuffers& inputs) {
   }
   std::string missing;
   for (size_t i = 0; i < decl.size(); ++i) {
-    if (!inputs_[i]) missing += (missing.empty() ? "'" : ", '") + program_->nodes[decl[i]].name + "'";
+    if (!inputs_[i]) {
+      missing += (missing.empty() ? "'" : ", '") + program_->nodes[decl[i]].name + "'";
+    }
   }
   if (!missing.empty()) {
     return make_error(StatusCode::kInvalidArgument, "missing input {}; the program's inputs are {}",
@@ -116,20 +120,21 @@ Status RunCall::bind_outputs(NamedBuffers* outputs) {
   output_targets_.assign(n, nullptr);
   copy_back_.assign(n, nullptr);
   std::vector<bool> requested(n, false);
-  std::vector<std::shared_ptr<Buffer>> given(n);
   for (const auto& [name, buffer] : *outputs) {
     auto pos = program_->find_output(name);
     if (!pos) {
       return make_error(StatusCode::kNotFound, "unknown output '{}'; the program's outputs are {}",
                         name, output_names());
     }
-    if (requested[*pos]) return make_error(StatusCode::kInvalidArgument, "output '{}' requested twice", name);
+    if (requested[*pos]) {
+      return make_error(StatusCode::kInvalidArgument, "output '{}' requested twice", name);
+    }
     requested[*pos] = true;
     if (!buffer) continue;
     PLAIDML_TRY(check_given_output(*pos, buffer));
-    given[*pos] = buffer;
-    bool aliases_input = std::find(inputs_.begin(), inputs_.end(),
-                                   static_cast<const RuntimeBuffer*>(buffer.get())) != inputs_.end();
+    bool aliases_input =
+        std::find(inputs_.begin(), inputs_.end(),
+                  static_cast<const RuntimeBuffer*>(buffer.get())) != inputs_.end();
     if (aliases_input) {
       copy_back_[*pos] = static_cast<const RuntimeBuffer*>(buffer.get());
     } else {

@@ -1,8 +1,8 @@
 #include "jit/runtime_impl.h"
 
-#include <limits>
-
 #include <fmt/format.h>
+
+#include <limits>
 
 #include "core/base/env.h"
 #include "core/base/logging.h"
@@ -107,7 +107,9 @@ Expected<std::shared_ptr<devices::Device>> RuntimeImpl::device(int index) const 
   std::lock_guard<std::mutex> lock(devices_mutex_);
   if (!opened_[index]) {
     devices::DeviceOptions opts;
-    if (options_.num_threads > 0) opts.emplace_back("num_threads", std::to_string(options_.num_threads));
+    if (options_.num_threads > 0) {
+      opts.emplace_back("num_threads", std::to_string(options_.num_threads));
+    }
     PLAIDML_ASSIGN(opened_[index], devices::open_device(entries_[index], opts));
   }
   return opened_[index];
@@ -139,8 +141,8 @@ Expected<const RuntimeBuffer*> RuntimeImpl::own_buffer(const Buffer* buffer,
     mine = opened_[index] && rb->storage().device() == opened_[index];
   }
   if (!mine) {
-    return make_error(StatusCode::kInvalidArgument,
-                      "{}: the buffer belongs to another context", what);
+    return make_error(StatusCode::kInvalidArgument, "{}: the buffer belongs to another context",
+                      what);
   }
   return rb;
 }

@@ -2,11 +2,11 @@
 #ifndef PLAIDML_TESTS_CAPI_HARNESS_H_
 #define PLAIDML_TESTS_CAPI_HARNESS_H_
 
+/* plaidml.h first: it must be self-contained. */
 #include <math.h>
+#include <plaidml/plaidml.h>
 #include <stdio.h>
 #include <string.h>
-
-#include <plaidml/plaidml.h>
 
 static int g_passed = 0;
 static int g_failed = 0;
@@ -24,29 +24,29 @@ static inline void harness_record(int ok, const char* file, int line, const char
 #define CHECK(cond) harness_record((cond) != 0, __FILE__, __LINE__, #cond)
 
 /* A call that must succeed; prints the error message when it does not. */
-#define CHECK_OK(call)                                                                    \
-  do {                                                                                    \
-    plaidml_status check_ok_status_ = (call);                                             \
-    if (check_ok_status_ != PLAIDML_STATUS_OK) {                                          \
-      fprintf(stderr, "%s:%d: %s returned %s: %s\n", __FILE__, __LINE__, #call,           \
-              plaidml_status_name(check_ok_status_), plaidml_last_error_message());      \
-    }                                                                                     \
-    harness_record(check_ok_status_ == PLAIDML_STATUS_OK, __FILE__, __LINE__, #call);      \
+#define CHECK_OK(call)                                                                \
+  do {                                                                                \
+    plaidml_status check_ok_status_ = (call);                                         \
+    if (check_ok_status_ != PLAIDML_STATUS_OK) {                                      \
+      fprintf(stderr, "%s:%d: %s returned %s: %s\n", __FILE__, __LINE__, #call,       \
+              plaidml_status_name(check_ok_status_), plaidml_last_error_message());   \
+    }                                                                                 \
+    harness_record(check_ok_status_ == PLAIDML_STATUS_OK, __FILE__, __LINE__, #call); \
   } while (0)
 
 /* A call that must fail with status code and a last error message containing substring. */
-#define CHECK_ERR(call, code, substring)                                                  \
-  do {                                                                                    \
-    plaidml_status check_err_status_ = (call);                                            \
-    const char* check_err_message_ = plaidml_last_error_message();                        \
-    int check_err_ok_ = check_err_status_ == (code) &&                                    \
-                        strstr(check_err_message_, (substring)) != NULL;                  \
-    if (!check_err_ok_) {                                                                 \
-      fprintf(stderr, "%s:%d: %s: expected %s with \"%s\", got %s: \"%s\"\n", __FILE__,   \
-              __LINE__, #call, plaidml_status_name(code), (substring),                    \
-              plaidml_status_name(check_err_status_), check_err_message_);                \
-    }                                                                                     \
-    harness_record(check_err_ok_, __FILE__, __LINE__, #call);                             \
+#define CHECK_ERR(call, code, substring)                                                          \
+  do {                                                                                            \
+    plaidml_status check_err_status_ = (call);                                                    \
+    const char* check_err_message_ = plaidml_last_error_message();                                \
+    int check_err_ok_ =                                                                           \
+        check_err_status_ == (code) && strstr(check_err_message_, (substring)) != NULL;           \
+    if (!check_err_ok_) {                                                                         \
+      fprintf(stderr, "%s:%d: %s: expected %s with \"%s\", got %s: \"%s\"\n", __FILE__, __LINE__, \
+              #call, plaidml_status_name(code), (substring),                                      \
+              plaidml_status_name(check_err_status_), check_err_message_);                        \
+    }                                                                                             \
+    harness_record(check_err_ok_, __FILE__, __LINE__, #call);                                     \
   } while (0)
 
 /* Two float arrays equal within tol. */

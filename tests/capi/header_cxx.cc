@@ -18,8 +18,8 @@ const void* plaidml_header_cxx_check[] = {
 
 int main() {
   // The C++ view of the same ABI: a status is an int and the version macros match the library.
-  bool ok = plaidml_header_cxx_check[0] != nullptr &&
-            plaidml_status_name(PLAIDML_STATUS_OK) != nullptr;
+  bool ok =
+      plaidml_header_cxx_check[0] != nullptr && plaidml_status_name(PLAIDML_STATUS_OK) != nullptr;
   std::printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
   return ok ? 0 : 1;
 }

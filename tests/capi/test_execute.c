@@ -150,10 +150,14 @@ static void test_builder_execute(plaidml_context* ctx) {
   CHECK_OK(plaidml_expr_index(b, "k", &k));
   CHECK_OK(plaidml_expr_dim(b, "M", &M));
   CHECK_OK(plaidml_expr_dim(b, "N", &N));
-  out_idx[0] = i; out_idx[1] = j;
-  sizes[0] = M; sizes[1] = N;
-  a_idx[0] = i; a_idx[1] = k;
-  b_idx[0] = k; b_idx[1] = j;
+  out_idx[0] = i;
+  out_idx[1] = j;
+  sizes[0] = M;
+  sizes[1] = N;
+  a_idx[0] = i;
+  a_idx[1] = k;
+  b_idx[0] = k;
+  b_idx[1] = j;
   CHECK_OK(plaidml_contraction_create(b, PLAIDML_AGG_SUM, PLAIDML_COMB_MUL, &c));
   CHECK_OK(plaidml_contraction_set_output(c, 2, out_idx, sizes));
   CHECK_OK(plaidml_contraction_add_input(c, A, 2, a_idx));
@@ -191,6 +195,7 @@ static void test_stats(void) {
   plaidml_program* p = parse(kMatmul);
   plaidml_stats stats;
   plaidml_tensor_shape shapes[2];
+  const char* bad_names[2] = {"A", "Q"};
   struct {
     size_t struct_size;
     int64_t compiles;
@@ -232,10 +237,11 @@ static void test_stats(void) {
   CHECK_OK(plaidml_context_stats(ctx, &stats));
   CHECK(stats.compiles == 1 && stats.cache_hits == 1);
   shapes[1].dims = kADims; /* K: 3 from A, 2 from B */
-  CHECK_ERR(plaidml_compile(ctx, p, 2, kNames, shapes), PLAIDML_STATUS_TYPE_ERROR,
-            "dimension 'K'");
-  CHECK_ERR(plaidml_compile(ctx, p, 1, kNames, shapes), PLAIDML_STATUS_NOT_FOUND,
-            "missing input 'B'");
+  CHECK_ERR(plaidml_compile(ctx, p, 2, kNames, shapes), PLAIDML_STATUS_TYPE_ERROR, "dimension 'K'");
+  CHECK_ERR(plaidml_compile(ctx, p, 1, kNames, shapes), PLAIDML_STATUS_INVALID_ARGUMENT,
+            "missing input 'B'; the program's inputs are 'A', 'B'");
+  CHECK_ERR(plaidml_compile(ctx, p, 2, bad_names, shapes), PLAIDML_STATUS_NOT_FOUND,
+            "the program has no input 'Q' (inputs: 'A', 'B')");
   plaidml_context_destroy(ctx);
   plaidml_program_destroy(p);
 }
@@ -260,8 +266,8 @@ static void test_execute_errors(plaidml_context* ctx) {
   wrong_k = make(ctx, kADims, kA, 6); /* 2x3 where B must be 3xN */
   CHECK_ERR(plaidml_execute(ctx, p, 2, bad_names, in, 1, NULL, out), PLAIDML_STATUS_NOT_FOUND,
             "'Q'");
-  CHECK_ERR(plaidml_execute(ctx, p, 1, kNames, in, 1, NULL, out), PLAIDML_STATUS_NOT_FOUND,
-            "'B'");
+  CHECK_ERR(plaidml_execute(ctx, p, 1, kNames, in, 1, NULL, out), PLAIDML_STATUS_INVALID_ARGUMENT,
+            "missing input 'B'");
   mix[0] = in[0];
   mix[1] = wrong_k;
   CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, mix, 1, NULL, out), PLAIDML_STATUS_TYPE_ERROR,
@@ -270,13 +276,13 @@ static void test_execute_errors(plaidml_context* ctx) {
             "'Z'");
   CHECK(out[0] == NULL);
   mix[1] = NULL;
-  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, mix, 1, NULL, out),
-            PLAIDML_STATUS_INVALID_ARGUMENT, "the buffer for input 'B' is NULL");
+  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, mix, 1, NULL, out), PLAIDML_STATUS_INVALID_ARGUMENT,
+            "the buffer for input 'B' is NULL");
   CHECK_OK(plaidml_context_create(NULL, &other_ctx));
   foreign = make(other_ctx, kBDims, kB, 6);
   mix[1] = foreign;
-  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, mix, 1, NULL, out),
-            PLAIDML_STATUS_INVALID_ARGUMENT, "the buffer for input 'B' belongs to another context");
+  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, mix, 1, NULL, out), PLAIDML_STATUS_INVALID_ARGUMENT,
+            "the buffer for input 'B' belongs to another context");
   /* A caller-provided output of the wrong shape is refused, and one of the right shape is
    * written in place. */
   CHECK_OK(plaidml_buffer_create(ctx, PLAIDML_DTYPE_FLOAT32, 2, bad_dims, &given[0]));
@@ -312,12 +318,11 @@ static void* thread_main(void* arg) {
   plaidml_buffer* out[1] = {NULL};
   float c[4] = {0};
   int i;
-  a->ok = plaidml_buffer_create_from_host(a->ctx, PLAIDML_DTYPE_FLOAT32, 2, kADims, kA,
-                                          sizeof(kA), &in[0]) == PLAIDML_STATUS_OK &&
-          plaidml_buffer_create_from_host(a->ctx, PLAIDML_DTYPE_FLOAT32, 2, kBDims, kB,
-                                          sizeof(kB), &in[1]) == PLAIDML_STATUS_OK &&
-          plaidml_execute(a->ctx, a->program, 2, kNames, in, 1, NULL, out) ==
-              PLAIDML_STATUS_OK &&
+  a->ok = plaidml_buffer_create_from_host(a->ctx, PLAIDML_DTYPE_FLOAT32, 2, kADims, kA, sizeof(kA),
+                                          &in[0]) == PLAIDML_STATUS_OK &&
+          plaidml_buffer_create_from_host(a->ctx, PLAIDML_DTYPE_FLOAT32, 2, kBDims, kB, sizeof(kB),
+                                          &in[1]) == PLAIDML_STATUS_OK &&
+          plaidml_execute(a->ctx, a->program, 2, kNames, in, 1, NULL, out) == PLAIDML_STATUS_OK &&
           plaidml_buffer_read(out[0], c, sizeof(c)) == PLAIDML_STATUS_OK;
   for (i = 0; i < 4; ++i) {
     if (c[i] != kC[i]) a->ok = 0;
@@ -355,6 +360,50 @@ static void test_concurrency(void) {
   plaidml_context_destroy(ctx);
 }
 
+/* Buffers keep their runtime alive: destroying the context first is allowed. An input passed
+ * straight through as an output works. */
+static void test_lifetimes(void) {
+  plaidml_context* ctx = NULL;
+  plaidml_buffer* buf = NULL;
+  plaidml_buffer* out[2] = {NULL, NULL};
+  plaidml_builder* b = NULL;
+  plaidml_program* p = NULL;
+  plaidml_value A = {0}, D = {0}, two = {0}, ops[2];
+  const char* dims[1] = {"N"};
+  const int64_t n = 3;
+  const float data[3] = {1, 2, 3};
+  const float doubled[3] = {2, 4, 6};
+  float back[3] = {0};
+  CHECK_OK(plaidml_builder_create("passthrough", &b));
+  CHECK_OK(plaidml_builder_add_input(b, "A", 1, dims, PLAIDML_DTYPE_INVALID, &A));
+  CHECK_OK(plaidml_builder_int_constant(b, 2, &two));
+  ops[0] = A;
+  ops[1] = two;
+  CHECK_OK(plaidml_builder_call(b, "mul", 2, ops, 0, NULL, &D));
+  CHECK_OK(plaidml_builder_add_output(b, "A", A));
+  CHECK_OK(plaidml_builder_add_output(b, "D", D));
+  CHECK_OK(plaidml_builder_build(b, &p));
+  plaidml_builder_destroy(b);
+  CHECK_OK(plaidml_context_create(NULL, &ctx));
+  if (!ctx || !p) return;
+  CHECK_OK(
+      plaidml_buffer_create_from_host(ctx, PLAIDML_DTYPE_FLOAT32, 1, &n, data, sizeof(data), &buf));
+  CHECK_OK(plaidml_execute(ctx, p, 1, NULL, &buf, 2, NULL, out));
+  plaidml_context_destroy(ctx);
+  plaidml_program_destroy(p);
+  if (out[0] && out[1]) {
+    CHECK_OK(plaidml_buffer_read(out[0], back, sizeof(back)));
+    CHECK(harness_close(back, data, 3, 0));
+    CHECK_OK(plaidml_buffer_read(out[1], back, sizeof(back)));
+    CHECK(harness_close(back, doubled, 3, 0));
+  }
+  CHECK_OK(plaidml_buffer_read(buf, back, sizeof(back)));
+  CHECK(harness_close(back, data, 3, 0));
+  plaidml_buffer_destroy(out[0]);
+  plaidml_buffer_destroy(out[1]);
+  plaidml_buffer_destroy(buf);
+}
+
 /* The last error is per thread: a failure on another thread does not show here. */
 static void* fail_on_thread(void* arg) {
   (void)arg;
@@ -385,6 +434,7 @@ int main(void) {
   plaidml_context_destroy(ctx);
   test_stats();
   test_concurrency();
+  test_lifetimes();
   test_thread_local_error();
   return harness_finish();
 }

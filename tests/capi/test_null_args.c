@@ -57,8 +57,8 @@ static void test_context_nulls(plaidml_context* ctx) {
             "PLAIDML_CONTEXT_OPTION_NUM_THREADS must be in 0..4096, got -2");
   CHECK_ERR(plaidml_context_options_set_int(opts, PLAIDML_CONTEXT_OPTION_DEVICE, 1), INV,
             "PLAIDML_CONTEXT_OPTION_DEVICE takes a string");
-  CHECK_ERR(plaidml_context_options_set_string(opts, PLAIDML_CONTEXT_OPTION_NUM_THREADS, "2"),
-            INV, "PLAIDML_CONTEXT_OPTION_NUM_THREADS takes an integer");
+  CHECK_ERR(plaidml_context_options_set_string(opts, PLAIDML_CONTEXT_OPTION_NUM_THREADS, "2"), INV,
+            "PLAIDML_CONTEXT_OPTION_NUM_THREADS takes an integer");
   CHECK_ERR(plaidml_context_options_set_int(opts, 999, 1), INV, "unknown context option key 999");
   CHECK_ERR(plaidml_context_options_set_string(opts, 998, "x"), INV,
             "unknown context option key 998");
@@ -251,12 +251,10 @@ static void test_execute_nulls(plaidml_context* ctx) {
   CHECK_ERR(plaidml_compile(NULL, program, 1, &name, &shape), INV, "'context' is NULL");
   CHECK_ERR(plaidml_compile(ctx, NULL, 1, &name, &shape), INV, "'program' is NULL");
   CHECK_ERR(plaidml_compile(ctx, program, 1, &name, NULL), INV, "'input_shapes' is NULL");
-  CHECK_ERR(plaidml_execute(NULL, program, 0, NULL, NULL, 1, NULL, out), INV,
-            "'context' is NULL");
+  CHECK_ERR(plaidml_execute(NULL, program, 0, NULL, NULL, 1, NULL, out), INV, "'context' is NULL");
   CHECK_ERR(plaidml_execute(ctx, NULL, 0, NULL, NULL, 1, NULL, out), INV, "'program' is NULL");
   CHECK_ERR(plaidml_execute(ctx, program, 1, &name, NULL, 1, NULL, out), INV, "'inputs' is NULL");
-  CHECK_ERR(plaidml_execute(ctx, program, 0, NULL, NULL, 1, NULL, NULL), INV,
-            "'outputs' is NULL");
+  CHECK_ERR(plaidml_execute(ctx, program, 0, NULL, NULL, 1, NULL, NULL), INV, "'outputs' is NULL");
   plaidml_program_destroy(program);
 }
 

@@ -20,8 +20,8 @@ static void test_names(void) {
   plaidml_program* p = NULL;
   size_t n = 0;
   const char* name = NULL;
-  CHECK_OK(plaidml_program_from_tile(
-      "function (X[N], Y[N]) -> (S, D) { S = X + Y; D = X - Y; }", &p));
+  CHECK_OK(
+      plaidml_program_from_tile("function (X[N], Y[N]) -> (S, D) { S = X + Y; D = X - Y; }", &p));
   if (!p) return;
   CHECK_OK(plaidml_program_input_count(p, &n));
   CHECK(n == 2);
@@ -85,10 +85,14 @@ static void test_builder_matches_tile(void) {
   CHECK_OK(plaidml_expr_index(b, "k", &k));
   CHECK_OK(plaidml_expr_dim(b, "M", &M));
   CHECK_OK(plaidml_expr_dim(b, "N", &N));
-  out_idx[0] = i; out_idx[1] = j;
-  sizes[0] = M; sizes[1] = N;
-  a_idx[0] = i; a_idx[1] = k;
-  b_idx[0] = k; b_idx[1] = j;
+  out_idx[0] = i;
+  out_idx[1] = j;
+  sizes[0] = M;
+  sizes[1] = N;
+  a_idx[0] = i;
+  a_idx[1] = k;
+  b_idx[0] = k;
+  b_idx[1] = j;
   CHECK_OK(plaidml_contraction_create(b, PLAIDML_AGG_SUM, PLAIDML_COMB_MUL, &c));
   CHECK_OK(plaidml_contraction_set_output(c, 2, out_idx, sizes));
   CHECK_OK(plaidml_contraction_add_input(c, A, 2, a_idx));
@@ -114,13 +118,13 @@ static void test_builder_matches_tile(void) {
 static void test_parse_errors(void) {
   plaidml_program* p = NULL;
   CHECK_ERR(plaidml_program_from_tile("function (A[N]) -> (B) {\n  B = exp(A)\n}\n", &p),
-            PLAIDML_STATUS_PARSE_ERROR, "3:1:");
+            PLAIDML_STATUS_PARSE_ERROR, "3:1: expected ';' after statement, found '}'");
   CHECK_ERR(plaidml_program_from_tile("function (A[N]) -> (B) {\n  B = foo(A);\n}\n", &p),
             PLAIDML_STATUS_NOT_FOUND, "2:7: unknown function 'foo'");
   CHECK_ERR(plaidml_program_from_tile("function (A[N]) -> (B) {\n  B = exp(Q);\n}\n", &p),
-            PLAIDML_STATUS_NOT_FOUND, "unknown tensor 'Q'");
+            PLAIDML_STATUS_NOT_FOUND, "2:11: unknown tensor 'Q'");
   CHECK_ERR(plaidml_program_from_tile("function (A[N] -> (B) { B = A; }", &p),
-            PLAIDML_STATUS_PARSE_ERROR, "1:");
+            PLAIDML_STATUS_PARSE_ERROR, "1:16: expected ',' or ')' in the input list");
   CHECK(p == NULL);
 }
 

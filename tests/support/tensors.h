@@ -9,6 +9,8 @@
 //   CHECK_MESSAGE(report.empty(), report);
 #pragma once
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,8 +18,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "core/types/half.h"
 #include "core/types/tensor.h"
@@ -35,21 +35,50 @@ struct Element {
 inline Element read_element(const HostTensor& t, int64_t index) {
   const uint8_t* p = t.bytes.data() + index * dtype_size(t.shape.dtype);
   Element e;
-  auto get = [p](auto v) { std::memcpy(&v, p, sizeof(v)); return v; };
+  auto get = [p](auto v) {
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
   switch (t.shape.dtype) {
-    case DType::Bool: e.u = get(uint8_t{}) != 0; break;
-    case DType::I8: e.i = get(int8_t{}); break;
-    case DType::I16: e.i = get(int16_t{}); break;
-    case DType::I32: e.i = get(int32_t{}); break;
-    case DType::I64: e.i = get(int64_t{}); break;
-    case DType::U8: e.u = get(uint8_t{}); break;
-    case DType::U16: e.u = get(uint16_t{}); break;
-    case DType::U32: e.u = get(uint32_t{}); break;
-    case DType::U64: e.u = get(uint64_t{}); break;
-    case DType::F16: e.f = f16_to_double(get(uint16_t{})); break;
-    case DType::BF16: e.f = bf16_to_double(get(uint16_t{})); break;
-    case DType::F32: e.f = get(float{}); break;
-    case DType::F64: e.f = get(double{}); break;
+    case DType::Bool:
+      e.u = get(uint8_t{}) != 0;
+      break;
+    case DType::I8:
+      e.i = get(int8_t{});
+      break;
+    case DType::I16:
+      e.i = get(int16_t{});
+      break;
+    case DType::I32:
+      e.i = get(int32_t{});
+      break;
+    case DType::I64:
+      e.i = get(int64_t{});
+      break;
+    case DType::U8:
+      e.u = get(uint8_t{});
+      break;
+    case DType::U16:
+      e.u = get(uint16_t{});
+      break;
+    case DType::U32:
+      e.u = get(uint32_t{});
+      break;
+    case DType::U64:
+      e.u = get(uint64_t{});
+      break;
+    case DType::F16:
+      e.f = f16_to_double(get(uint16_t{}));
+      break;
+    case DType::BF16:
+      e.f = bf16_to_double(get(uint16_t{}));
+      break;
+    case DType::F32:
+      e.f = get(float{});
+      break;
+    case DType::F64:
+      e.f = get(double{});
+      break;
   }
   return e;
 }
@@ -73,19 +102,45 @@ inline void write_element(HostTensor& t, int64_t index, double v) {
   uint8_t* p = t.bytes.data() + index * dtype_size(t.shape.dtype);
   auto put = [p](auto x) { std::memcpy(p, &x, sizeof(x)); };
   switch (t.shape.dtype) {
-    case DType::Bool: put(static_cast<uint8_t>(v != 0)); break;
-    case DType::I8: put(static_cast<int8_t>(v)); break;
-    case DType::I16: put(static_cast<int16_t>(v)); break;
-    case DType::I32: put(static_cast<int32_t>(v)); break;
-    case DType::I64: put(static_cast<int64_t>(v)); break;
-    case DType::U8: put(static_cast<uint8_t>(v)); break;
-    case DType::U16: put(static_cast<uint16_t>(v)); break;
-    case DType::U32: put(static_cast<uint32_t>(v)); break;
-    case DType::U64: put(static_cast<uint64_t>(v)); break;
-    case DType::F16: put(f16_from_double(v)); break;
-    case DType::BF16: put(bf16_from_double(v)); break;
-    case DType::F32: put(static_cast<float>(v)); break;
-    case DType::F64: put(v); break;
+    case DType::Bool:
+      put(static_cast<uint8_t>(v != 0));
+      break;
+    case DType::I8:
+      put(static_cast<int8_t>(v));
+      break;
+    case DType::I16:
+      put(static_cast<int16_t>(v));
+      break;
+    case DType::I32:
+      put(static_cast<int32_t>(v));
+      break;
+    case DType::I64:
+      put(static_cast<int64_t>(v));
+      break;
+    case DType::U8:
+      put(static_cast<uint8_t>(v));
+      break;
+    case DType::U16:
+      put(static_cast<uint16_t>(v));
+      break;
+    case DType::U32:
+      put(static_cast<uint32_t>(v));
+      break;
+    case DType::U64:
+      put(static_cast<uint64_t>(v));
+      break;
+    case DType::F16:
+      put(f16_from_double(v));
+      break;
+    case DType::BF16:
+      put(bf16_from_double(v));
+      break;
+    case DType::F32:
+      put(static_cast<float>(v));
+      break;
+    case DType::F64:
+      put(v);
+      break;
   }
 }
 
@@ -154,10 +209,14 @@ struct Tolerance {
 // and for f16/bf16 results rounded from an f32 accumulator.
 inline Tolerance default_tolerance(DType d) {
   switch (d) {
-    case DType::F16: return {2e-3, 2e-3};
-    case DType::BF16: return {1.6e-2, 1.6e-2};
-    case DType::F32: return {1e-5, 1e-6};
-    case DType::F64: return {1e-12, 1e-14};
+    case DType::F16:
+      return {2e-3, 2e-3};
+    case DType::BF16:
+      return {1.6e-2, 1.6e-2};
+    case DType::F32:
+      return {1e-5, 1e-6};
+    case DType::F64:
+      return {1e-12, 1e-14};
     case DType::Bool:
     case DType::I8:
     case DType::I16:
@@ -166,7 +225,8 @@ inline Tolerance default_tolerance(DType d) {
     case DType::U8:
     case DType::U16:
     case DType::U32:
-    case DType::U64: return {0, 0};
+    case DType::U64:
+      return {0, 0};
   }
   return {0, 0};
 }

@@ -12,6 +12,12 @@ Error api_error(const std::string& what) {
   return runtime_error(what + plaidml_last_error_message());
 }
 
+Error program_error(const std::string& path) {
+  std::string message = plaidml_last_error_message();
+  bool located = !message.empty() && std::isdigit(static_cast<unsigned char>(message[0]));
+  return runtime_error(path + (located ? ":" : ": ") + message);
+}
+
 Result<std::string> read_text_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return runtime_error(path + ": cannot open (" + std::strerror(errno) + ")");
@@ -26,10 +32,7 @@ Result<ProgramPtr> load_program(const std::string& path) {
   if (!text) return text.error();
   plaidml_program* program = nullptr;
   if (plaidml_program_from_tile(text->c_str(), &program) != PLAIDML_STATUS_OK) {
-    // Located messages start "LINE:COLUMN:", giving the compiler-style "PATH:LINE:COLUMN:".
-    std::string message = plaidml_last_error_message();
-    bool located = !message.empty() && std::isdigit(static_cast<unsigned char>(message[0]));
-    return runtime_error(path + (located ? ":" : ": ") + message);
+    return program_error(path);
   }
   return ProgramPtr(program);
 }

@@ -30,6 +30,10 @@ using BufferPtr = std::unique_ptr<plaidml_buffer, BufferDeleter>;
 // "model.tile: "). The library's messages are already in the user's terms.
 Error api_error(const std::string& what);
 
+// The library's message for the failed call about a Tile file, compiler style: messages that
+// carry a location ("3:14: ...") become "PATH:3:14: ...", others "PATH: ...".
+Error program_error(const std::string& path);
+
 // The whole file as text; a runtime error naming the path if it cannot be read.
 Result<std::string> read_text_file(const std::string& path);
 

@@ -77,7 +77,7 @@ Result<double> execute(plaidml_context* context, const plaidml_program* program,
   plaidml_status status = plaidml_execute(context, program, names.size(), names.data(),
                                           buffers.data(), outputs.size(), nullptr, outputs.data());
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (status != PLAIDML_STATUS_OK) return api_error(path + ": ");
+  if (status != PLAIDML_STATUS_OK) return program_error(path);
   return seconds;
 }
 

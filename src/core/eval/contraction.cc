@@ -61,8 +61,7 @@ struct Plan {
 };
 
 Status add_accesses(const std::vector<poly::Affine>& access, const std::vector<int64_t>& dims,
-                    const std::vector<std::string>& indices, Plan& plan,
-                    std::vector<Access>& out) {
+                    const std::vector<std::string>& indices, Plan& plan, std::vector<Access>& out) {
   if (access.size() != dims.size()) {
     return make_error(StatusCode::kInternal, "interpreter: {} index expressions for rank {}",
                       access.size(), dims.size());
@@ -78,6 +77,23 @@ Status add_accesses(const std::vector<poly::Affine>& access, const std::vector<i
   return Status::ok();
 }
 
+// True when `rc` is exactly the bounds check of some access (0 <= access < size), which the
+// enumeration performs anyway; skipping it halves the work per point of a typical contraction.
+bool implied_by_access(const poly::RangeConstraint& rc, const ContractionSpec& spec) {
+  const ir::BoundContraction& c = *spec.contraction;
+  auto match = [&](const std::vector<poly::Affine>& access, const std::vector<int64_t>& dims) {
+    for (size_t k = 0; k < access.size() && k < dims.size(); ++k) {
+      if (rc.lo <= 0 && rc.hi >= dims[k] - 1 && access[k] == rc.expr) return true;
+    }
+    return false;
+  };
+  if (match(c.out_access, spec.dims)) return true;
+  for (size_t j = 0; j < c.in_access.size() && j < spec.inputs.size(); ++j) {
+    if (match(c.in_access[j], spec.inputs[j]->dims)) return true;
+  }
+  return false;
+}
+
 Expected<Plan> make_plan(const ContractionSpec& spec) {
   const ir::BoundContraction& c = *spec.contraction;
   Plan plan;
@@ -87,10 +103,11 @@ Expected<Plan> make_plan(const ContractionSpec& spec) {
   }
   plan.in_access.resize(spec.inputs.size());
   for (size_t j = 0; j < spec.inputs.size(); ++j) {
-    PLAIDML_TRY(add_accesses(c.in_access[j], spec.inputs[j]->dims, c.indices, plan,
-                             plan.in_access[j]));
+    PLAIDML_TRY(
+        add_accesses(c.in_access[j], spec.inputs[j]->dims, c.indices, plan, plan.in_access[j]));
   }
   for (const poly::RangeConstraint& rc : c.conditions) {
+    if (implied_by_access(rc, spec)) continue;
     PLAIDML_ASSIGN(IntAffine lin, compile(rc.expr, c.indices));
     plan.conditions.push_back(Condition{plan.lins.size(), rc.lo * lin.den, rc.hi * lin.den});
     plan.lins.push_back(std::move(lin));
@@ -118,10 +135,14 @@ int64_t offset_of(const std::vector<Access>& access, const std::vector<IntAffine
 Value identity(AggOp agg, DType r) {
   switch (agg) {
     case AggOp::kSum:
-    case AggOp::kAssign: return convert(from_int(0), DType::I64, r);
-    case AggOp::kProd: return convert(from_int(1), DType::I64, r);
-    case AggOp::kMax: return lowest_value(r);
-    case AggOp::kMin: return highest_value(r);
+    case AggOp::kAssign:
+      return convert(from_int(0), DType::I64, r);
+    case AggOp::kProd:
+      return convert(from_int(1), DType::I64, r);
+    case AggOp::kMax:
+      return lowest_value(r);
+    case AggOp::kMin:
+      return highest_value(r);
   }
   return from_uint(0);
 }
@@ -129,10 +150,16 @@ Value identity(AggOp agg, DType r) {
 void aggregate(AggOp agg, Domain d, Value& acc, Value x) {
   switch (agg) {
     case AggOp::kSum:
-      if (d == Domain::kFloat) acc.f += x.f; else acc.u += x.u;
+      if (d == Domain::kFloat)
+        acc.f += x.f;
+      else
+        acc.u += x.u;
       return;
     case AggOp::kProd:
-      if (d == Domain::kFloat) acc.f *= x.f; else acc.u *= x.u;
+      if (d == Domain::kFloat)
+        acc.f *= x.f;
+      else
+        acc.u *= x.u;
       return;
     case AggOp::kMax:
       if (d == Domain::kFloat ? x.f > acc.f : (d == Domain::kSigned ? x.i > acc.i : x.u > acc.u)) {
@@ -144,7 +171,9 @@ void aggregate(AggOp agg, Domain d, Value& acc, Value x) {
         acc = x;
       }
       return;
-    case AggOp::kAssign: acc = x; return;
+    case AggOp::kAssign:
+      acc = x;
+      return;
   }
 }
 
@@ -168,18 +197,25 @@ namespace {
 Status check_arity(const ContractionSpec& spec) {
   size_t want = 0;
   switch (spec.contraction->comb) {
-    case CombOp::kNone: want = 1; break;
+    case CombOp::kNone:
+      want = 1;
+      break;
     case CombOp::kMul:
     case CombOp::kAdd:
-    case CombOp::kEq: want = 2; break;
-    case CombOp::kCond: want = 3; break;
+    case CombOp::kEq:
+      want = 2;
+      break;
+    case CombOp::kCond:
+      want = 3;
+      break;
   }
   if (spec.inputs.size() != want || spec.contraction->inputs.size() != want) {
     return make_error(StatusCode::kInternal, "interpreter: contraction has {} inputs, needs {}",
                       spec.inputs.size(), want);
   }
   if (spec.contraction->ranges.size() != spec.contraction->indices.size()) {
-    return make_error(StatusCode::kInternal, "interpreter: contraction ranges do not match indices");
+    return make_error(StatusCode::kInternal,
+                      "interpreter: contraction ranges do not match indices");
   }
   return Status::ok();
 }
@@ -210,7 +246,10 @@ Status enumerate(const ir::BoundContraction& c, const Plan& plan, Visit visit) {
     bool valid = true;
     for (const Condition& cond : plan.conditions) {
       int64_t v = num[cond.lin];
-      if (v < cond.lo || v > cond.hi) { valid = false; break; }
+      if (v < cond.lo || v > cond.hi) {
+        valid = false;
+        break;
+      }
     }
     int64_t out_offset = valid ? offset_of(plan.out_access, plan.lins, num) : -1;
     valid = out_offset >= 0;
@@ -237,7 +276,8 @@ Status enumerate(const ir::BoundContraction& c, const Plan& plan, Visit visit) {
 
 Status check_size(const ir::BoundContraction& c) {
   double points = 1;
-  for (const poly::IndexRange& r : c.ranges) points *= static_cast<double>(std::max<int64_t>(0, r.extent()));
+  for (const poly::IndexRange& r : c.ranges)
+    points *= static_cast<double>(std::max<int64_t>(0, r.extent()));
   if (c.empty || points <= kMaxPoints) return Status::ok();
   return make_error(StatusCode::kUnsupported,
                     "the reference interpreter cannot enumerate {} index points", points);
@@ -251,28 +291,35 @@ Expected<Tensor> eval_contraction(const ContractionSpec& spec) {
   const ir::BoundContraction& c = *spec.contraction;
   DType r = spec.result_dtype;
   DType cd = spec.compute_dtype;
-  // (A == B) ? C: A and B are compared in their own common type, not in C's.
-  DType cmp = c.comb == CombOp::kCond ? promote(spec.inputs[0]->dtype, spec.inputs[1]->dtype) : cd;
+  // `==` and `A == B ? C` compare A and B in the compute dtype; C is taken in the result dtype.
   std::vector<Tensor> in;
   for (size_t j = 0; j < spec.inputs.size(); ++j) {
-    in.push_back(convert_tensor(*spec.inputs[j], j < 2 ? cmp : cd));
+    in.push_back(convert_tensor(*spec.inputs[j], j < 2 ? cd : r));
   }
-  DType vdt = c.comb == CombOp::kEq ? DType::Bool : cd;
+  DType vdt = c.comb == CombOp::kEq ? DType::Bool : (c.comb == CombOp::kCond ? r : cd);
   Domain rd = domain_of(r);
 
-  Tensor out = spec.default_value ? broadcast_to(*spec.default_value, spec.dims, r)
-                                  : Tensor(r, spec.dims);
+  Tensor out =
+      spec.default_value ? broadcast_to(*spec.default_value, spec.dims, r) : Tensor(r, spec.dims);
   if (!spec.default_value) out.data.assign(out.data.size(), identity(c.agg, r));
   PLAIDML_ASSIGN(Plan plan, make_plan(spec));
   auto visit = [&](int64_t o, const std::vector<int64_t>& ix) {
     Value v = in[0].data[ix[0]];
     switch (c.comb) {
-      case CombOp::kNone: break;
-      case CombOp::kMul: v = multiply(cd, v, in[1].data[ix[1]]); break;
-      case CombOp::kAdd: v = add(cd, v, in[1].data[ix[1]]); break;
-      case CombOp::kEq: v = equal(cd, v, in[1].data[ix[1]]); break;
+      case CombOp::kNone:
+        break;
+      case CombOp::kMul:
+        v = multiply(cd, v, in[1].data[ix[1]]);
+        break;
+      case CombOp::kAdd:
+        v = add(cd, v, in[1].data[ix[1]]);
+        break;
+      case CombOp::kEq:
+        v = equal(cd, v, in[1].data[ix[1]]);
+        break;
       case CombOp::kCond:
-        v = equal(cmp, v, in[1].data[ix[1]]).u ? in[2].data[ix[2]] : convert(from_int(0), DType::I64, cd);
+        v = equal(cd, v, in[1].data[ix[1]]).u ? in[2].data[ix[2]]
+                                              : convert(from_int(0), DType::I64, r);
         break;
     }
     // Floats accumulate unrounded (rounded once below); integers wrap per term, which is exact

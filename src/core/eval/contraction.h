@@ -21,8 +21,10 @@ namespace plaidml::eval {
 struct ContractionSpec {
   const ir::BoundContraction* contraction = nullptr;
   DType result_dtype;
-  DType compute_dtype;         // inputs are converted to it before combining
-  std::vector<int64_t> dims;   // output dims
+  // Inputs are converted to it before combining; for `==` and `A == B ? C` it is the dtype A
+  // and B are compared in (C is taken in result_dtype), as bind sets it.
+  DType compute_dtype;
+  std::vector<int64_t> dims;              // output dims
   std::vector<const Tensor*> inputs;      // parallel to contraction->inputs
   const Tensor* default_value = nullptr;  // `default D`, already evaluated
 };

@@ -26,9 +26,12 @@ uint64_t unsigned_mod(uint64_t a, uint64_t b) { return b == 0 ? 0 : a % b; }
 template <typename F, typename S, typename U>
 Value by_domain(DType c, Value a, Value b, F f, S s, U u) {
   switch (domain_of(c)) {
-    case Domain::kFloat: return from_double(f(a.f, b.f));
-    case Domain::kSigned: return from_int(s(a.i, b.i));
-    case Domain::kUnsigned: return from_uint(u(a.u, b.u));
+    case Domain::kFloat:
+      return from_double(f(a.f, b.f));
+    case Domain::kSigned:
+      return from_int(s(a.i, b.i));
+    case Domain::kUnsigned:
+      return from_uint(u(a.u, b.u));
   }
   return a;
 }
@@ -37,9 +40,15 @@ template <typename Cmp>
 Value compare(DType c, Value a, Value b, Cmp cmp) {
   bool r = false;
   switch (domain_of(c)) {
-    case Domain::kFloat: r = cmp(a.f, b.f); break;
-    case Domain::kSigned: r = cmp(a.i, b.i); break;
-    case Domain::kUnsigned: r = cmp(a.u, b.u); break;
+    case Domain::kFloat:
+      r = cmp(a.f, b.f);
+      break;
+    case Domain::kSigned:
+      r = cmp(a.i, b.i);
+      break;
+    case Domain::kUnsigned:
+      r = cmp(a.u, b.u);
+      break;
   }
   return from_uint(r ? 1 : 0);
 }
@@ -88,18 +97,24 @@ Value relu_of(DType c, Value a) {
 
 Value sign_of(DType c, Value a) {
   switch (domain_of(c)) {
-    case Domain::kFloat: return from_double(sign_of(a.f));
-    case Domain::kSigned: return from_int(a.i < 0 ? -1 : (a.i > 0 ? 1 : 0));
-    case Domain::kUnsigned: return from_uint(a.u != 0 ? 1 : 0);
+    case Domain::kFloat:
+      return from_double(sign_of(a.f));
+    case Domain::kSigned:
+      return from_int(a.i < 0 ? -1 : (a.i > 0 ? 1 : 0));
+    case Domain::kUnsigned:
+      return from_uint(a.u != 0 ? 1 : 0);
   }
   return a;
 }
 
 Value recip_of(DType c, Value a) {
   switch (domain_of(c)) {
-    case Domain::kFloat: return from_double(1.0 / a.f);
-    case Domain::kSigned: return from_int(signed_div(1, a.i));
-    case Domain::kUnsigned: return from_uint(unsigned_div(1, a.u));
+    case Domain::kFloat:
+      return from_double(1.0 / a.f);
+    case Domain::kSigned:
+      return from_int(signed_div(1, a.i));
+    case Domain::kUnsigned:
+      return from_uint(unsigned_div(1, a.u));
   }
   return a;
 }
@@ -116,8 +131,8 @@ Value apply(OpKind op, DType c, const Value* v) {
   auto plus = [](auto x, auto y) { return x + y; };
   switch (op) {
     case OpKind::Add:
-      return by_domain(c, a, b, plus, [](int64_t x, int64_t y) { return wrap(bits(x) + bits(y)); },
-                       plus);
+      return by_domain(
+          c, a, b, plus, [](int64_t x, int64_t y) { return wrap(bits(x) + bits(y)); }, plus);
     case OpKind::Sub:
       return by_domain(
           c, a, b, [](double x, double y) { return x - y; },
@@ -129,7 +144,8 @@ Value apply(OpKind op, DType c, const Value* v) {
           [](int64_t x, int64_t y) { return wrap(bits(x) * bits(y)); },
           [](uint64_t x, uint64_t y) { return x * y; });
     case OpKind::Div:
-      return by_domain(c, a, b, [](double x, double y) { return x / y; }, signed_div, unsigned_div);
+      return by_domain(
+          c, a, b, [](double x, double y) { return x / y; }, signed_div, unsigned_div);
     case OpKind::Mod:
       return by_domain(
           c, a, b, [](double x, double y) { return std::fmod(x, y); }, signed_mod, unsigned_mod);
@@ -143,50 +159,90 @@ Value apply(OpKind op, DType c, const Value* v) {
           c, a, b, [](double x, double y) { return std::fmin(x, y); },
           [](int64_t x, int64_t y) { return std::min(x, y); },
           [](uint64_t x, uint64_t y) { return std::min(x, y); });
-    case OpKind::Neg: return neg_of(c, a);
-    case OpKind::Abs: return abs_of(c, a);
-    case OpKind::Sign: return sign_of(c, a);
-    case OpKind::Recip: return recip_of(c, a);
-    case OpKind::Relu: return relu_of(c, a);
-    case OpKind::Eq: return compare(c, a, b, [](auto x, auto y) { return x == y; });
-    case OpKind::Ne: return compare(c, a, b, [](auto x, auto y) { return x != y; });
-    case OpKind::Lt: return compare(c, a, b, [](auto x, auto y) { return x < y; });
-    case OpKind::Gt: return compare(c, a, b, [](auto x, auto y) { return x > y; });
-    case OpKind::Le: return compare(c, a, b, [](auto x, auto y) { return x <= y; });
-    case OpKind::Ge: return compare(c, a, b, [](auto x, auto y) { return x >= y; });
-    case OpKind::BitAnd: return from_uint(a.u & b.u);
-    case OpKind::BitOr: return from_uint(a.u | b.u);
-    case OpKind::BitXor: return from_uint(a.u ^ b.u);
-    case OpKind::BitNot: return bit_not(c, a);
-    case OpKind::Shl: return shift(c, a, b, true);
-    case OpKind::Shr: return shift(c, a, b, false);
-    case OpKind::Exp: return math(c, v, [](double x) { return std::exp(x); });
-    case OpKind::Log: return math(c, v, [](double x) { return std::log(x); });
-    case OpKind::Sqrt: return math(c, v, [](double x) { return std::sqrt(x); });
-    case OpKind::Pow: return from_double(std::pow(to_double(a, c), to_double(b, c)));
-    case OpKind::Tanh: return math(c, v, [](double x) { return std::tanh(x); });
-    case OpKind::Sin: return math(c, v, [](double x) { return std::sin(x); });
-    case OpKind::Cos: return math(c, v, [](double x) { return std::cos(x); });
-    case OpKind::Tan: return math(c, v, [](double x) { return std::tan(x); });
-    case OpKind::Sinh: return math(c, v, [](double x) { return std::sinh(x); });
-    case OpKind::Cosh: return math(c, v, [](double x) { return std::cosh(x); });
-    case OpKind::Asin: return math(c, v, [](double x) { return std::asin(x); });
-    case OpKind::Acos: return math(c, v, [](double x) { return std::acos(x); });
-    case OpKind::Atan: return math(c, v, [](double x) { return std::atan(x); });
-    case OpKind::Asinh: return math(c, v, [](double x) { return std::asinh(x); });
-    case OpKind::Acosh: return math(c, v, [](double x) { return std::acosh(x); });
-    case OpKind::Atanh: return math(c, v, [](double x) { return std::atanh(x); });
-    case OpKind::Erf: return math(c, v, [](double x) { return std::erf(x); });
-    case OpKind::Floor: return math(c, v, [](double x) { return std::floor(x); });
-    case OpKind::Ceil: return math(c, v, [](double x) { return std::ceil(x); });
-    case OpKind::Round: return math(c, v, [](double x) { return std::round(x); });
-    case OpKind::Sigmoid: return math(c, v, sigmoid);
-    case OpKind::Select: return v[0].u != 0 ? v[1] : v[2];
+    case OpKind::Neg:
+      return neg_of(c, a);
+    case OpKind::Abs:
+      return abs_of(c, a);
+    case OpKind::Sign:
+      return sign_of(c, a);
+    case OpKind::Recip:
+      return recip_of(c, a);
+    case OpKind::Relu:
+      return relu_of(c, a);
+    case OpKind::Eq:
+      return compare(c, a, b, [](auto x, auto y) { return x == y; });
+    case OpKind::Ne:
+      return compare(c, a, b, [](auto x, auto y) { return x != y; });
+    case OpKind::Lt:
+      return compare(c, a, b, [](auto x, auto y) { return x < y; });
+    case OpKind::Gt:
+      return compare(c, a, b, [](auto x, auto y) { return x > y; });
+    case OpKind::Le:
+      return compare(c, a, b, [](auto x, auto y) { return x <= y; });
+    case OpKind::Ge:
+      return compare(c, a, b, [](auto x, auto y) { return x >= y; });
+    case OpKind::BitAnd:
+      return from_uint(a.u & b.u);
+    case OpKind::BitOr:
+      return from_uint(a.u | b.u);
+    case OpKind::BitXor:
+      return from_uint(a.u ^ b.u);
+    case OpKind::BitNot:
+      return bit_not(c, a);
+    case OpKind::Shl:
+      return shift(c, a, b, true);
+    case OpKind::Shr:
+      return shift(c, a, b, false);
+    case OpKind::Exp:
+      return math(c, v, [](double x) { return std::exp(x); });
+    case OpKind::Log:
+      return math(c, v, [](double x) { return std::log(x); });
+    case OpKind::Sqrt:
+      return math(c, v, [](double x) { return std::sqrt(x); });
+    case OpKind::Pow:
+      return from_double(std::pow(to_double(a, c), to_double(b, c)));
+    case OpKind::Tanh:
+      return math(c, v, [](double x) { return std::tanh(x); });
+    case OpKind::Sin:
+      return math(c, v, [](double x) { return std::sin(x); });
+    case OpKind::Cos:
+      return math(c, v, [](double x) { return std::cos(x); });
+    case OpKind::Tan:
+      return math(c, v, [](double x) { return std::tan(x); });
+    case OpKind::Sinh:
+      return math(c, v, [](double x) { return std::sinh(x); });
+    case OpKind::Cosh:
+      return math(c, v, [](double x) { return std::cosh(x); });
+    case OpKind::Asin:
+      return math(c, v, [](double x) { return std::asin(x); });
+    case OpKind::Acos:
+      return math(c, v, [](double x) { return std::acos(x); });
+    case OpKind::Atan:
+      return math(c, v, [](double x) { return std::atan(x); });
+    case OpKind::Asinh:
+      return math(c, v, [](double x) { return std::asinh(x); });
+    case OpKind::Acosh:
+      return math(c, v, [](double x) { return std::acosh(x); });
+    case OpKind::Atanh:
+      return math(c, v, [](double x) { return std::atanh(x); });
+    case OpKind::Erf:
+      return math(c, v, [](double x) { return std::erf(x); });
+    case OpKind::Floor:
+      return math(c, v, [](double x) { return std::floor(x); });
+    case OpKind::Ceil:
+      return math(c, v, [](double x) { return std::ceil(x); });
+    case OpKind::Round:
+      return math(c, v, [](double x) { return std::round(x); });
+    case OpKind::Sigmoid:
+      return math(c, v, sigmoid);
+    case OpKind::Select:
+      return v[0].u != 0 ? v[1] : v[2];
     case OpKind::AsFloat:
     case OpKind::AsBFloat:
     case OpKind::AsInt:
     case OpKind::AsUInt:
-    case OpKind::AsBool: return a;  // converted on load (operand_dtype)
+    case OpKind::AsBool:
+      return a;  // converted on load (operand_dtype)
     case OpKind::Reshape:
     case OpKind::Index:
     case OpKind::ShapeOf:
@@ -194,7 +250,8 @@ Value apply(OpKind op, DType c, const Value* v) {
     case OpKind::Scatter:
     case OpKind::PrngStep:
     case OpKind::PrngState:
-    case OpKind::PrngValue: return a;  // structural: never reaches here (structural.cc)
+    case OpKind::PrngValue:
+      return a;  // structural: never reaches here (structural.cc)
   }
   return a;
 }
@@ -210,14 +267,18 @@ DType operand_dtype(const ElementwiseSpec& spec, size_t k) {
 // The dtype of apply()'s result.
 DType value_dtype(const ElementwiseSpec& spec) {
   switch (ir::op_category(spec.op)) {
-    case OpCategory::kCompare: return DType::Bool;
-    case OpCategory::kMath: return DType::F64;
-    case OpCategory::kCast: return spec.result_dtype;
+    case OpCategory::kCompare:
+      return DType::Bool;
+    case OpCategory::kMath:
+      return DType::F64;
+    case OpCategory::kCast:
+      return spec.result_dtype;
     case OpCategory::kArith:
     case OpCategory::kBitwise:
     case OpCategory::kNumeric:
     case OpCategory::kSelect:
-    case OpCategory::kStructural: return spec.compute_dtype;
+    case OpCategory::kStructural:
+      return spec.compute_dtype;
   }
   return spec.compute_dtype;
 }
@@ -225,8 +286,8 @@ DType value_dtype(const ElementwiseSpec& spec) {
 Status check_spec(const ElementwiseSpec& spec, size_t operand_count) {
   std::string_view name = ir::op_name(spec.op);
   if (static_cast<int>(operand_count) != ir::op_arity(spec.op)) {
-    return make_error(StatusCode::kInternal, "interpreter: '{}' got {} operands, expects {}",
-                      name, operand_count, ir::op_arity(spec.op));
+    return make_error(StatusCode::kInternal, "interpreter: '{}' got {} operands, expects {}", name,
+                      operand_count, ir::op_arity(spec.op));
   }
   if (ir::op_category(spec.op) == OpCategory::kStructural) {
     return make_error(StatusCode::kInternal, "interpreter: '{}' is not elementwise", name);

@@ -25,8 +25,8 @@ namespace plaidml::eval {
 
 struct ElementwiseSpec {
   ir::OpKind op;
-  DType result_dtype;   // dtype of the produced tensor
-  DType compute_dtype;  // operands are converted to it (casts convert straight to the result)
+  DType result_dtype;         // dtype of the produced tensor
+  DType compute_dtype;        // operands are converted to it (casts convert straight to the result)
   std::vector<int64_t> dims;  // result dims
 };
 

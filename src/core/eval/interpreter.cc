@@ -17,6 +17,9 @@ using ir::NodeKind;
 using ir::OpKind;
 using ir::ValueId;
 
+// Values take 8 bytes per element here: 2^33 elements is 64 GiB, more than any test needs.
+constexpr int64_t kMaxElements = int64_t{1} << 33;
+
 class Evaluator {
  public:
   explicit Evaluator(const ir::BoundProgram& bound) : bound_(bound), p_(*bound.program) {}
@@ -106,9 +109,8 @@ Expected<Tensor> Evaluator::eval_elementwise_node(ValueId id) {
     operands.push_back(t);
   }
   if (ir::op_category(n.op) != ir::OpCategory::kStructural) {
-    return eval_elementwise(ElementwiseSpec{n.op, storage_dtype(id), compute_dtype(id),
-                                            bn.shape.dims},
-                            operands);
+    return eval_elementwise(
+        ElementwiseSpec{n.op, storage_dtype(id), compute_dtype(id), bn.shape.dims}, operands);
   }
   StructuralSpec spec{n.op, storage_dtype(id), bn.shape.dims, bn.int_args};
   if (n.op == OpKind::PrngState || n.op == OpKind::PrngValue) {
@@ -147,10 +149,12 @@ Expected<Tensor> Evaluator::eval_node(ValueId id) {
       return make_error(StatusCode::kInternal, "interpreter: input '{}' was not bound", n.name);
     case NodeKind::kLiteral: {
       Tensor t(n.literal_is_float ? DType::F64 : DType::I64, {});
-      t.data[0] = n.literal_is_float ? from_double(n.literal_float) : from_int(n.literal_int);
+      t.data[0] = n.literal_is_float ? from_double(n.literal_float)
+                                     : from_int(ir::bound_literal_int(bound_, id));
       return t;
     }
-    case NodeKind::kElementwise: return eval_elementwise_node(id);
+    case NodeKind::kElementwise:
+      return eval_elementwise_node(id);
     case NodeKind::kContraction:
       if (!bound_.nodes[id].contraction) {
         return make_error(StatusCode::kInternal, "interpreter: contraction '{}' is not bound",
@@ -164,6 +168,12 @@ Expected<Tensor> Evaluator::eval_node(ValueId id) {
 // The interpreter holds every value in memory (8 bytes per element): a huge tensor is an
 // out-of-memory status, never an exception escaping to the caller.
 Expected<Tensor> Evaluator::eval_node_guarded(ValueId id) {
+  int64_t elements = element_count(bound_.nodes[id].shape.dims);
+  if (elements > kMaxElements) {
+    return make_error(StatusCode::kOutOfMemory,
+                      "the reference interpreter cannot hold {} elements (limit {})", elements,
+                      kMaxElements);
+  }
   try {
     return eval_node(id);
   } catch (const std::bad_alloc&) {
@@ -192,8 +202,8 @@ Status Evaluator::run(const std::vector<HostTensor>& inputs) {
     if (!t) {
       const ir::Node& n = p_.nodes[id];
       std::string where = n.loc.to_string();
-      return t.status().with_context(fmt::format("while evaluating '{}'{}: ", n.name,
-                                                 where.empty() ? "" : " at " + where));
+      return t.status().with_context(
+          fmt::format("while evaluating '{}'{}: ", n.name, where.empty() ? "" : " at " + where));
     }
     values_[id] = std::move(t).value();
   }

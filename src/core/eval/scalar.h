@@ -20,9 +20,21 @@ union Value {
   uint64_t u;
 };
 
-inline Value from_double(double v) { Value x; x.f = v; return x; }
-inline Value from_int(int64_t v) { Value x; x.i = v; return x; }
-inline Value from_uint(uint64_t v) { Value x; x.u = v; return x; }
+inline Value from_double(double v) {
+  Value x;
+  x.f = v;
+  return x;
+}
+inline Value from_int(int64_t v) {
+  Value x;
+  x.i = v;
+  return x;
+}
+inline Value from_uint(uint64_t v) {
+  Value x;
+  x.u = v;
+  return x;
+}
 
 // Makes an element of domain_of(to) representable in `to`: floats are rounded to nearest even,
 // integers wrap modulo 2^bits (two's complement), bool becomes v != 0.

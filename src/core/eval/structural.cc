@@ -22,8 +22,8 @@ Expected<Tensor> index_of(const StructuralSpec& spec) {
     return make_error(StatusCode::kInternal, "interpreter: bad axis for index()");
   }
   size_t axis = static_cast<size_t>(spec.int_args[0]);
-  int64_t inner = element_count({spec.dims.begin() + static_cast<int64_t>(axis) + 1,
-                                 spec.dims.end()});
+  int64_t inner =
+      element_count({spec.dims.begin() + static_cast<int64_t>(axis) + 1, spec.dims.end()});
   Tensor out(spec.result_dtype, spec.dims);
   for (int64_t i = 0; i < out.elements(); ++i) {
     int64_t coord = (i / inner) % spec.dims[axis];
@@ -81,7 +81,10 @@ Expected<Tensor> scatter(const Tensor& e, const Tensor& idx, const StructuralSpe
       Value& acc = out.data[row * row_size + j];
       Value x = is_float ? from_double(to_double(e.data[i * row_size + j], e.dtype))
                          : convert(e.data[i * row_size + j], e.dtype, r);
-      if (is_float) acc.f += x.f; else acc.u += x.u;
+      if (is_float)
+        acc.f += x.f;
+      else
+        acc.u += x.u;
     }
   }
   for (Value& v : out.data) v = narrow(v, r);
@@ -108,8 +111,8 @@ Expected<PrngResult> prng_run(const Tensor& state, const std::vector<int64_t>& d
   for (int64_t g = 0; g < kPrngGenerators; ++g) {
     uint32_t s[3];
     for (int k = 0; k < 3; ++k) {
-      s[k] = static_cast<uint32_t>(convert(state.data[k * kPrngGenerators + g], state.dtype,
-                                           DType::U32).u);
+      s[k] = static_cast<uint32_t>(
+          convert(state.data[k * kPrngGenerators + g], state.dtype, DType::U32).u);
     }
     for (int64_t i = g; i < n; i += kPrngGenerators) {
       s[0] = ((s[0] & 4294967294u) << 12) ^ (((s[0] << 13) ^ s[0]) >> 19);
@@ -132,11 +135,18 @@ Expected<Tensor> eval_structural(const StructuralSpec& spec,
                       ir::op_name(spec.op), operands.size());
   };
   switch (spec.op) {
-    case OpKind::Reshape: return reshape(x, spec);
-    case OpKind::Index: return index_of(spec);
-    case OpKind::ShapeOf: return shape_of(x, spec);
-    case OpKind::Gather: PLAIDML_TRY(need(2)); return gather(x, *operands[1], spec);
-    case OpKind::Scatter: PLAIDML_TRY(need(3)); return scatter(x, *operands[1], spec);
+    case OpKind::Reshape:
+      return reshape(x, spec);
+    case OpKind::Index:
+      return index_of(spec);
+    case OpKind::ShapeOf:
+      return shape_of(x, spec);
+    case OpKind::Gather:
+      PLAIDML_TRY(need(2));
+      return gather(x, *operands[1], spec);
+    case OpKind::Scatter:
+      PLAIDML_TRY(need(3));
+      return scatter(x, *operands[1], spec);
     case OpKind::PrngStep: {
       PLAIDML_ASSIGN(PrngResult r, prng_run(x, spec.int_args));
       return convert_tensor(r.draws, spec.result_dtype);

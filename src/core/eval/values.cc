@@ -71,9 +71,12 @@ HostTensor to_host(const Tensor& t) {
 DType widest_of_domain(DType t) {
   if (t == DType::Bool) return t;
   switch (domain_of(t)) {
-    case Domain::kFloat: return DType::F64;
-    case Domain::kSigned: return DType::I64;
-    case Domain::kUnsigned: return DType::U64;
+    case Domain::kFloat:
+      return DType::F64;
+    case Domain::kSigned:
+      return DType::I64;
+    case Domain::kUnsigned:
+      return DType::U64;
   }
   return t;
 }

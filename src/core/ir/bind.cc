@@ -9,9 +9,9 @@
 //   - gather(V, I), scatter(E, I, V) and prng_* shapes: see bind_elementwise.cc.
 #include "core/ir/bind.h"
 
-#include <limits>
-
 #include <fmt/format.h>
+
+#include <limits>
 
 #include "core/ir/bind_common.h"
 #include "core/ir/bind_int_expr.h"
@@ -107,10 +107,14 @@ Status bind_literal(BindState& s, ValueId id) {
 
 Status bind_node(BindState& s, ValueId id) {
   switch (s.program.nodes[id].kind) {
-    case NodeKind::kInput: return Status::ok();  // bound up front, in declaration order
-    case NodeKind::kLiteral: return bind_literal(s, id);
-    case NodeKind::kElementwise: return detail::bind_elementwise(s, id);
-    case NodeKind::kContraction: return detail::bind_contraction(s, id);
+    case NodeKind::kInput:
+      return Status::ok();  // bound up front, in declaration order
+    case NodeKind::kLiteral:
+      return bind_literal(s, id);
+    case NodeKind::kElementwise:
+      return detail::bind_elementwise(s, id);
+    case NodeKind::kContraction:
+      return detail::bind_contraction(s, id);
   }
   return Status(StatusCode::kInternal, "bind: unknown node kind");
 }

@@ -61,6 +61,14 @@ struct BoundProgram {
 Expected<BoundProgram> bind(std::shared_ptr<const Program> program,
                             const std::vector<Shape>& input_shapes);
 
+// The value of an integer kLiteral node: its literal, or the dim expression bound from the
+// input shapes (a dim used as a value, `R = X / N`).
+inline int64_t bound_literal_int(const BoundProgram& bound, ValueId id) {
+  const Node& n = bound.program->nodes[id];
+  const BoundNode& b = bound.nodes[id];
+  return n.int_args.empty() ? n.literal_int : b.int_args.at(0);
+}
+
 // numpy broadcasting of two dim lists; nullopt if incompatible.
 std::optional<std::vector<int64_t>> broadcast_dims(const std::vector<int64_t>& a,
                                                    const std::vector<int64_t>& b);

@@ -1,8 +1,8 @@
 #include "core/ir/bind_common.h"
 
-#include <string_view>
-
 #include <fmt/format.h>
+
+#include <string_view>
 
 #include "core/ir/printer.h"
 
@@ -12,33 +12,82 @@ namespace {
 // Operators the user writes infix; "" for calls.
 std::string_view infix(OpKind op) {
   switch (op) {
-    case OpKind::Add: return "+";
-    case OpKind::Sub: return "-";
-    case OpKind::Mul: return "*";
-    case OpKind::Div: return "/";
-    case OpKind::Mod: return "%";
-    case OpKind::Eq: return "==";
-    case OpKind::Ne: return "!=";
-    case OpKind::Lt: return "<";
-    case OpKind::Gt: return ">";
-    case OpKind::Le: return "<=";
-    case OpKind::Ge: return ">=";
-    case OpKind::BitAnd: return "&";
-    case OpKind::BitOr: return "|";
-    case OpKind::BitXor: return "^";
-    case OpKind::Shl: return "<<";
-    case OpKind::Shr: return ">>";
-    case OpKind::Neg: case OpKind::BitNot: case OpKind::Exp: case OpKind::Log:
-    case OpKind::Sqrt: case OpKind::Pow: case OpKind::Tanh: case OpKind::Sin: case OpKind::Cos:
-    case OpKind::Tan: case OpKind::Sinh: case OpKind::Cosh: case OpKind::Asin:
-    case OpKind::Acos: case OpKind::Atan: case OpKind::Asinh: case OpKind::Acosh:
-    case OpKind::Atanh: case OpKind::Erf: case OpKind::Floor: case OpKind::Ceil:
-    case OpKind::Round: case OpKind::Sigmoid: case OpKind::Abs: case OpKind::Sign:
-    case OpKind::Recip: case OpKind::Max: case OpKind::Min: case OpKind::Relu:
-    case OpKind::Select: case OpKind::AsFloat: case OpKind::AsBFloat: case OpKind::AsInt:
-    case OpKind::AsUInt: case OpKind::AsBool: case OpKind::Reshape: case OpKind::Index:
-    case OpKind::ShapeOf: case OpKind::Gather: case OpKind::Scatter: case OpKind::PrngStep:
-    case OpKind::PrngState: case OpKind::PrngValue: return "";
+    case OpKind::Add:
+      return "+";
+    case OpKind::Sub:
+      return "-";
+    case OpKind::Mul:
+      return "*";
+    case OpKind::Div:
+      return "/";
+    case OpKind::Mod:
+      return "%";
+    case OpKind::Eq:
+      return "==";
+    case OpKind::Ne:
+      return "!=";
+    case OpKind::Lt:
+      return "<";
+    case OpKind::Gt:
+      return ">";
+    case OpKind::Le:
+      return "<=";
+    case OpKind::Ge:
+      return ">=";
+    case OpKind::BitAnd:
+      return "&";
+    case OpKind::BitOr:
+      return "|";
+    case OpKind::BitXor:
+      return "^";
+    case OpKind::Shl:
+      return "<<";
+    case OpKind::Shr:
+      return ">>";
+    case OpKind::Neg:
+    case OpKind::BitNot:
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::Pow:
+    case OpKind::Tanh:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Tan:
+    case OpKind::Sinh:
+    case OpKind::Cosh:
+    case OpKind::Asin:
+    case OpKind::Acos:
+    case OpKind::Atan:
+    case OpKind::Asinh:
+    case OpKind::Acosh:
+    case OpKind::Atanh:
+    case OpKind::Erf:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::Sigmoid:
+    case OpKind::Abs:
+    case OpKind::Sign:
+    case OpKind::Recip:
+    case OpKind::Max:
+    case OpKind::Min:
+    case OpKind::Relu:
+    case OpKind::Select:
+    case OpKind::AsFloat:
+    case OpKind::AsBFloat:
+    case OpKind::AsInt:
+    case OpKind::AsUInt:
+    case OpKind::AsBool:
+    case OpKind::Reshape:
+    case OpKind::Index:
+    case OpKind::ShapeOf:
+    case OpKind::Gather:
+    case OpKind::Scatter:
+    case OpKind::PrngStep:
+    case OpKind::PrngState:
+    case OpKind::PrngValue:
+      return "";
   }
   return "";
 }
@@ -76,12 +125,14 @@ std::string describe_at(const Program& p, ValueId id, int depth, bool nested) {
   const Node& n = p.nodes[id];
   if (!is_generated(n.name)) return n.name;
   switch (n.kind) {
-    case NodeKind::kLiteral: return literal_text(n);
+    case NodeKind::kLiteral:
+      return literal_text(n);
     case NodeKind::kElementwise:
       if (depth >= 3) return "...";
       return elementwise_text(p, n, depth, nested);
     case NodeKind::kInput:
-    case NodeKind::kContraction: return n.name.empty() ? "?" : n.name;
+    case NodeKind::kContraction:
+      return n.name.empty() ? "?" : n.name;
   }
   return n.name;
 }

@@ -4,9 +4,9 @@
 // dtype: promote() of the inputs under the weak-literal rule; `==` gives bool; `A == B ? C`
 // gives C's dtype. compute_dtype is the dtype the inputs are combined in: the result dtype,
 // except for `==` and `?` where it is the dtype A and B are compared in.
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
 
 #include "core/ir/bind_common.h"
 #include "core/ir/bind_int_expr.h"
@@ -41,7 +41,8 @@ Expected<std::vector<int64_t>> eval_out_sizes(const Ctx& x) {
   return sizes;
 }
 
-void collect_indices(const IntExpr& e, std::vector<std::string>* order, std::set<std::string>* seen) {
+void collect_indices(const IntExpr& e, std::vector<std::string>* order,
+                     std::set<std::string>* seen) {
   if (e.op == IntOp::kIndex && seen->insert(e.name).second) order->push_back(e.name);
   for (const auto& a : e.args) collect_indices(*a, order, seen);
 }
@@ -71,7 +72,8 @@ Expected<std::vector<poly::Affine>> access_affines(const Ctx& x,
 
 // 0 <= access[d] <= dims[d] - 1 for every dim; rational accesses also go on `integral`.
 void add_access(const std::vector<poly::Affine>& access, const std::vector<int64_t>& dims,
-                std::vector<poly::RangeConstraint>* conditions, std::vector<poly::Affine>* integral) {
+                std::vector<poly::RangeConstraint>* conditions,
+                std::vector<poly::Affine>* integral) {
   for (size_t d = 0; d < access.size(); ++d) {
     conditions->push_back(poly::RangeConstraint{access[d], 0, dims[d] - 1});
     if (access[d].denominator() != 1) integral->push_back(access[d]);
@@ -82,11 +84,10 @@ Status bind_inputs(Ctx& x, std::vector<poly::Affine>* integral) {
   for (const auto& acc : x.c.inputs) {
     const Shape& shape = x.s.bound.nodes[acc.tensor].shape;
     if (acc.indices.size() != shape.rank()) {
-      return make_error(StatusCode::kTypeError,
-                        "{}'{}' has {} dimension{} ({}) but is indexed with {} ind{}",
-                        x.prefix(), describe(x.s.program, acc.tensor), shape.rank(),
-                        shape.rank() == 1 ? "" : "s", shape.to_string(), acc.indices.size(),
-                        acc.indices.size() == 1 ? "ex" : "ices");
+      return make_error(
+          StatusCode::kTypeError, "{}'{}' has {} dimension{} ({}) but is indexed with {} ind{}",
+          x.prefix(), describe(x.s.program, acc.tensor), shape.rank(), shape.rank() == 1 ? "" : "s",
+          shape.to_string(), acc.indices.size(), acc.indices.size() == 1 ? "ex" : "ices");
     }
     PLAIDML_ASSIGN(auto access, access_affines(x, acc.indices));
     add_access(access, shape.dims, &x.out.conditions, integral);
@@ -137,11 +138,17 @@ Status check_default(const Ctx& x, const std::vector<int64_t>& out_dims) {
 Status check_comb_arity(const Ctx& x) {
   size_t want = 1;
   switch (x.c.comb) {
-    case CombOp::kNone: want = 1; break;
+    case CombOp::kNone:
+      want = 1;
+      break;
     case CombOp::kMul:
     case CombOp::kAdd:
-    case CombOp::kEq: want = 2; break;
-    case CombOp::kCond: want = 3; break;
+    case CombOp::kEq:
+      want = 2;
+      break;
+    case CombOp::kCond:
+      want = 3;
+      break;
   }
   if (x.c.inputs.size() == want && x.c.out_sizes.size() == x.c.out_indices.size()) {
     return Status::ok();

@@ -24,9 +24,9 @@ Status eval_int_args(BindState& s, ValueId id) {
   for (size_t i = 0; i < n.int_args.size(); ++i) {
     auto v = eval_size(*n.int_args[i], s.bound.dims);
     if (!v) {
-      return v.status().with_context(
-          fmt::format("{}argument {} of '{}': ", where(n.loc), n.operands.size() + i + 1,
-                      describe_expr(s.program, id)));
+      return v.status().with_context(fmt::format("{}argument {} of '{}': ", where(n.loc),
+                                                 n.operands.size() + i + 1,
+                                                 describe_expr(s.program, id)));
     }
     b.int_args.push_back(*v);
   }
@@ -89,9 +89,9 @@ Expected<std::vector<int64_t>> broadcast_operands(const BindState& s, ValueId id
     // Broadcasting is pairwise: some earlier operand clashes with this one on its own.
     size_t j = 0;
     while (j + 1 < k && broadcast_dims(s.bound.nodes[n.operands[j]].shape.dims, dk)) ++j;
-    return make_error(StatusCode::kTypeError, "{}cannot broadcast {} with {} in '{}'",
-                      where(n.loc), describe_with_shape(s, n.operands[j]),
-                      describe_with_shape(s, n.operands[k]), describe_expr(s.program, id));
+    return make_error(StatusCode::kTypeError, "{}cannot broadcast {} with {} in '{}'", where(n.loc),
+                      describe_with_shape(s, n.operands[j]), describe_with_shape(s, n.operands[k]),
+                      describe_expr(s.program, id));
   }
   return acc;
 }
@@ -104,7 +104,8 @@ Status bind_elementwise(BindState& s, ValueId id) {
   }
   PLAIDML_TRY(eval_int_args(s, id));
   switch (op_category(n.op)) {
-    case OpCategory::kStructural: return bind_structural(s, id);
+    case OpCategory::kStructural:
+      return bind_structural(s, id);
     case OpCategory::kCast: {
       PLAIDML_ASSIGN(auto dims, broadcast_operands(s, id));
       return bind_cast(s, id, std::move(dims));

@@ -15,8 +15,7 @@ Expected<int64_t> lookup_dim(const IntExpr& e, const DimMap& dims) {
   auto it = dims.find(e.name);
   if (it == dims.end()) {
     return make_error(StatusCode::kTypeError,
-                      "unknown dimension '{}': no input declares a dimension of that name",
-                      e.name);
+                      "unknown dimension '{}': no input declares a dimension of that name", e.name);
   }
   return it->second;
 }
@@ -25,20 +24,31 @@ Expected<int64_t> size_binary(const IntExpr& e, int64_t a, int64_t b) {
   int64_t r = 0;
   bool overflow = false;
   switch (e.op) {
-    case IntOp::kAdd: overflow = __builtin_add_overflow(a, b, &r); break;
-    case IntOp::kSub: overflow = __builtin_sub_overflow(a, b, &r); break;
-    case IntOp::kMul: overflow = __builtin_mul_overflow(a, b, &r); break;
+    case IntOp::kAdd:
+      overflow = __builtin_add_overflow(a, b, &r);
+      break;
+    case IntOp::kSub:
+      overflow = __builtin_sub_overflow(a, b, &r);
+      break;
+    case IntOp::kMul:
+      overflow = __builtin_mul_overflow(a, b, &r);
+      break;
     case IntOp::kDiv:
       if (b == 0) return size_error(e, "divides by zero");
       overflow = (a == INT64_MIN && b == -1);
       r = overflow ? 0 : a / b;
       break;
-    case IntOp::kMax: r = std::max(a, b); break;
-    case IntOp::kMin: r = std::min(a, b); break;
+    case IntOp::kMax:
+      r = std::max(a, b);
+      break;
+    case IntOp::kMin:
+      r = std::min(a, b);
+      break;
     case IntOp::kLiteral:
     case IntOp::kIndex:
     case IntOp::kDim:
-    case IntOp::kNeg: break;
+    case IntOp::kNeg:
+      break;
   }
   if (overflow) return size_error(e, "overflows 64-bit integers");
   return r;
@@ -54,8 +64,10 @@ Status not_affine(const IntExpr& e) {
 Expected<poly::Affine> affine_binary(const IntExpr& e, const poly::Affine& a,
                                      const poly::Affine& b) {
   switch (e.op) {
-    case IntOp::kAdd: return a + b;
-    case IntOp::kSub: return a - b;
+    case IntOp::kAdd:
+      return a + b;
+    case IntOp::kSub:
+      return a - b;
     case IntOp::kMul:
       if (a.is_constant()) return b * a.constant();
       if (b.is_constant()) return a * b.constant();
@@ -79,15 +91,18 @@ Expected<poly::Affine> affine_binary(const IntExpr& e, const poly::Affine& a,
     case IntOp::kLiteral:
     case IntOp::kIndex:
     case IntOp::kDim:
-    case IntOp::kNeg: break;
+    case IntOp::kNeg:
+      break;
   }
   return Status(StatusCode::kInternal, "bind: malformed index expression");
 }
 
 Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims) {
   switch (e.op) {
-    case IntOp::kLiteral: return poly::Affine(poly::Rational(e.value));
-    case IntOp::kIndex: return poly::Affine::var(e.name);
+    case IntOp::kLiteral:
+      return poly::Affine(poly::Rational(e.value));
+    case IntOp::kIndex:
+      return poly::Affine::var(e.name);
     case IntOp::kDim: {
       PLAIDML_ASSIGN(int64_t v, lookup_dim(e, dims));
       return poly::Affine(poly::Rational(v));
@@ -116,8 +131,10 @@ Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims) {
 
 Expected<int64_t> eval_size(const IntExpr& e, const DimMap& dims) {
   switch (e.op) {
-    case IntOp::kLiteral: return e.value;
-    case IntOp::kDim: return lookup_dim(e, dims);
+    case IntOp::kLiteral:
+      return e.value;
+    case IntOp::kDim:
+      return lookup_dim(e, dims);
     case IntOp::kIndex:
       return size_error(e, "uses the index variable '" + e.name +
                                "': sizes may use only dimensions and integers");

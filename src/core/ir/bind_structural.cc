@@ -62,8 +62,9 @@ Status bind_index(Ctx& c) {
   const Shape& x = c.operand(0);
   int64_t axis = c.b.int_args.empty() ? -1 : c.b.int_args[0];
   if (axis < 0 || axis >= static_cast<int64_t>(x.rank())) {
-    return make_error(StatusCode::kTypeError, "{}index axis {} is out of range for '{}' ({}) in '{}'",
-                      where(c.n.loc), axis, c.name(0), x.to_string(), c.expr());
+    return make_error(StatusCode::kTypeError,
+                      "{}index axis {} is out of range for '{}' ({}) in '{}'", where(c.n.loc), axis,
+                      c.name(0), x.to_string(), c.expr());
   }
   return c.set(DType::I32, x.dims);
 }
@@ -112,9 +113,8 @@ Status bind_scatter(Ctx& c) {
 Status bind_prng_step(Ctx& c) {
   Shape state(DType::U32, {kPrngStateRows, kPrngStateSize});
   if (c.operand(0) != state) {
-    return make_error(StatusCode::kTypeError,
-                      "{}prng_step state '{}' must be {}, but it is {}", where(c.n.loc),
-                      c.name(0), state.to_string(), c.operand(0).to_string());
+    return make_error(StatusCode::kTypeError, "{}prng_step state '{}' must be {}, but it is {}",
+                      where(c.n.loc), c.name(0), state.to_string(), c.operand(0).to_string());
   }
   for (int64_t d : c.b.int_args) {
     if (d < 0) {
@@ -141,26 +141,73 @@ Status bind_structural(BindState& s, ValueId id) {
   const Node& n = s.program.nodes[id];
   Ctx c{s, id, n, s.bound.nodes[id]};
   switch (n.op) {
-    case OpKind::Reshape: return bind_reshape(c);
-    case OpKind::Index: return bind_index(c);
-    case OpKind::ShapeOf: return c.set(DType::I32, {static_cast<int64_t>(c.operand(0).rank())});
-    case OpKind::Gather: return bind_gather(c);
-    case OpKind::Scatter: return bind_scatter(c);
-    case OpKind::PrngStep: return bind_prng_step(c);
+    case OpKind::Reshape:
+      return bind_reshape(c);
+    case OpKind::Index:
+      return bind_index(c);
+    case OpKind::ShapeOf:
+      return c.set(DType::I32, {static_cast<int64_t>(c.operand(0).rank())});
+    case OpKind::Gather:
+      return bind_gather(c);
+    case OpKind::Scatter:
+      return bind_scatter(c);
+    case OpKind::PrngStep:
+      return bind_prng_step(c);
     case OpKind::PrngState:
-    case OpKind::PrngValue: return bind_prng_result(c);
-    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Mod:
-    case OpKind::Neg: case OpKind::Eq: case OpKind::Ne: case OpKind::Lt: case OpKind::Gt:
-    case OpKind::Le: case OpKind::Ge: case OpKind::BitAnd: case OpKind::BitOr:
-    case OpKind::BitXor: case OpKind::BitNot: case OpKind::Shl: case OpKind::Shr:
-    case OpKind::Exp: case OpKind::Log: case OpKind::Sqrt: case OpKind::Pow: case OpKind::Tanh:
-    case OpKind::Sin: case OpKind::Cos: case OpKind::Tan: case OpKind::Sinh: case OpKind::Cosh:
-    case OpKind::Asin: case OpKind::Acos: case OpKind::Atan: case OpKind::Asinh:
-    case OpKind::Acosh: case OpKind::Atanh: case OpKind::Erf: case OpKind::Floor:
-    case OpKind::Ceil: case OpKind::Round: case OpKind::Sigmoid: case OpKind::Abs:
-    case OpKind::Sign: case OpKind::Recip: case OpKind::Max: case OpKind::Min:
-    case OpKind::Relu: case OpKind::Select: case OpKind::AsFloat: case OpKind::AsBFloat:
-    case OpKind::AsInt: case OpKind::AsUInt: case OpKind::AsBool: break;
+    case OpKind::PrngValue:
+      return bind_prng_result(c);
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Mod:
+    case OpKind::Neg:
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::Lt:
+    case OpKind::Gt:
+    case OpKind::Le:
+    case OpKind::Ge:
+    case OpKind::BitAnd:
+    case OpKind::BitOr:
+    case OpKind::BitXor:
+    case OpKind::BitNot:
+    case OpKind::Shl:
+    case OpKind::Shr:
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::Pow:
+    case OpKind::Tanh:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Tan:
+    case OpKind::Sinh:
+    case OpKind::Cosh:
+    case OpKind::Asin:
+    case OpKind::Acos:
+    case OpKind::Atan:
+    case OpKind::Asinh:
+    case OpKind::Acosh:
+    case OpKind::Atanh:
+    case OpKind::Erf:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::Sigmoid:
+    case OpKind::Abs:
+    case OpKind::Sign:
+    case OpKind::Recip:
+    case OpKind::Max:
+    case OpKind::Min:
+    case OpKind::Relu:
+    case OpKind::Select:
+    case OpKind::AsFloat:
+    case OpKind::AsBFloat:
+    case OpKind::AsInt:
+    case OpKind::AsUInt:
+    case OpKind::AsBool:
+      break;
   }
   return make_error(StatusCode::kInternal, "bind: '{}' is not a structural op", op_name(n.op));
 }

@@ -100,10 +100,13 @@ std::string float_text(double v) {
 class Printer {
  public:
   explicit Printer(const Program& p) : p_(p) {
+    // Literals that cannot be written inline: contraction inputs (`2[]` is not Tile), dim
+    // literals used as a default (`default N` would name a tensor), and outputs.
     for (const auto& node : p_.nodes) {
-      for (const auto& access : node.contraction.inputs) {
-        if (node.kind == NodeKind::kContraction) named_literals_.insert(access.tensor);
-      }
+      if (node.kind != NodeKind::kContraction) continue;
+      for (const auto& access : node.contraction.inputs) named_literals_.insert(access.tensor);
+      const auto& d = node.contraction.default_value;
+      if (d && !p_.nodes[*d].int_args.empty()) named_literals_.insert(*d);
     }
     for (const auto& [name, id] : p_.outputs) named_literals_.insert(id);
   }

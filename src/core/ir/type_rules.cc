@@ -40,8 +40,11 @@ Expected<OpTypes> elementwise_types(OpKind op, const std::vector<TypedOperand>& 
   OpTypes t{u.dtype, u.dtype, u.weak};
   switch (cat) {
     case OpCategory::kArith:
-    case OpCategory::kSelect: return t;
-    case OpCategory::kCompare: t.result = DType::Bool; return t;
+    case OpCategory::kSelect:
+      return t;
+    case OpCategory::kCompare:
+      t.result = DType::Bool;
+      return t;
     case OpCategory::kBitwise:
       for (size_t i = 0; i < operands.size(); ++i) {
         if (dtype_is_float(operands[i].dtype)) {
@@ -50,12 +53,15 @@ Expected<OpTypes> elementwise_types(OpKind op, const std::vector<TypedOperand>& 
         }
       }
       return t;
-    case OpCategory::kMath: t.compute = t.result = to_float(u.dtype); return t;
+    case OpCategory::kMath:
+      t.compute = t.result = to_float(u.dtype);
+      return t;
     case OpCategory::kNumeric:
       if (op == OpKind::Recip) t.compute = t.result = to_float(u.dtype);
       return t;
     case OpCategory::kCast:
-    case OpCategory::kStructural: break;
+    case OpCategory::kStructural:
+      break;
   }
   return Status(StatusCode::kInternal, "bind: elementwise_types called for a cast or structure");
 }

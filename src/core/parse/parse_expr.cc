@@ -45,6 +45,8 @@ bool takes_int_args(ir::OpKind op) {
 // ---- integer expressions ------------------------------------------------------------------
 
 Expected<ir::IntExprPtr> Parser::parse_int(IntContext ctx) {
+  DepthGuard guard{&depth_};
+  PLAIDML_TRY(enter(peek()));
   PLAIDML_ASSIGN(ir::IntExprPtr lhs, parse_int_term(ctx));
   while (peek().kind == TokenKind::kPlus || peek().kind == TokenKind::kMinus) {
     const Token& op = advance();
@@ -68,6 +70,8 @@ Expected<ir::IntExprPtr> Parser::parse_int_term(IntContext ctx) {
 
 Expected<ir::IntExprPtr> Parser::parse_int_unary(IntContext ctx) {
   if (peek().kind != TokenKind::kMinus) return parse_int_primary(ctx);
+  DepthGuard guard{&depth_};
+  PLAIDML_TRY(enter(peek()));
   const Token& op = advance();
   PLAIDML_ASSIGN(ir::IntExprPtr arg, parse_int_unary(ctx));
   return ir::IntExpr::neg(arg, loc(op));
@@ -123,6 +127,8 @@ Expected<ir::IntExprPtr> Parser::parse_int_name(const Token& t, IntContext ctx) 
 // ---- elementwise expressions ---------------------------------------------------------------
 
 Expected<ir::ValueId> Parser::parse_expr() {
+  DepthGuard guard{&depth_};
+  PLAIDML_TRY(enter(peek()));
   PLAIDML_ASSIGN(ir::ValueId cond, parse_binary(0));
   if (peek().kind != TokenKind::kQuestion) return cond;
   const Token& q = advance();
@@ -150,6 +156,8 @@ Expected<ir::ValueId> Parser::parse_binary(int level) {
 
 Expected<ir::ValueId> Parser::parse_unary() {
   const Token& t = peek();
+  DepthGuard guard{&depth_};
+  if (t.kind == TokenKind::kMinus || t.kind == TokenKind::kTilde) PLAIDML_TRY(enter(t));
   if (t.kind == TokenKind::kMinus) {
     advance();
     // `-2` is one literal, so a printed negative literal reads back as the same node.

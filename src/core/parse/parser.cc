@@ -32,6 +32,11 @@ Status Parser::expect(TokenKind kind, std::string_view what) {
   return error(peek(), "expected {}, found {}", what, describe(peek()));
 }
 
+Status Parser::enter(const Token& at) {
+  if (++depth_ <= kMaxDepth) return Status::ok();
+  return error(at, "expression nested too deeply (more than {} levels)", kMaxDepth);
+}
+
 Expected<std::shared_ptr<const ir::Program>> Parser::parse_program() {
   if (peek().kind == TokenKind::kEnd) {
     return error(peek(), "empty program: expected 'function (inputs) -> (outputs) {{ ... }}'");
@@ -71,20 +76,22 @@ Status Parser::parse_header() {
   }
   PLAIDML_TRY(expect(TokenKind::kArrow, "'->' after the input list"));
   PLAIDML_TRY(expect(TokenKind::kLParen, "'(' to open the output list"));
-  if (!accept(TokenKind::kRParen)) {
-    do {
-      const Token& name = peek();
-      if (name.kind != TokenKind::kIdent) {
-        return error(name, "expected an output name, found {}", describe(name));
-      }
-      PLAIDML_TRY(check_tensor_name(name, "output"));
-      outputs_.push_back(advance());
-      if (accept(TokenKind::kRParen)) break;
-      if (!accept(TokenKind::kComma)) {
-        return error(peek(), "expected ',' or ')' in the output list, found {}", describe(peek()));
-      }
-    } while (true);
+  if (peek().kind == TokenKind::kRParen) {
+    return Status(StatusCode::kInvalidArgument,
+                  fmt::format("{}:{}: the program has no outputs", peek().line, peek().column));
   }
+  do {
+    const Token& name = peek();
+    if (name.kind != TokenKind::kIdent) {
+      return error(name, "expected an output name, found {}", describe(name));
+    }
+    PLAIDML_TRY(check_tensor_name(name, "output"));
+    outputs_.push_back(advance());
+    if (accept(TokenKind::kRParen)) break;
+    if (!accept(TokenKind::kComma)) {
+      return error(peek(), "expected ',' or ')' in the output list, found {}", describe(peek()));
+    }
+  } while (true);
   return Status::ok();
 }
 

@@ -65,6 +65,15 @@ class Parser {
   Expected<ir::ValueId> parse_number(const Token& t, bool negate);
   Expected<ir::ValueId> parse_call(const Token& name);
 
+  // Nesting guard: deeply nested text must give an error, not overflow the stack.
+  static constexpr int kMaxDepth = 200;
+  Status enter(const Token& at);
+  struct DepthGuard {
+    int* depth;
+    ~DepthGuard() { --*depth; }
+  };
+
+  int depth_ = 0;
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   ir::ProgramBuilder builder_;

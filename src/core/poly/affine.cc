@@ -1,10 +1,10 @@
 #include "core/poly/affine.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <limits>
 #include <numeric>
-
-#include <fmt/format.h>
 
 namespace plaidml::poly {
 namespace {

@@ -23,7 +23,7 @@ struct Rational {
 
   Rational() = default;
   Rational(int64_t n) : num(n), den(1) {}  // NOLINT(google-explicit-constructor)
-  Rational(int64_t n, int64_t d);           // normalises; d != 0
+  Rational(int64_t n, int64_t d);          // normalises; d != 0
   bool is_integer() const { return den == 1; }
   int64_t floor() const;
   int64_t ceil() const;

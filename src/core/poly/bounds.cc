@@ -5,6 +5,7 @@
 // decides, for each constraint, whether the box already implies it.
 #include "core/poly/bounds.h"
 
+#include <fmt/format.h>
 #include <isl/cpp.h>
 #include <isl/ctx.h>
 #include <isl/options.h>
@@ -13,8 +14,6 @@
 #include <new>
 #include <optional>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace plaidml::poly {
 namespace {
@@ -89,9 +88,9 @@ std::string tuple_text(size_t n) {
 }
 
 struct SetTexts {
-  std::string space;             // "[i0, i1]"
+  std::string space;                // "[i0, i1]"
   std::vector<std::string> ranges;  // one per constraint
-  std::string integrality;       // "exists (e0, e1 : ...)" formula or "" when none
+  std::string integrality;          // "exists (e0, e1 : ...)" formula or "" when none
 };
 
 Expected<SetTexts> make_texts(const std::vector<std::string>& indices,
@@ -169,8 +168,8 @@ Expected<BoundsResult> solve(isl_ctx* raw, const std::vector<std::string>& indic
     if (box.subtract(holds).is_empty()) continue;
     bool duplicate = false;
     for (const auto& r : result.residual) {
-      duplicate |= r.expr == constraints[c].expr && r.lo == constraints[c].lo &&
-                   r.hi == constraints[c].hi;
+      duplicate |=
+          r.expr == constraints[c].expr && r.lo == constraints[c].lo && r.hi == constraints[c].hi;
     }
     if (!duplicate) result.residual.push_back(constraints[c]);
   }

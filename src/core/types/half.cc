@@ -39,7 +39,7 @@ uint16_t encode(double value, SmallFormat f) {
     double q = round_half_even(std::ldexp(a, f.man_bits - min_exp));
     return static_cast<uint16_t>(sign | static_cast<uint32_t>(q));
   }
-  int e = std::ilogb(a);  // a = m * 2^e, 1 <= m < 2
+  int e = std::ilogb(a);                                      // a = m * 2^e, 1 <= m < 2
   double q = round_half_even(std::ldexp(a, f.man_bits - e));  // in [2^man, 2^(man+1)]
   if (q >= std::ldexp(1.0, f.man_bits + 1)) {
     q = std::ldexp(1.0, f.man_bits);

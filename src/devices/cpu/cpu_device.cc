@@ -1,5 +1,7 @@
 #include "devices/cpu/cpu_device.h"
 
+#include <llvm/ADT/StringRef.h>
+#include <llvm/TargetParser/Host.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,9 +13,6 @@
 #include <new>
 #include <string>
 #include <vector>
-
-#include <llvm/ADT/StringRef.h>
-#include <llvm/TargetParser/Host.h>
 
 #include "devices/cpu/orc_loader.h"
 #include "devices/cpu/thread_pool.h"
@@ -174,7 +173,8 @@ plaidml_plugin_status allocate(plaidml_plugin_device device, uint64_t bytes,
                                plaidml_plugin_buffer* out_buffer) {
   if (!device || !out_buffer) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "NULL argument");
   // aligned_alloc wants a multiple of the alignment; a 0-byte buffer still gets a real pointer.
-  uint64_t rounded = std::max<uint64_t>(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
+  uint64_t rounded =
+      std::max<uint64_t>(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
   if (rounded < bytes) return fail(PLAIDML_PLUGIN_OUT_OF_MEMORY, "buffer size overflows");
   void* data = std::aligned_alloc(kAlignment, rounded);
   auto* buffer = data ? new (std::nothrow) plaidml_plugin_buffer_s{data, bytes} : nullptr;
@@ -289,9 +289,9 @@ plaidml_plugin_status launch(plaidml_plugin_device device, plaidml_plugin_execut
   }
   const auto& kernels = executable->object->kernels();
   if (info->kernel >= kernels.size()) {
-    return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT,
-                "kernel index " + std::to_string(info->kernel) + " out of range (executable has " +
-                    std::to_string(kernels.size()) + ")");
+    return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "kernel index " + std::to_string(info->kernel) +
+                                                     " out of range (executable has " +
+                                                     std::to_string(kernels.size()) + ")");
   }
   if (info->parallel_extent <= 0) return PLAIDML_PLUGIN_OK;
   try {
@@ -323,9 +323,24 @@ plaidml_plugin_status synchronize(plaidml_plugin_device device) {
 
 const plaidml_plugin* cpu_plugin() {
   static const plaidml_plugin plugin = {
-      PLAIDML_PLUGIN_ABI_VERSION, sizeof(plaidml_plugin), "cpu", last_error, device_count,
-      describe_device, open_device, query_device, close_device, allocate, free_buffer, write,
-      read, copy, load, unload, launch, synchronize,
+      PLAIDML_PLUGIN_ABI_VERSION,
+      sizeof(plaidml_plugin),
+      "cpu",
+      last_error,
+      device_count,
+      describe_device,
+      open_device,
+      query_device,
+      close_device,
+      allocate,
+      free_buffer,
+      write,
+      read,
+      copy,
+      load,
+      unload,
+      launch,
+      synchronize,
   };
   return &plugin;
 }

@@ -1,9 +1,9 @@
 #include "jit/cache/plan_cache.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <new>
-
-#include <fmt/format.h>
 
 namespace plaidml::jit {
 namespace {
@@ -44,9 +44,11 @@ Expected<PlanCache::PlanPtr> PlanCache::get_or_compile(const PlanKey& key, const
     if (it != entries_.end()) {
       // A finished plan or a compile in flight: either way this call does not compile.
       stats_.cache_hits++;
-      future = it->second;
+      it->second.last_use = ++clock_;
+      future = it->second.result;
     } else {
-      entries_.emplace(key, promise.get_future().share());
+      evict_if_full();
+      entries_.emplace(key, Entry{promise.get_future().share(), ++clock_});
     }
   }
   if (future.valid()) return future.get();
@@ -79,6 +81,18 @@ PlanCache::Result PlanCache::compile(const PlanKey& key, const Factory& make,
   return result;
 }
 
+void PlanCache::evict_if_full() {
+  if (entries_.size() < capacity_) return;
+  auto victim = entries_.end();
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    bool ready = it->second.result.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    if (ready && (victim == entries_.end() || it->second.last_use < victim->second.last_use)) {
+      victim = it;
+    }
+  }
+  if (victim != entries_.end()) entries_.erase(victim);
+}
+
 CacheStats PlanCache::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return stats_;
@@ -92,7 +106,7 @@ size_t PlanCache::size() const {
 void PlanCache::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto it = entries_.begin(); it != entries_.end();) {
-    bool ready = it->second.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    bool ready = it->second.result.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
     it = ready ? entries_.erase(it) : std::next(it);
   }
 }

@@ -9,8 +9,8 @@
 //   - an op's operands share one dtype (its "operand dtype"), except Select (bool condition);
 //     comparisons give Bool; everything else gives the operand dtype;
 //   - F16/BF16 values are computed in f32; they are rounded when stored and by casts to F16/BF16;
-//   - integer ops wrap in their dtype; integer / and % by 0 give 0 (never trap); shifts by the
-//     bit width or more give 0 (>> of a negative signed value gives -1);
+//   - integer ops wrap in their dtype; integer / and % by 0 give 0 (never trap); shift amounts
+//     outside [0, bit width) give 0; >> of a signed value is arithmetic;
 //   - casts from float to integer saturate (NaN gives 0); casts to Bool test != 0.
 // Kernels run iterations [begin, end) of their parallel loop (artifact.h): at most one loop is
 // marked parallel, it is a statement of the kernel's top-level block and has constant bounds.

@@ -56,7 +56,7 @@ int LowerContext::add_slot(BufferSlot::Role role, int index, Shape shape) {
 ExprPtr LowerContext::literal(ir::ValueId v, DType dtype) const {
   const ir::Node& n = node(v);
   ExprPtr value = n.literal_is_float ? loop::float_const(n.literal_float, DType::F64)
-                                     : loop::int_const(n.literal_int, DType::I64);
+                                     : loop::int_const(ir::bound_literal_int(bound_, v), DType::I64);
   return loop::cast(dtype, value);
 }
 

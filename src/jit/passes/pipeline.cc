@@ -34,7 +34,8 @@ std::vector<DType> slot_dtypes(const LoweredProgram& program) {
 void dump(const char* step, const LoweredProgram& program) {
   std::string text;
   for (const auto& k : program.kernels) text += loop::to_string(k);
-  logger().info("PLAIDML_DUMP after {}:\n{}", step, text);
+  // warn: the default log level must show a dump the user asked for explicitly.
+  logger().warn("PLAIDML_DUMP after {}:\n{}", step, text);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The loop-pass pipeline: a named list of passes run on every kernel of a lowered program, each
 // step timed, verified and, with PLAIDML_DUMP=1, printed to the log (plaidml::logger(), level
-// info). Tiling, vectorization and threading passes slot into the list in pipeline.cc.
+// warn, so the default level shows it). Tiling, vectorization and threading passes slot into
+// the list in pipeline.cc.
 #pragma once
 
 #include <string>

@@ -1,9 +1,8 @@
 // plaidml.hpp: RAII handles, exceptions and the EDSL, checked against hand-computed values.
 #include <doctest/doctest.h>
 
-#include <plaidml/plaidml.hpp>
-
 #include <cmath>
+#include <plaidml/plaidml.hpp>
 #include <string>
 #include <vector>
 
@@ -20,7 +19,7 @@ std::vector<float> run1(Context& ctx, const Program& program, const plaidml::Bin
   return outputs.at(output).read<float>();
 }
 
-TEST_CASE("edsl: matmul with C(i, j) += A(i, k) * B(k, j)") {
+TEST_CASE("plaidml.hpp edsl: matmul with C(i, j) += A(i, k) * B(k, j)") {
   Builder b("matmul");
   auto A = b.input("A", {"M", "K"});
   auto B = b.input("B", {"K", "N"});
@@ -45,7 +44,7 @@ TEST_CASE("edsl: matmul with C(i, j) += A(i, k) * B(k, j)") {
   CHECK(outputs.at("C").read<float>() == std::vector<float>{58, 64, 139, 154});
 }
 
-TEST_CASE("edsl: max, min and product aggregations") {
+TEST_CASE("plaidml.hpp edsl: max, min and product aggregations") {
   Builder b("reduce");
   auto X = b.input("X", {"R", "S"});
   auto i = b.index("i"), j = b.index("j");
@@ -69,7 +68,7 @@ TEST_CASE("edsl: max, min and product aggregations") {
   CHECK(out.at("Prod").read<float>() == std::vector<float>{1.5f, -4, -4});
 }
 
-TEST_CASE("edsl: constraints, default and assign") {
+TEST_CASE("plaidml.hpp edsl: constraints, default and assign") {
   Builder b("cumsum");
   auto X = b.input("X", {"N"});
   auto i = b.index("i"), k = b.index("k");
@@ -95,7 +94,7 @@ TEST_CASE("edsl: constraints, default and assign") {
   CHECK(out.at("T").read<float>() == std::vector<float>{4, 3, 2, 1});
 }
 
-TEST_CASE("edsl: elementwise operators and named functions") {
+TEST_CASE("plaidml.hpp edsl: elementwise operators and named functions") {
   Builder b("elementwise");
   auto A = b.input("A", {"N"});
   auto B = b.input("B", {"N"});
@@ -119,7 +118,30 @@ TEST_CASE("edsl: elementwise operators and named functions") {
   CHECK(out.at("Neg").read<float>() == std::vector<float>{-0.5f, 1, -1.5f});
 }
 
-TEST_CASE("edsl: errors are plaidml::Error with status and message") {
+TEST_CASE("plaidml.hpp edsl: ternary combination, comparisons and casts") {
+  // Index of each row's maximum: M(i) = max_j X(i, j); O(i) = sum_j (X(i, j) == M(i) ? J(j)).
+  Builder b("argmax");
+  auto X = b.input("X", {"R", "S"});
+  auto J = b.input("J", {"S"});
+  auto i = b.index("i"), j = b.index("j");
+  auto M = b.contraction({b.dim("R")});
+  M(i) >= X(i, j);
+  plaidml::Tensor m = M;
+  auto O = b.contraction({b.dim("R")});
+  O(i) += plaidml::cond(X(i, j) == m(i), J(j));
+  b.output("O", O);
+  b.output("Big", plaidml::as_int(X > 2.0, 32));
+  Program program = b.build();
+
+  Context ctx;
+  auto x = Buffer::from<float>(ctx, {2, 3}, {3, -1, 2, 0.5f, 4, -2});
+  auto jj = Buffer::from<float>(ctx, {3}, {0, 1, 2});
+  auto out = ctx.run(program, {{"X", x}, {"J", jj}});
+  CHECK(out.at("O").read<float>() == std::vector<float>{0, 1});
+  CHECK(out.at("Big").read<int32_t>() == std::vector<int32_t>{1, 0, 0, 0, 1, 0});
+}
+
+TEST_CASE("plaidml.hpp edsl: errors are plaidml::Error with status and message") {
   try {
     Program::from_tile("function (A[N]) -> (B) {\n  B = foo(A);\n}\n");
     FAIL("expected an error");
@@ -138,8 +160,8 @@ TEST_CASE("edsl: errors are plaidml::Error with status and message") {
     ctx.run(program, {});
     FAIL("expected an error");
   } catch (const plaidml::Error& e) {
-    CHECK(e.status() == PLAIDML_STATUS_NOT_FOUND);
-    CHECK(std::string(e.what()).find("'A'") != std::string::npos);
+    CHECK(e.status() == PLAIDML_STATUS_INVALID_ARGUMENT);
+    CHECK(std::string(e.what()).find("missing input 'A'") != std::string::npos);
   }
   auto ints = Buffer::from<int32_t>(ctx, {2}, {1, 2});
   CHECK_THROWS_AS(ints.read<float>(), plaidml::Error);
@@ -152,7 +174,7 @@ TEST_CASE("edsl: errors are plaidml::Error with status and message") {
   }
 }
 
-TEST_CASE("c++: compile warm-up, stats, devices and outputs into given buffers") {
+TEST_CASE("plaidml.hpp: compile warm-up, stats, devices and outputs into given buffers") {
   auto program = Program::from_tile("function (A[N]) -> (R) { R = A * A; }");
   Context ctx;
   CHECK(ctx.device() == "cpu:0");

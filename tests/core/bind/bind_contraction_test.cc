@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "core/ir/bind.h"
 #include "core/bind/program_maker.h"
+#include "core/ir/bind.h"
 
 namespace plaidml::ir {
 namespace {
@@ -24,9 +24,9 @@ std::shared_ptr<const Program> matmul() {
   ProgramMaker m;
   ValueId a = m.input("A", std::vector<std::string>{"M", "K"});
   ValueId b = m.input("B", std::vector<std::string>{"K", "N"});
-  m.output(m.contraction("C", sum_of(CombOp::kMul, {idx("i"), idx("j")}, {dim("M"), dim("N")},
-                                     {access(a, {idx("i"), idx("k")}),
-                                      access(b, {idx("k"), idx("j")})})));
+  m.output(m.contraction(
+      "C", sum_of(CombOp::kMul, {idx("i"), idx("j")}, {dim("M"), dim("N")},
+                  {access(a, {idx("i"), idx("k")}), access(b, {idx("k"), idx("j")})})));
   return m.finish();
 }
 
@@ -78,10 +78,10 @@ TEST_CASE("contraction: strided padded conv has exact bounds and one residual") 
   ValueId in = m.input("I", std::vector<std::string>{"N", "X", "CI"});
   ValueId k = m.input("K", std::vector<std::string>{"KX", "CI", "CO"});
   auto pos = 2 * idx("x") + idx("k") - 1;
-  ValueId o = m.contraction(
-      "O", sum_of(CombOp::kMul, {idx("n"), idx("x"), idx("co")},
-                  {dim("N"), (dim("X") + 1) / 2, dim("CO")},
-                  {access(in, {idx("n"), pos, idx("ci")}), access(k, {idx("k"), idx("ci"), idx("co")})}));
+  ValueId o = m.contraction("O", sum_of(CombOp::kMul, {idx("n"), idx("x"), idx("co")},
+                                        {dim("N"), (dim("X") + 1) / 2, dim("CO")},
+                                        {access(in, {idx("n"), pos, idx("ci")}),
+                                         access(k, {idx("k"), idx("ci"), idx("co")})}));
   m.output(o);
   auto b = bind(m.finish(), {Shape(DType::F32, {1, 5, 2}), Shape(DType::F32, {3, 2, 4})});
   REQUIRE(b.has_value());
@@ -102,10 +102,11 @@ TEST_CASE("contraction: valid 2-D conv") {
   ValueId in = m.input("I", std::vector<std::string>{"N", "X", "Y", "CI"});
   ValueId k = m.input("K", std::vector<std::string>{"KX", "KY", "CI", "CO"});
   ValueId o = m.contraction(
-      "O", sum_of(CombOp::kMul, {idx("n"), idx("x"), idx("y"), idx("co")},
-                  {dim("N"), dim("X") - dim("KX") + lit(1), dim("Y") - dim("KY") + lit(1), dim("CO")},
-                  {access(in, {idx("n"), idx("x") + idx("i"), idx("y") + idx("j"), idx("ci")}),
-                   access(k, {idx("i"), idx("j"), idx("ci"), idx("co")})}));
+      "O",
+      sum_of(CombOp::kMul, {idx("n"), idx("x"), idx("y"), idx("co")},
+             {dim("N"), dim("X") - dim("KX") + lit(1), dim("Y") - dim("KY") + lit(1), dim("CO")},
+             {access(in, {idx("n"), idx("x") + idx("i"), idx("y") + idx("j"), idx("ci")}),
+              access(k, {idx("i"), idx("j"), idx("ci"), idx("co")})}));
   m.output(o);
   auto b = bind(m.finish(), {Shape(DType::F16, {2, 7, 6, 3}), Shape(DType::F16, {3, 2, 3, 8})});
   REQUIRE(b.has_value());
@@ -122,9 +123,9 @@ TEST_CASE("contraction: rational index") {
   ProgramMaker m;
   ValueId in = m.input("I", std::vector<std::string>{"N"});
   ValueId k = m.input("K", std::vector<std::string>{"N"});
-  ValueId o = m.contraction("O", sum_of(CombOp::kMul, {idx("i")}, {lit(5)},
-                                        {access(in, {(idx("i") - idx("j") + 1) / 2}),
-                                         access(k, {idx("j")})}));
+  ValueId o = m.contraction(
+      "O", sum_of(CombOp::kMul, {idx("i")}, {lit(5)},
+                  {access(in, {(idx("i") - idx("j") + 1) / 2}), access(k, {idx("j")})}));
   m.output(o);
   auto b = bind(m.finish(), {Shape(DType::I32, {3}), Shape(DType::I32, {3})});
   REQUIRE(b.has_value());
@@ -172,15 +173,16 @@ TEST_CASE("contraction: comparison forms") {
   ValueId x = m.input("X", std::vector<std::string>{"N", "M"}, DType::F16);
   ValueId mx = m.input("MX", std::vector<std::string>{"N"}, DType::F16);
   ValueId id = m.input("Idx", std::vector<std::string>{"M"}, DType::I32);
-  ValueId eq = m.contraction("E", sum_of(CombOp::kEq, {idx("i"), idx("j")}, {dim("N"), dim("M")},
-                                         {access(x, {idx("i"), idx("j")}), access(mx, {idx("i")})}));
-  ValueId cond = m.contraction(
-      "O", sum_of(CombOp::kCond, {idx("i")}, {dim("N")},
-                  {access(x, {idx("i"), idx("j")}), access(mx, {idx("i")}), access(id, {idx("j")})}));
+  ValueId eq =
+      m.contraction("E", sum_of(CombOp::kEq, {idx("i"), idx("j")}, {dim("N"), dim("M")},
+                                {access(x, {idx("i"), idx("j")}), access(mx, {idx("i")})}));
+  ValueId cond = m.contraction("O", sum_of(CombOp::kCond, {idx("i")}, {dim("N")},
+                                           {access(x, {idx("i"), idx("j")}), access(mx, {idx("i")}),
+                                            access(id, {idx("j")})}));
   m.output(eq);
   m.output(cond);
-  auto b = bind(m.finish(), {Shape(DType::F16, {2, 3}), Shape(DType::F16, {2}),
-                             Shape(DType::I32, {3})});
+  auto b =
+      bind(m.finish(), {Shape(DType::F16, {2, 3}), Shape(DType::F16, {2}), Shape(DType::I32, {3})});
   REQUIRE(b.has_value());
   CHECK(b->nodes[eq].shape == Shape(DType::Bool, {2, 3}));
   CHECK(b->nodes[eq].compute_dtype == DType::F16);
@@ -192,7 +194,8 @@ TEST_CASE("contraction: a literal input and a literal default") {
   ProgramMaker m;
   ValueId x = m.input("X", std::vector<std::string>{"N"}, DType::F16);
   ValueId two = m.int_lit(2);
-  Contraction c = sum_of(CombOp::kMul, {idx("i")}, {dim("N")}, {access(x, {idx("i")}), access(two, {})});
+  Contraction c =
+      sum_of(CombOp::kMul, {idx("i")}, {dim("N")}, {access(x, {idx("i")}), access(two, {})});
   c.default_value = m.float_lit(1.5);
   ValueId o = m.contraction("O", c);
   m.output(o);
@@ -213,7 +216,8 @@ TEST_CASE("contraction: default that does not broadcast to the output") {
   REQUIRE_FALSE(b.has_value());
   CHECK(b.status().code() == StatusCode::kTypeError);
   CHECK(b.status().message() ==
-        "3:1: contraction 'O': default value 'D' (f32[2]) does not broadcast to the output shape [3]");
+        "3:1: contraction 'O': default value 'D' (f32[2]) does not broadcast to the output shape "
+        "[3]");
 }
 
 TEST_CASE("contraction: errors name the contraction and the expression") {
@@ -240,8 +244,8 @@ TEST_CASE("contraction: errors name the contraction and the expression") {
 
   ProgramMaker q;
   ValueId z = q.input("X", std::vector<std::string>{"N", "M"});
-  q.output(q.contraction("O", sum_of(CombOp::kNone, {idx("i")}, {dim("N")},
-                                     {access(z, {idx("i")})})));
+  q.output(
+      q.contraction("O", sum_of(CombOp::kNone, {idx("i")}, {dim("N")}, {access(z, {idx("i")})})));
   auto rank = bind(q.finish(), {Shape(DType::F32, {3, 2})});
   REQUIRE_FALSE(rank.has_value());
   CHECK(rank.status().message() ==
@@ -265,16 +269,16 @@ TEST_CASE("contraction: unbounded index") {
 TEST_CASE("contraction: size expression with an index variable or unknown dim") {
   ProgramMaker m;
   ValueId x = m.input("X", std::vector<std::string>{"N"});
-  m.output(m.contraction("O", sum_of(CombOp::kNone, {idx("i")}, {dim("Q")},
-                                     {access(x, {idx("i")})})));
+  m.output(
+      m.contraction("O", sum_of(CombOp::kNone, {idx("i")}, {dim("Q")}, {access(x, {idx("i")})})));
   auto b = bind(m.finish(), {Shape(DType::F32, {3})});
   REQUIRE_FALSE(b.has_value());
   CHECK(b.status().message() ==
         "2:1: contraction 'O': unknown dimension 'Q': no input declares a dimension of that name");
   ProgramMaker p;
   ValueId y = p.input("X", std::vector<std::string>{"N"});
-  p.output(p.contraction("O", sum_of(CombOp::kNone, {idx("i")}, {idx("i")},
-                                     {access(y, {idx("i")})})));
+  p.output(
+      p.contraction("O", sum_of(CombOp::kNone, {idx("i")}, {idx("i")}, {access(y, {idx("i")})})));
   auto c = bind(p.finish(), {Shape(DType::F32, {3})});
   REQUIRE_FALSE(c.has_value());
   CHECK(c.status().message() ==

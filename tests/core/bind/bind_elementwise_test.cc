@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "core/ir/bind.h"
 #include "core/bind/program_maker.h"
+#include "core/ir/bind.h"
 
 namespace plaidml::ir {
 namespace {
@@ -55,7 +55,8 @@ TEST_CASE("elementwise: broadcast mismatch names both shapes and the expression"
   auto r = bind_binary(OpKind::Add, Shape(DType::F32, {2, 3}), Shape(DType::F32, {4}));
   REQUIRE_FALSE(r.has_value());
   CHECK(r.status().code() == StatusCode::kTypeError);
-  CHECK(r.status().message() == "3:1: cannot broadcast 'X' (f32[2, 3]) with 'Y' (f32[4]) in 'X + Y'");
+  CHECK(r.status().message() ==
+        "3:1: cannot broadcast 'X' (f32[2, 3]) with 'Y' (f32[4]) in 'X + Y'");
 }
 
 TEST_CASE("elementwise: broadcast mismatch inside a nested expression") {
@@ -78,23 +79,25 @@ TEST_CASE("elementwise: select broadcasts three operands and names the clashing 
   ValueId b = m.input("B", std::nullopt);
   ValueId r = m.op(OpKind::Select, {c, a, b}, {}, "R");
   m.output(r);
-  auto ok = bind(m.finish(), {Shape(DType::Bool, {4, 1}), Shape(DType::I8, {3}),
-                              Shape(DType::F16, {})});
+  auto ok =
+      bind(m.finish(), {Shape(DType::Bool, {4, 1}), Shape(DType::I8, {3}), Shape(DType::F16, {})});
   REQUIRE(ok.has_value());
   CHECK(ok->nodes[r].shape == Shape(DType::F16, {4, 3}));
-  auto bad = bind(m.finish(), {Shape(DType::Bool, {4, 1}), Shape(DType::I8, {3}),
-                               Shape(DType::F16, {5, 1})});
+  auto bad = bind(m.finish(),
+                  {Shape(DType::Bool, {4, 1}), Shape(DType::I8, {3}), Shape(DType::F16, {5, 1})});
   REQUIRE_FALSE(bad.has_value());
   CHECK(bad.status().message() ==
         "4:1: cannot broadcast 'C' (bool[4, 1]) with 'B' (f16[5, 1]) in 'C ? A : B'");
 }
 
 TEST_CASE("elementwise: dtype promotion spot checks") {
-  struct Row { DType a, b, want; };
+  struct Row {
+    DType a, b, want;
+  };
   const Row rows[] = {
-      {DType::F16, DType::F32, DType::F32}, {DType::I8, DType::U8, DType::I16},
-      {DType::I64, DType::U64, DType::I64}, {DType::U32, DType::I32, DType::I64},
-      {DType::Bool, DType::I8, DType::I8},  {DType::I64, DType::F16, DType::F16},
+      {DType::F16, DType::F32, DType::F32},  {DType::I8, DType::U8, DType::I16},
+      {DType::I64, DType::U64, DType::I64},  {DType::U32, DType::I32, DType::I64},
+      {DType::Bool, DType::I8, DType::I8},   {DType::I64, DType::F16, DType::F16},
       {DType::F16, DType::BF16, DType::F32}, {DType::U16, DType::U8, DType::U16},
   };
   for (const auto& row : rows) {
@@ -179,15 +182,20 @@ TEST_CASE("elementwise: bitwise on floats is a type error") {
         "2:1: bitwise operator '~' needs integer or bool operands, but 'X' is f16 in '~X'");
   auto lit_float = bind_with_literal(OpKind::Shl, Shape(DType::I32, {2}), true);
   REQUIRE_FALSE(lit_float.has_value());
-  CHECK(lit_float.status().message() ==
-        "3:1: bitwise operator '<<' needs integer or bool operands, but '0.5' is f32 in 'X << 0.5'");
+  CHECK(
+      lit_float.status().message() ==
+      "3:1: bitwise operator '<<' needs integer or bool operands, but '0.5' is f32 in 'X << 0.5'");
   auto ok = bind_binary(OpKind::BitXor, Shape(DType::Bool, {2}), Shape(DType::Bool, {2}));
   REQUIRE(ok.has_value());
   CHECK(ok->shape.dtype == DType::Bool);
 }
 
 TEST_CASE("elementwise: casts by bits") {
-  struct Row { OpKind op; int64_t bits; DType want; };
+  struct Row {
+    OpKind op;
+    int64_t bits;
+    DType want;
+  };
   const Row rows[] = {
       {OpKind::AsFloat, 16, DType::F16}, {OpKind::AsFloat, 32, DType::F32},
       {OpKind::AsFloat, 64, DType::F64}, {OpKind::AsBFloat, 16, DType::BF16},

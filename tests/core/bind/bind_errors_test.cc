@@ -3,8 +3,8 @@
 
 #include <limits>
 
-#include "core/ir/bind.h"
 #include "core/bind/program_maker.h"
+#include "core/ir/bind.h"
 
 namespace plaidml::ir {
 namespace {

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "core/ir/bind.h"
 #include "core/bind/program_maker.h"
+#include "core/ir/bind.h"
 
 namespace plaidml::ir {
 namespace {
@@ -78,14 +78,14 @@ TEST_CASE("bind: unknown rank and unnamed dims accept any size") {
   ValueId z = m.input("Z", std::vector<std::string>{});
   m.output(m.op(OpKind::Add, {x, y}, {}, "R"));
   m.output(m.op(OpKind::Mul, {z, z}, {}, "S"));
-  auto r = bind(m.finish(), {Shape(DType::I32, {7, 2, 3}), Shape(DType::I32, {2, 3}),
-                             Shape(DType::I64, {})});
+  auto r = bind(m.finish(),
+                {Shape(DType::I32, {7, 2, 3}), Shape(DType::I32, {2, 3}), Shape(DType::I64, {})});
   REQUIRE(r.has_value());
   CHECK(r->output_shapes[0] == Shape(DType::I32, {7, 2, 3}));
   CHECK(r->output_shapes[1] == Shape(DType::I64, {}));
   CHECK(r->dims.empty());
-  auto bad = bind(m.finish(), {Shape(DType::I32, {7}), Shape(DType::I32, {2, 3}),
-                               Shape(DType::I64, {1})});
+  auto bad =
+      bind(m.finish(), {Shape(DType::I32, {7}), Shape(DType::I32, {2, 3}), Shape(DType::I64, {1})});
   REQUIRE_FALSE(bad.has_value());
   CHECK(bad.status().message() ==
         "3:1: input 'Z' is declared with 0 dimensions [] but was given shape i64[1]");

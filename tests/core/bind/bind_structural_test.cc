@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "core/ir/bind.h"
 #include "core/bind/program_maker.h"
+#include "core/ir/bind.h"
 
 namespace plaidml::ir {
 namespace {
@@ -79,21 +79,22 @@ TEST_CASE("gather and scatter") {
   REQUIRE(b.has_value());
   CHECK(b->nodes[g].shape == Shape(DType::F16, {2, 4, 3}));
   CHECK(b->nodes[s].shape == Shape(DType::F32, {10, 3}));
-  auto bad_idx = bind(m.finish(), {Shape(DType::F16, {10, 3}), Shape(DType::F32, {2}),
-                                   Shape(DType::F32, {2, 3})});
+  auto bad_idx = bind(
+      m.finish(), {Shape(DType::F16, {10, 3}), Shape(DType::F32, {2}), Shape(DType::F32, {2, 3})});
   REQUIRE_FALSE(bad_idx.has_value());
   CHECK(bad_idx.status().message() ==
         "4:1: gather indices 'I' must have an integer dtype, but they are f32 in 'gather(V, I)'");
-  auto bad_e = bind(m.finish(), {Shape(DType::F16, {10, 3}), Shape(DType::I64, {2}),
-                                 Shape(DType::F32, {2, 4})});
+  auto bad_e = bind(
+      m.finish(), {Shape(DType::F16, {10, 3}), Shape(DType::I64, {2}), Shape(DType::F32, {2, 4})});
   REQUIRE_FALSE(bad_e.has_value());
   CHECK(bad_e.status().message() ==
         "5:1: scatter updates 'E' have dims [2, 4] but the indices 'I' and the shape 'V' need "
         "[2, 3] in 'scatter(E, I, V)'");
-  auto scalar = bind(m.finish(), {Shape(DType::F16, {}), Shape(DType::I64, {2}),
-                                  Shape(DType::F32, {2})});
+  auto scalar =
+      bind(m.finish(), {Shape(DType::F16, {}), Shape(DType::I64, {2}), Shape(DType::F32, {2})});
   REQUIRE_FALSE(scalar.has_value());
-  CHECK(scalar.status().message() == "4:1: gather needs a tensor of rank 1 or more, but 'V' is f16[]");
+  CHECK(scalar.status().message() ==
+        "4:1: gather needs a tensor of rank 1 or more, but 'V' is f16[]");
 }
 
 TEST_CASE("prng: step, state and value") {

@@ -24,12 +24,13 @@ const BoundContraction& contraction_of(const BoundProgram& b, const std::string&
 }
 
 TEST_CASE("tile: matmul plus bias and relu") {
-  auto b = bind_text(R"(
+  auto b =
+      bind_text(R"(
 function (A[M, K], B[K, N], Bias[N]) -> (R) {
   C[i, j : M, N] = +(A[i, k] * B[k, j]);
   R = relu(C + Bias);
 })",
-                     {Shape(DType::F32, {2, 3}), Shape(DType::F32, {3, 4}), Shape(DType::F32, {4})});
+                {Shape(DType::F32, {2, 3}), Shape(DType::F32, {3, 4}), Shape(DType::F32, {4})});
   REQUIRE(b.has_value());
   CHECK(b->output_shapes[0] == Shape(DType::F32, {2, 4}));
 }
@@ -46,7 +47,8 @@ function (I[N, X, Y, C]) -> (O) {
   CHECK(c.indices == std::vector<std::string>{"n", "x", "y", "c", "i", "j"});
   CHECK(c.ranges[1].hi == 2);
   CHECK(c.ranges[4].hi == 1);
-  // 2*x + i reaches 5 at x = 2, i = 1: outside X = 5, so it stays a guard; 2*y + j <= 3 < 4 does not.
+  // 2*x + i reaches 5 at x = 2, i = 1: outside X = 5, so it stays a guard; 2*y + j <= 3 < 4 does
+  // not.
   REQUIRE(c.residual.size() == 1);
   CHECK(c.residual[0].to_string() == "0 <= i + 2*x <= 4");
 }
@@ -62,8 +64,9 @@ TEST_CASE("tile: broadcasting error carries the line and column") {
 }
 
 TEST_CASE("tile: dim mismatch between inputs") {
-  auto b = bind_text("function (A[M, K], B[K, N]) -> (C) {\n  C[i, j : M, N] = +(A[i, k] * B[k, j]);\n}",
-                     {Shape(DType::F32, {2, 3}), Shape(DType::F32, {4, 4})});
+  auto b =
+      bind_text("function (A[M, K], B[K, N]) -> (C) {\n  C[i, j : M, N] = +(A[i, k] * B[k, j]);\n}",
+                {Shape(DType::F32, {2, 3}), Shape(DType::F32, {4, 4})});
   REQUIRE_FALSE(b.has_value());
   CHECK(b.status().message().find("dimension 'K' is 3 in 'A' but 4 in 'B'") != std::string::npos);
 }

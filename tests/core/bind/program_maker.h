@@ -15,10 +15,18 @@ namespace plaidml::ir::testing {
 inline IntExprPtr idx(const std::string& n) { return IntExpr::index(n); }
 inline IntExprPtr dim(const std::string& n) { return IntExpr::dim(n); }
 inline IntExprPtr lit(int64_t v) { return IntExpr::literal(v); }
-inline IntExprPtr operator+(IntExprPtr a, IntExprPtr b) { return IntExpr::binary(IntOp::kAdd, a, b); }
-inline IntExprPtr operator-(IntExprPtr a, IntExprPtr b) { return IntExpr::binary(IntOp::kSub, a, b); }
-inline IntExprPtr operator*(IntExprPtr a, IntExprPtr b) { return IntExpr::binary(IntOp::kMul, a, b); }
-inline IntExprPtr operator/(IntExprPtr a, IntExprPtr b) { return IntExpr::binary(IntOp::kDiv, a, b); }
+inline IntExprPtr operator+(IntExprPtr a, IntExprPtr b) {
+  return IntExpr::binary(IntOp::kAdd, a, b);
+}
+inline IntExprPtr operator-(IntExprPtr a, IntExprPtr b) {
+  return IntExpr::binary(IntOp::kSub, a, b);
+}
+inline IntExprPtr operator*(IntExprPtr a, IntExprPtr b) {
+  return IntExpr::binary(IntOp::kMul, a, b);
+}
+inline IntExprPtr operator/(IntExprPtr a, IntExprPtr b) {
+  return IntExpr::binary(IntOp::kDiv, a, b);
+}
 inline IntExprPtr operator+(IntExprPtr a, int64_t b) { return a + lit(b); }
 inline IntExprPtr operator-(IntExprPtr a, int64_t b) { return a - lit(b); }
 inline IntExprPtr operator*(int64_t a, IntExprPtr b) { return lit(a) * b; }

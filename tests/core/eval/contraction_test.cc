@@ -13,8 +13,8 @@ using plaidml::testing::random_tensor;
 TEST_CASE("matmul 2x3 * 3x2 by hand") {
   HostTensor a = f32({2, 3}, {1, 2, 3, 4, 5, 6});
   HostTensor b = f32({3, 2}, {7, 8, 9, 10, 11, 12});
-  HostTensor c = run1(
-      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }", {a, b});
+  HostTensor c =
+      run1("function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }", {a, b});
   // [1*7+2*9+3*11, 1*8+2*10+3*12; 4*7+5*9+6*11, 4*8+5*10+6*12]
   check_tensor(c, f32({2, 2}, {58, 64, 139, 154}));
 }
@@ -23,10 +23,10 @@ TEST_CASE("matmul 64x64x64 matches a loop and takes milliseconds") {
   HostTensor a = random_tensor(Shape(DType::F32, {64, 64}), 1);
   HostTensor b = random_tensor(Shape(DType::F32, {64, 64}), 2);
   auto start = std::chrono::steady_clock::now();
-  HostTensor c = run1(
-      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }", {a, b});
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                  .count();
+  HostTensor c =
+      run1("function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }", {a, b});
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   CHECK(ms < 500);
   auto av = to_doubles(a), bv = to_doubles(b);
   std::vector<double> want(64 * 64, 0.0);
@@ -94,6 +94,24 @@ TEST_CASE("rational index: only integer points count") {
   check_tensor(o, f32({5}, {2, 5, 4, 9, 6}));
 }
 
+TEST_CASE("rational and negative output indices") {
+  HostTensor x = f32({6}, {1, 2, 3, 4, 5, 6});
+  // O[i / 2] receives only even i: O = [X0, X2, X4].
+  check_tensor(run1("function (X[N]) -> (O) { O[i / 2 : 3] = +(X[i]); }", {x}),
+               f32({3}, {1, 3, 5}));
+  check_tensor(run1("function (X[N]) -> (O) { O[N - 1 - i : N] = =(X[i]); }", {x}),
+               f32({6}, {6, 5, 4, 3, 2, 1}));
+  // Upsampling by 2 through a rational input index: O[i] = X[i / 2] on even i only.
+  check_tensor(run1("function (X[N]) -> (O) { O[i : 2 * N] = +(X[i / 2]); }", {x}),
+               f32({12}, {1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0}));
+}
+
+TEST_CASE("a literal default") {
+  HostTensor x = f32({2}, {1, 2});
+  check_tensor(run1("function (X[N]) -> (O) { O[i : 3] = +(X[i]) default 5; }", {x}),
+               f32({3}, {6, 7, 5}));
+}
+
 TEST_CASE("untouched outputs hold the aggregation identity") {
   // Only O[0] and O[1] receive points (k in [0, 2)); O[2], O[3] keep the identity.
   const char* text = "function (X[N]) -> (O) { O[i : 4] = AGG(X[i]); }";
@@ -140,8 +158,8 @@ TEST_CASE("sum, product, max, min and assign reductions") {
 TEST_CASE("combination ops: add, equal, and the ternary form") {
   HostTensor a = f32({3}, {1, 2, 3});
   HostTensor b = f32({3}, {10, 2, 30});
-  HostTensor sum = run1("function (A[N], B[M]) -> (O) { O[i, j : N, M] = +(A[i] + B[j]); }",
-                        {a, b});
+  HostTensor sum =
+      run1("function (A[N], B[M]) -> (O) { O[i, j : N, M] = +(A[i] + B[j]); }", {a, b});
   check_tensor(sum, f32({3, 3}, {11, 3, 31, 12, 4, 32, 13, 5, 33}));
   HostTensor eq = run1("function (A[N], B[N]) -> (O) { O[i : N] = +(A[i] == B[i]); }", {a, b});
   CHECK(eq.shape.dtype == DType::Bool);
@@ -149,14 +167,20 @@ TEST_CASE("combination ops: add, equal, and the ternary form") {
   // argmax: M[i] = max of row i; O[i] = the index of that max (ternary form).
   HostTensor x = f32({2, 3}, {1, 7, 3, 9, 2, 4});
   HostTensor idx = make_tensor(DType::I32, {3}, {0, 1, 2});
-  auto out = run(
-      "function (X[R, C], Idx[C]) -> (M, O) {\n"
-      "  M[i : R] = >(X[i, j]);\n"
-      "  O[i : R] = +(X[i, j] == M[i] ? Idx[j]);\n"
-      "}",
-      {x, idx});
+  auto out =
+      run("function (X[R, C], Idx[C]) -> (M, O) {\n"
+          "  M[i : R] = >(X[i, j]);\n"
+          "  O[i : R] = +(X[i, j] == M[i] ? Idx[j]);\n"
+          "}",
+          {x, idx});
   check_tensor(out[0], f32({2}, {7, 9}));
   CHECK(to_doubles(out[1]) == std::vector<double>{1, 0});
+  // C keeps its own dtype: large i64 values are not squeezed through A and B's f32.
+  HostTensor big = make_tensor(DType::I64, {3}, {0, 1099511627777.0, 2});
+  HostTensor o = run1(
+      "function (X[R, C], Idx[C]) -> (O) { O[i : R] = +(X[i, j] == X[i, 1] ? Idx[j]); }", {x, big});
+  CHECK(o.shape.dtype == DType::I64);
+  CHECK(to_doubles(o) == std::vector<double>{1099511627777.0, 1099511627777.0});
 }
 
 TEST_CASE("default: the output starts from a tensor, then aggregates") {
@@ -165,8 +189,7 @@ TEST_CASE("default: the output starts from a tensor, then aggregates") {
   HostTensor o = run1("function (X[N], D[M]) -> (O) { O[i : M] = +(X[i]) default D; }", {x, d});
   check_tensor(o, f32({4}, {11, 22, 33, 40}));
   // `=` overwrites only the elements it touches.
-  HostTensor a = run1("function (X[N], D[M]) -> (O) { O[i + 1 : M] = =(X[i]) default D; }",
-                      {x, d});
+  HostTensor a = run1("function (X[N], D[M]) -> (O) { O[i + 1 : M] = =(X[i]) default D; }", {x, d});
   check_tensor(a, f32({4}, {10, 1, 2, 3}));
 }
 

@@ -100,7 +100,7 @@ TEST_CASE("float corner cases: division by zero, NaN through max and relu") {
   CHECK(m == std::vector<double>{inf, 2, 2});  // maxNum: NaN ignored
 }
 
-TEST_CASE("integer division truncates toward zero; / 0 and % 0 give 0") {
+TEST_CASE("integer division truncates toward zero, and / 0 and % 0 give 0") {
   HostTensor a = make_tensor(DType::I32, {6}, {7, -7, 7, -7, 5, -2147483648.0});
   HostTensor b = make_tensor(DType::I32, {6}, {2, 2, -2, -2, 0, -1});
   auto div = to_doubles(run1("function (A[N], B[N]) -> (R) { R = A / B; }", {a, b}));
@@ -117,8 +117,8 @@ TEST_CASE("integer division truncates toward zero; / 0 and % 0 give 0") {
 
 TEST_CASE("integer arithmetic wraps in the dtype") {
   HostTensor a = make_tensor(DType::I8, {3}, {100, -100, -128});
-  auto out = run("function (A[N]) -> (R, S, T, U) { R = A + A; S = A * 3; T = -A; U = abs(A); }",
-                 {a});
+  auto out =
+      run("function (A[N]) -> (R, S, T, U) { R = A + A; S = A * 3; T = -A; U = abs(A); }", {a});
   CHECK(out[0].shape.dtype == DType::I8);
   CHECK(to_doubles(out[0]) == std::vector<double>{-56, 56, 0});
   CHECK(to_doubles(out[1]) == std::vector<double>{44, -44, -128});  // 300-256, -300+256, -384+256
@@ -205,7 +205,8 @@ TEST_CASE("casts: rounding, truncation, saturation, wrapping, bool") {
     HostTensor r = run1("function (X[N]) -> (R) { R = " + c + "; }", {x});
     return std::make_pair(r.shape.dtype, to_doubles(r));
   };
-  CHECK(cast("as_int(X, 8)") == std::make_pair(DType::I8, std::vector<double>{1, -1, 127, -128, 0}));
+  CHECK(cast("as_int(X, 8)") ==
+        std::make_pair(DType::I8, std::vector<double>{1, -1, 127, -128, 0}));
   CHECK(cast("as_uint(X, 8)") == std::make_pair(DType::U8, std::vector<double>{1, 0, 255, 0, 0}));
   CHECK(cast("as_int(X, 32)") ==
         std::make_pair(DType::I32, std::vector<double>{1, -1, 300, -300, 0}));

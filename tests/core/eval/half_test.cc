@@ -1,12 +1,12 @@
 // f16 / bf16 conversions (core/types/half.h): known bit patterns, ties to even, overflow,
 // subnormals, NaN, and a round trip of every 16-bit pattern.
+#include "core/types/half.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
-
-#include "core/types/half.h"
 
 namespace plaidml {
 namespace {
@@ -16,9 +16,9 @@ TEST_CASE("f16: exact values and limits") {
   CHECK(f16_from_double(-2.0) == 0xC000);
   CHECK(f16_from_double(0.0) == 0x0000);
   CHECK(f16_from_double(-0.0) == 0x8000);
-  CHECK(f16_from_double(65504.0) == 0x7BFF);                // largest finite
-  CHECK(f16_from_double(std::ldexp(1.0, -14)) == 0x0400);   // smallest normal
-  CHECK(f16_from_double(std::ldexp(1.0, -24)) == 0x0001);   // smallest subnormal
+  CHECK(f16_from_double(65504.0) == 0x7BFF);               // largest finite
+  CHECK(f16_from_double(std::ldexp(1.0, -14)) == 0x0400);  // smallest normal
+  CHECK(f16_from_double(std::ldexp(1.0, -24)) == 0x0001);  // smallest subnormal
   CHECK(f16_from_double(INFINITY) == 0x7C00);
   CHECK(f16_from_double(-INFINITY) == 0xFC00);
   CHECK(f16_to_double(0x3555) == 0x1.554p-2);  // 0.333251953125
@@ -30,8 +30,8 @@ TEST_CASE("f16: exact values and limits") {
 }
 
 TEST_CASE("f16: round to nearest, ties to even") {
-  CHECK(f16_from_double(1.0 + std::ldexp(1.0, -11)) == 0x3C00);      // tie -> even (down)
-  CHECK(f16_from_double(1.0 + 3 * std::ldexp(1.0, -11)) == 0x3C02);  // tie -> even (up)
+  CHECK(f16_from_double(1.0 + std::ldexp(1.0, -11)) == 0x3C00);         // tie -> even (down)
+  CHECK(f16_from_double(1.0 + 3 * std::ldexp(1.0, -11)) == 0x3C02);     // tie -> even (up)
   CHECK(f16_from_double(1.0 + std::ldexp(1.0, -11) + 1e-9) == 0x3C01);  // above the tie
   CHECK(f16_from_double(65519.0) == 0x7BFF);
   CHECK(f16_from_double(65520.0) == 0x7C00);  // the tie above the largest finite overflows
@@ -48,12 +48,12 @@ TEST_CASE("f16: round to nearest, ties to even") {
 TEST_CASE("bf16: exact values, ties to even and overflow") {
   CHECK(bf16_from_double(1.0) == 0x3F80);
   CHECK(bf16_from_double(-1.0) == 0xBF80);
-  CHECK(bf16_from_double(1.0 + std::ldexp(1.0, -8)) == 0x3F80);      // tie -> even
+  CHECK(bf16_from_double(1.0 + std::ldexp(1.0, -8)) == 0x3F80);  // tie -> even
   CHECK(bf16_from_double(1.0 + 3 * std::ldexp(1.0, -8)) == 0x3F82);
   CHECK(bf16_from_double(1.703125) == 0x3FDA);
-  CHECK(bf16_to_double(0x7F7F) == 0x1.FEp127);  // largest finite
+  CHECK(bf16_to_double(0x7F7F) == 0x1.FEp127);                           // largest finite
   CHECK(bf16_from_double(std::numeric_limits<float>::max()) == 0x7F80);  // rounds to inf
-  CHECK(bf16_from_double(std::ldexp(1.0, -133)) == 0x0001);  // smallest subnormal
+  CHECK(bf16_from_double(std::ldexp(1.0, -133)) == 0x0001);              // smallest subnormal
   CHECK(std::isnan(bf16_to_double(bf16_from_double(NAN))));
   CHECK(bf16_from_float(3.0f) == 0x4040);
   CHECK(bf16_to_float(0x4040) == 3.0f);

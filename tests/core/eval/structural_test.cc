@@ -39,12 +39,12 @@ TEST_CASE("gather rows, clamping indices into range") {
   check_tensor(g, f32({2, 2, 2}, {5, 6, 1, 2, 1, 2, 5, 6}));
 }
 
-TEST_CASE("scatter adds rows at indices; duplicates accumulate") {
+TEST_CASE("scatter adds rows at indices and duplicates accumulate") {
   HostTensor e = f32({3, 2}, {1, 2, 10, 20, 100, 200});
   HostTensor i = make_tensor(DType::I64, {3}, {2, 0, 2});
   HostTensor like = f32({4, 2}, {9, 9, 9, 9, 9, 9, 9, 9});  // gives the shape only
-  HostTensor s = run1("function (E[A, C], I[A], V[N, C]) -> (R) { R = scatter(E, I, V); }",
-                      {e, i, like});
+  HostTensor s =
+      run1("function (E[A, C], I[A], V[N, C]) -> (R) { R = scatter(E, I, V); }", {e, i, like});
   check_tensor(s, f32({4, 2}, {10, 20, 0, 0, 101, 202, 0, 0}));
 }
 
@@ -55,18 +55,18 @@ void taus88_step(uint32_t& s1, uint32_t& s2, uint32_t& s3) {
   s3 = ((s3 & 0xFFFFFFF0u) << 17) ^ (((s3 << 3) ^ s3) >> 11);
 }
 
-TEST_CASE("prng: taus88 draws, values in [0, 1) and the next state") {
+TEST_CASE("prng: taus88 draws, values below 1 and the next state") {
   const int64_t g = 2048;
   std::vector<double> seed(3 * g);
   for (int64_t k = 0; k < 3 * g; ++k) seed[k] = 1000 + 7 * k;  // every state word > 128
   HostTensor state = make_tensor(DType::U32, {3, g}, seed);
-  auto out = run(
-      "function (S[R, C]) -> (P, V, T) {\n"
-      "  P = prng_step(S, 2, 2049);\n"
-      "  V = prng_value(P);\n"
-      "  T = prng_state(P);\n"
-      "}",
-      {state});
+  auto out =
+      run("function (S[R, C]) -> (P, V, T) {\n"
+          "  P = prng_step(S, 2, 2049);\n"
+          "  V = prng_value(P);\n"
+          "  T = prng_state(P);\n"
+          "}",
+          {state});
   CHECK(out[0].shape == Shape(DType::U32, {2, 2049}));
   CHECK(out[1].shape == Shape(DType::F32, {2, 2049}));
   CHECK(out[2].shape == Shape(DType::U32, {3, g}));

@@ -146,6 +146,7 @@ TEST_CASE("built by calls: infinities, literal contraction inputs, unnamed dims,
   c.out_indices = {IntExpr::index("i")};
   c.out_sizes = {IntExpr::dim("N")};
   c.inputs = {{n, {IntExpr::literal(0), IntExpr::index("i")}, {}}, {two, {}, {}}};
+  c.default_value = *b.add_dim_literal(IntExpr::dim("N"), SourceLoc{});
   ValueId o = *b.add_contraction(c, SourceLoc{});
   REQUIRE(b.assign("O", o, SourceLoc{}).is_ok());
   REQUIRE(b.add_output("O", SourceLoc{}).is_ok());
@@ -157,7 +158,8 @@ TEST_CASE("built by calls: infinities, literal contraction inputs, unnamed dims,
         "  _T2 = 2;\n"
         "  _T3 = max(X, 1e999);\n"
         "  _T4 = min(_T3, -1e999);\n"
-        "  O[i : N] = +(_T4[0, i] * _T2[]);\n"
+        "  _T5 = N;\n"
+        "  O[i : N] = +(_T4[0, i] * _T2[]) default _T5;\n"
         "}\n");
   auto again = parse_ok(text);
   CHECK(print_tile(*again) == text);

@@ -20,8 +20,7 @@ constexpr auto kInvalid = StatusCode::kInvalidArgument;
 
 TEST_CASE("lexer errors") {
   check_error("function (A) -> (R) { R = A $ 2; }", kParse, "1:29: unexpected character '$'");
-  check_error("function (A) -> (R) { R = A \x01; }", kParse,
-              "1:29: unexpected character '\\x01'");
+  check_error("function (A) -> (R) { R = A \x01; }", kParse, "1:29: unexpected character '\\x01'");
   check_error("function (A) -> (R) {\n R = A + 1e; }", kParse, "2:10: malformed number '1e'");
   check_error("function (A) -> (R) { R = A + 12ab; }", kParse, "1:31: malformed number '12ab'");
   check_error("function (A) -> (R) { R = A + 1.5.2x; }", kParse, "1:34: malformed number '.2x'");
@@ -53,7 +52,7 @@ TEST_CASE("program structure errors") {
   check_error("function (A) -> (R) { R = A; } extra", kParse,
               "1:32: expected end of input after the function body, found 'extra'");
   check_error("function (A) -> (R) { }", kNotFound, "1:18: output 'R' is never assigned");
-  check_error("function (A) -> () { R = A; }", kInvalid, "the program has no outputs");
+  check_error("function (A) -> () { R = A; }", kInvalid, "1:18: the program has no outputs");
   check_error("function (A) -> (R, R) { R = A; }", kInvalid, "1:21: output 'R' is listed twice");
 }
 
@@ -120,6 +119,29 @@ TEST_CASE("elementwise expression errors") {
               "1:27: 'pow' takes 2 tensor arguments, got 1");
   check_error("function (A) -> (R) { R = exp(A A); }", kParse,
               "1:33: expected ',' or ')' in the arguments of 'exp', found 'A'");
+}
+
+TEST_CASE("deep nesting is an error, not a stack overflow") {
+  // Not check_error: the texts are too long to be worth logging.
+  auto deep_error = [](const std::string& text) {
+    auto p = parse_tile(text);
+    REQUIRE_FALSE(p.has_value());
+    CHECK(p.status().code() == kParse);
+    return p.status().message();
+  };
+  const std::string head = "function (A[N]) -> (R) { R = ";
+  CHECK(deep_error(head + std::string(100000, '(') + "A; }") ==
+        "1:230: expression nested too deeply (more than 200 levels)");
+  CHECK(deep_error(head + std::string(100000, '~') + "A; }") ==
+        "1:229: expression nested too deeply (more than 200 levels)");
+  CHECK(deep_error(head + std::string(100000, '-') + "A; }") ==
+        "1:229: expression nested too deeply (more than 200 levels)");
+  CHECK(deep_error("function (A[N]) -> (R) { R[i : N] = +(A[" + std::string(5000, '(') +
+                   "i]); }") == "1:241: expression nested too deeply (more than 200 levels)");
+  CHECK(deep_error("function (A[N]) -> (R) { R[i : N] = +(A[" + std::string(5000, '-') +
+                   "i]); }") == "1:240: expression nested too deeply (more than 200 levels)");
+  auto ok = parse_tile(head + std::string(150, '(') + "A" + std::string(150, ')') + "; }");
+  CHECK(ok.has_value());
 }
 
 TEST_CASE("cast, reshape and index argument errors") {

@@ -1,9 +1,9 @@
+#include "core/poly/affine.h"
+
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <limits>
-
-#include "core/poly/affine.h"
 
 namespace plaidml::poly {
 namespace {

@@ -1,9 +1,9 @@
+#include "core/poly/bounds.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
-
-#include "core/poly/bounds.h"
 
 namespace plaidml::poly {
 namespace {
@@ -23,7 +23,8 @@ void check_range(const BoundsResult& r, size_t pos, const std::string& name, int
 
 // PlaidML lang_test "BoundsInference basic": every constraint is implied by the box.
 TEST_CASE("bounds: box implies every constraint") {
-  auto r = infer_bounds({"i", "x"}, {below(v("x"), 5), below(v("x") + v("i"), 7), below(v("i"), 3)});
+  auto r =
+      infer_bounds({"i", "x"}, {below(v("x"), 5), below(v("x") + v("i"), 7), below(v("i"), 3)});
   REQUIRE(r.has_value());
   CHECK_FALSE(r->empty);
   check_range(*r, 0, "i", 0, 2);
@@ -68,7 +69,8 @@ TEST_CASE("bounds: integrality tightens the range exactly") {
 
 TEST_CASE("bounds: negative coefficients and offsets") {
   // Cumulative sum S[i : 4] = +(X[k]), i - k < 4 with X of size 4.
-  auto r = infer_bounds({"i", "k"}, {below(v("i"), 4), below(v("k"), 4), below(v("i") - v("k"), 4)});
+  auto r =
+      infer_bounds({"i", "k"}, {below(v("i"), 4), below(v("k"), 4), below(v("i") - v("k"), 4)});
   REQUIRE(r.has_value());
   check_range(*r, 0, "i", 0, 3);
   check_range(*r, 1, "k", 0, 3);

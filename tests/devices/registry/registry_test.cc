@@ -2,9 +2,9 @@
 // can fail (listed as unavailable with the reason).
 #include "devices/registry.h"
 
-#include <cstdlib>
-
 #include <doctest/doctest.h>
+
+#include <cstdlib>
 
 using namespace plaidml;
 using namespace plaidml::devices;
@@ -116,7 +116,8 @@ TEST_CASE("registry: search path from PLAIDML_PLUGIN_PATH after the library dire
   unsetenv("PLAIDML_PLUGIN_PATH");
   REQUIRE(dirs.size() == 3);
   CHECK(dirs[0].size() > std::string("/plaidml/devices").size());
-  CHECK(dirs[0].find("/plaidml/devices") == dirs[0].size() - std::string("/plaidml/devices").size());
+  CHECK(dirs[0].find("/plaidml/devices") ==
+        dirs[0].size() - std::string("/plaidml/devices").size());
   CHECK(dirs[1] == "/a/b");
   CHECK(dirs[2] == "/c");
 }

@@ -1,5 +1,6 @@
 #include "devices/cpu/thread_pool.h"
 
+#include <doctest/doctest.h>
 #include <sys/resource.h>
 
 #include <atomic>
@@ -9,8 +10,6 @@
 #include <set>
 #include <thread>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 using plaidml::devices::cpu::ThreadPool;
 
@@ -43,7 +42,7 @@ TEST_CASE("thread pool: parallel_for covers the range exactly once") {
   check_covers(pool, 1, 1);
   check_covers(pool, 7, 3);
   check_covers(pool, 100, 16);
-  check_covers(pool, 5, 50);  // more chunks than iterations: one per iteration
+  check_covers(pool, 5, 50);    // more chunks than iterations: one per iteration
   check_covers(pool, 1000, 0);  // chunks clamped to 1
   pool.parallel_for(0, 4, [](int64_t, int64_t) { FAIL("called for an empty range"); });
 }

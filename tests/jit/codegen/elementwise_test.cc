@@ -105,7 +105,7 @@ TEST_CASE("casts between every pair of dtypes") {
 
 TEST_CASE("broadcasting chains and literals") {
   check_against_interpreter(
-      "function (A[N, M], B[M], C[N, 1]) -> (R) { T = A * B + 2; R = relu(T - C) / 3.5; }",
+      "function (A[N, M], B[M], C[N, O]) -> (R) { T = A * B + 2; R = relu(T - C) / 3.5; }",
       {random(DType::F32, {33, 17}, 71), random(DType::F32, {17}, 72),
        random(DType::F32, {33, 1}, 73)});
   check_against_interpreter("function (A[N]) -> (R) { R = A * (2 + 3) - 1; }",
@@ -133,6 +133,41 @@ TEST_CASE("outputs that alias inputs or each other") {
   auto out = check_against_interpreter("function (A[N]) -> (X, Y, Z) { X = A; Y = exp(A); Z = Y; }",
                                        {random(DType::F32, {9}, 91)});
   CHECK(to_doubles(out[0]) != to_doubles(out[1]));
+}
+
+}  // namespace
+}  // namespace plaidml::jit::testing
+
+namespace plaidml::jit::testing {
+namespace {
+
+TEST_CASE("scatter accumulates duplicates and clamps indices") {
+  using plaidml::testing::make_tensor;
+  auto out = check_against_interpreter(
+      "function (E[K, M], I[K], V[N, M]) -> (R) { R = scatter(E, I, V); }",
+      {make_tensor(DType::F32, {4, 2}, {1, 2, 3, 4, 5, 6, 7, 8}),
+       make_tensor(DType::I32, {4}, {0, 2, 0, 7}), random(DType::F32, {3, 2}, 95)});
+  CHECK(plaidml::testing::to_doubles(out[0]) == std::vector<double>{6, 8, 0, 0, 10, 12});
+  check_against_interpreter("function (E[K], I[K], V[N]) -> (R) { R = scatter(E, I, V); }",
+                            {random(DType::F16, {33}, 96),
+                             make_tensor(DType::I64, {33}, std::vector<double>(33, 1.0)),
+                             random(DType::F16, {5}, 97)});
+}
+
+}  // namespace
+}  // namespace plaidml::jit::testing
+
+namespace plaidml::jit::testing {
+namespace {
+
+TEST_CASE("prng_step, prng_value and prng_state match the interpreter's taus88") {
+  plaidml::testing::RandomOptions seeds{0, 1, 200, 1000000};
+  HostTensor state = plaidml::testing::random_tensor(Shape(DType::U32, {3, 2048}), 98, seeds);
+  check_against_interpreter(
+      "function (S[A, B]) -> (D, R, T) {\n"
+      "  P = prng_step(S, 5, 901); D = P; R = prng_value(P); T = prng_state(P);\n"
+      "}",
+      {state});
 }
 
 }  // namespace

@@ -110,18 +110,13 @@ TEST_CASE("f16 sums accumulate in f32 and round once") {
   CHECK(text.find("s1[n] = f16($acc)") != std::string::npos);
 }
 
-TEST_CASE("prng is reported as unsupported with the op name") {
-  auto program = parse::parse_tile(
-      "function (S[A, B]) -> (R) { P = prng_step(S, 4); R = prng_value(P); }");
-  REQUIRE_MESSAGE(program.has_value(), program.status().message());
-  auto bound = ir::bind(*program, {Shape(DType::U32, {3, 2048})});
-  REQUIRE_MESSAGE(bound.has_value(), bound.status().message());
-  auto lowered = lower(*bound);
-  REQUIRE_FALSE(lowered.has_value());
-  CHECK(lowered.status().code() == StatusCode::kUnsupported);
-  CHECK(lowered.status().message().find("'prng_step'") != std::string::npos);
-  CHECK(lowered.status().message().find("is not supported by the CPU code generator yet") !=
-        std::string::npos);
+TEST_CASE("prng runs its 2048 generators in a parallel loop") {
+  LoweredProgram p = lower_tile(
+      "function (S[A, B]) -> (R) { P = prng_step(S, 4, 5); R = prng_value(P); }",
+      {Shape(DType::U32, {3, 2048})});
+  REQUIRE(p.kernels.size() == 2);
+  CHECK(loop::parallel_extent(p.kernels[1]) == 2048);
+  CHECK(loop::to_string(p.kernels[1]).find("for i in [g, 20) step 2048") != std::string::npos);
 }
 
 }  // namespace

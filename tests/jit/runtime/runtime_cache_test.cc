@@ -1,8 +1,8 @@
 // The plan cache as users see it through Runtime::stats(), and the PlanCache itself.
+#include <doctest/doctest.h>
+
 #include <atomic>
 #include <thread>
-
-#include <doctest/doctest.h>
 
 #include "jit/cache/plan_cache.h"
 #include "runtime_test_util.h"
@@ -19,8 +19,8 @@ function (A[N], B[N]) -> (C) {
 )";
 
 void run_once(jit::Runtime& rt, const std::shared_ptr<const ir::Program>& program, int64_t n) {
-  run_and_check(rt, program, {random_tensor({DType::F32, {n}}, 1),
-                              random_tensor({DType::F32, {n}}, 2)});
+  run_and_check(rt, program,
+                {random_tensor({DType::F32, {n}}, 1), random_tensor({DType::F32, {n}}, 2)});
 }
 
 // A Plan stand-in for PlanCache unit tests.
@@ -61,8 +61,8 @@ TEST_CASE("plan cache: a new shape compiles once; a new dtype too; old shapes st
   run_once(*rt, program, 5);
   CHECK(rt->stats().compiles == 2);
   CHECK(rt->stats().cache_hits == 2);
-  run_and_check(*rt, program, {random_tensor({DType::F64, {5}}, 1),
-                               random_tensor({DType::F64, {5}}, 2)});
+  run_and_check(*rt, program,
+                {random_tensor({DType::F64, {5}}, 1), random_tensor({DType::F64, {5}}, 2)});
   CHECK(rt->stats().compiles == 3);
 }
 
@@ -139,9 +139,8 @@ TEST_CASE("plan cache: a failed compile is reported to every waiter and not cach
   CHECK(cache.size() == 0);
   CHECK(cache.stats().compiles == 0);
   auto plan = std::make_shared<FakePlan>();
-  auto r = cache.get_or_compile(key, [&]() -> Expected<jit::PlanCache::PlanPtr> {
-    return jit::PlanCache::PlanPtr(plan);
-  });
+  auto r = cache.get_or_compile(
+      key, [&]() -> Expected<jit::PlanCache::PlanPtr> { return jit::PlanCache::PlanPtr(plan); });
   REQUIRE(r.has_value());
   CHECK(r->get() == plan.get());
   CHECK(cache.stats().compiles == 1);
@@ -168,4 +167,27 @@ TEST_CASE("plan cache: keys differ by fingerprint, each shape's dims and dtype, 
   b.device = "opencl:0";
   CHECK_FALSE(a == b);
   CHECK(a.to_string() == "0000000000000001|f32[2, 3]|cpu:0");
+}
+
+TEST_CASE("plan cache: beyond capacity the least recently used plan is dropped") {
+  jit::PlanCache cache(2);
+  auto make = [](int* calls) {
+    return [calls]() -> Expected<jit::PlanCache::PlanPtr> {
+      ++*calls;
+      return jit::PlanCache::PlanPtr(std::make_shared<FakePlan>());
+    };
+  };
+  int calls = 0;
+  jit::PlanKey k1{1, {}, "cpu:0"}, k2{2, {}, "cpu:0"}, k3{3, {}, "cpu:0"};
+  auto p1 = cache.get_or_compile(k1, make(&calls));
+  REQUIRE(cache.get_or_compile(k2, make(&calls)).has_value());
+  REQUIRE(cache.get_or_compile(k1, make(&calls)).has_value());  // k1 is now the most recent
+  REQUIRE(cache.get_or_compile(k3, make(&calls)).has_value());  // evicts k2
+  CHECK(calls == 3);
+  CHECK(cache.size() == 2);
+  REQUIRE(cache.get_or_compile(k1, make(&calls)).has_value());
+  CHECK(calls == 3);
+  REQUIRE(cache.get_or_compile(k2, make(&calls)).has_value());  // compiled again
+  CHECK(calls == 4);
+  CHECK(p1->get() != nullptr);  // a dropped plan stays alive while held
 }

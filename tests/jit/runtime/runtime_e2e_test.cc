@@ -20,18 +20,18 @@ function (A[M, K], B[K, N], Bias[N]) -> (R) {
 TEST_CASE("runtime: matmul + bias + relu matches the interpreter") {
   auto rt = make_runtime();
   auto program = parse_program(kMatmulBiasRelu);
-  run_and_check(*rt, program, {random_tensor({DType::F32, {3, 5}}, 1),
-                               random_tensor({DType::F32, {5, 4}}, 2),
-                               random_tensor({DType::F32, {4}}, 3)});
+  run_and_check(*rt, program,
+                {random_tensor({DType::F32, {3, 5}}, 1), random_tensor({DType::F32, {5, 4}}, 2),
+                 random_tensor({DType::F32, {4}}, 3)});
 }
 
 TEST_CASE("runtime: large enough work to split across threads gives the same result") {
   auto rt = make_runtime(4);
   CHECK(rt->devices()[0].threads == 4);
   auto program = parse_program(kMatmulBiasRelu);
-  run_and_check(*rt, program, {random_tensor({DType::F32, {67, 64}}, 4),
-                               random_tensor({DType::F32, {64, 33}}, 5),
-                               random_tensor({DType::F32, {33}}, 6)});
+  run_and_check(*rt, program,
+                {random_tensor({DType::F32, {67, 64}}, 4), random_tensor({DType::F32, {64, 33}}, 5),
+                 random_tensor({DType::F32, {33}}, 6)});
 }
 
 TEST_CASE("runtime: integer elementwise with broadcasting, exact") {
@@ -41,8 +41,8 @@ function (X[N, M], Y[M]) -> (Z) {
   Z = X * Y - 3;
 }
 )");
-  run_and_check(*rt, program, {random_tensor({DType::I32, {4, 6}}, 7),
-                               random_tensor({DType::I32, {6}}, 8)});
+  run_and_check(*rt, program,
+                {random_tensor({DType::I32, {4, 6}}, 7), random_tensor({DType::I32, {6}}, 8)});
 }
 
 TEST_CASE("runtime: several outputs, in declaration order; one can be requested by name") {
@@ -72,11 +72,11 @@ TEST_CASE("runtime: a given output buffer is written in place") {
   auto r = rt->allocate(0, {DType::F32, {2, 2}});
   REQUIRE(r.has_value());
   NamedBuffers out = {{"R", *r}};
-  REQUIRE(rt->run(program, 0,
-                  {{"Bias", upload(*rt, in[2])}, {"A", upload(*rt, in[0])},
-                   {"B", upload(*rt, in[1])}},
-                  &out)
-              .is_ok());
+  REQUIRE(
+      rt->run(program, 0,
+              {{"Bias", upload(*rt, in[2])}, {"A", upload(*rt, in[0])}, {"B", upload(*rt, in[1])}},
+              &out)
+          .is_ok());
   CHECK(out[0].second == *r);
   check_equal(download(*rt, **r), reference(program, in)[0]);
 }
@@ -120,10 +120,10 @@ TEST_CASE("runtime: the same plan runs from many threads at once") {
       auto want = reference(program, in);
       for (int rep = 0; rep < 10; ++rep) {
         NamedBuffers out;
-        auto s = rt->run(program, 0,
-                         {{"A", upload(*rt, in[0])}, {"B", upload(*rt, in[1])},
-                          {"Bias", upload(*rt, in[2])}},
-                         &out);
+        auto s = rt->run(
+            program, 0,
+            {{"A", upload(*rt, in[0])}, {"B", upload(*rt, in[1])}, {"Bias", upload(*rt, in[2])}},
+            &out);
         if (!s.is_ok()) {
           failures++;
           continue;
@@ -136,4 +136,16 @@ TEST_CASE("runtime: the same plan runs from many threads at once") {
   for (auto& th : threads) th.join();
   CHECK(failures.load() == 0);
   CHECK(rt->stats().compiles == 1);
+}
+
+TEST_CASE("runtime: an output that is an input unchanged, and a scalar input") {
+  auto rt = make_runtime();
+  auto program = parse_program(R"(
+function (A[N], S[]) -> (B, C) {
+  B = A;
+  C = A * S;
+}
+)");
+  run_and_check(*rt, program,
+                {random_tensor({DType::F32, {6}}, 15), random_tensor({DType::F32, {}}, 16)});
 }

@@ -1,7 +1,7 @@
 // Runtime with plugin modules on PLAIDML_PLUGIN_PATH (the fake GPU of tests/devices/registry).
-#include <cstdlib>
-
 #include <doctest/doctest.h>
+
+#include <cstdlib>
 
 #include "runtime_test_util.h"
 

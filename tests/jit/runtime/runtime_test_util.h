@@ -2,6 +2,8 @@
 // Runtime and through the reference interpreter (the oracle), compare.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -11,8 +13,6 @@
 #include <thread>
 #include <utility>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 #include "core/eval/interpreter.h"
 #include "core/ir/bind.h"
@@ -48,11 +48,20 @@ inline HostTensor random_tensor(const Shape& shape, unsigned seed) {
   std::uniform_int_distribution<int> dist(-4, 4);
   for (int64_t i = 0; i < t.elements(); ++i) {
     switch (shape.dtype) {
-      case DType::F32: t.data<float>()[i] = static_cast<float>(dist(gen)); break;
-      case DType::F64: t.data<double>()[i] = dist(gen); break;
-      case DType::I32: t.data<int32_t>()[i] = dist(gen); break;
-      case DType::I64: t.data<int64_t>()[i] = dist(gen); break;
-      default: FAIL("random_tensor: unsupported dtype in tests");
+      case DType::F32:
+        t.data<float>()[i] = static_cast<float>(dist(gen));
+        break;
+      case DType::F64:
+        t.data<double>()[i] = dist(gen);
+        break;
+      case DType::I32:
+        t.data<int32_t>()[i] = dist(gen);
+        break;
+      case DType::I64:
+        t.data<int64_t>()[i] = dist(gen);
+        break;
+      default:
+        FAIL("random_tensor: unsupported dtype in tests");
     }
   }
   return t;
@@ -92,12 +101,28 @@ inline void check_equal(const HostTensor& got, const HostTensor& want, double to
   for (int64_t i = 0; i < got.elements(); ++i) {
     double g = 0, w = 0;
     switch (got.shape.dtype) {
-      case DType::F32: g = got.data<float>()[i]; w = want.data<float>()[i]; break;
-      case DType::F64: g = got.data<double>()[i]; w = want.data<double>()[i]; break;
-      case DType::I32: g = got.data<int32_t>()[i]; w = want.data<int32_t>()[i]; break;
-      case DType::I64: g = double(got.data<int64_t>()[i]); w = double(want.data<int64_t>()[i]); break;
-      case DType::Bool: g = got.bytes[i]; w = want.bytes[i]; break;
-      default: FAIL("check_equal: unsupported dtype in tests");
+      case DType::F32:
+        g = got.data<float>()[i];
+        w = want.data<float>()[i];
+        break;
+      case DType::F64:
+        g = got.data<double>()[i];
+        w = want.data<double>()[i];
+        break;
+      case DType::I32:
+        g = got.data<int32_t>()[i];
+        w = want.data<int32_t>()[i];
+        break;
+      case DType::I64:
+        g = double(got.data<int64_t>()[i]);
+        w = double(want.data<int64_t>()[i]);
+        break;
+      case DType::Bool:
+        g = got.bytes[i];
+        w = want.bytes[i];
+        break;
+      default:
+        FAIL("check_equal: unsupported dtype in tests");
     }
     INFO("element " << i);
     REQUIRE(std::fabs(g - w) <= tol * std::max(1.0, std::fabs(w)));

@@ -188,6 +188,11 @@ TEST_CASE("summary statistics and value printing") {
   f.data.resize(12);
   std::memcpy(f.data.data(), fv, 12);
   CHECK(summary_line("X", f) == "output X: shape=3 dtype=f32 min=-0.25 max=1.5 mean=0.625 nans=1");
+  NpyArray empty;
+  empty.dtype = Dtype::F32;
+  empty.shape = {0, 2};
+  CHECK(summary_line("E", empty) == "output E: shape=0x2 dtype=f32 (empty)");
+  CHECK(format_values(empty) == "(empty)\n");
   CHECK(median({3, 1, 2}) == 2);
   CHECK(median({4, 1, 2, 3}) == 2.5);
   CHECK(format_ms(0.0123456) == "12.346");

@@ -101,8 +101,11 @@ TEST_CASE("shape mismatches are runtime errors naming the dimension") {
   auto r =
       run_cli(dir, "run '" + data_file("matmul.tile") + "' -i A=ones:f32:2x3 -i B=ones:f32:4x2");
   CHECK(r.exit_code == 1);
-  CHECK(r.err.rfind("plaidml: error: " + data_file("matmul.tile") + ": ", 0) == 0);
+  // Located like a compiler message: PATH:LINE:COLUMN: (the line of the program declaration).
+  CHECK(r.err.rfind("plaidml: error: " + data_file("matmul.tile") + ":2:", 0) == 0);
   CHECK(r.err.find("'K'") != std::string::npos);
+  CHECK(r.err.find("3") != std::string::npos);
+  CHECK(r.err.find("4") != std::string::npos);
   CHECK(r.out.empty());
 }
 
