@@ -15,7 +15,9 @@ using plaidml::devices::Device;
 
 #if defined(__SANITIZE_ADDRESS__)
 // The out-of-memory tests ask for absurd sizes: ASan must return NULL rather than abort.
-extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+extern "C" __attribute__((visibility("default"), used)) const char* __asan_default_options() {
+  return "allocator_may_return_null=1";
+}
 #endif
 
 namespace {
