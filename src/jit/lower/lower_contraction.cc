@@ -2,14 +2,25 @@
 // for the residual constraints and for the integrality of rational accesses, the combination,
 // and the aggregation into the output element.
 //
-// Two shapes of loop nest:
-//  - register form, when every output index is one distinct index variable (plus a constant):
-//    the output loops come first (the first one parallel), an accumulator local holds the
-//    element while the reduction loops run innermost, and the element is stored once. f16/bf16
-//    sums and products accumulate in f32 and round once.
+// Three shapes of loop nest:
+//  - row form, when the last output dim is one index variable j with coefficient 1 and the
+//    inputs are read with unit (or zero) stride along j at least as often as along the
+//    innermost reduction variable (matmul, NHWC conv, pooling): outer output loops (the first
+//    one parallel), then the reduction loops, then j innermost, aggregating into the output
+//    row in memory. Unit-stride loads and stores along j let LLVM vectorize the inner loop;
+//    each output element still sees its contributions in the reduction-loop order. The row is
+//    initialised (and, for f16/bf16 accumulated in an f32 buffer, rounded) inside the same
+//    outer iteration, so it stays in cache. With no outer output loop, j is split into blocks
+//    and the block loop is the parallel one.
+//  - register form, when every output index is one distinct index variable (plus a constant)
+//    but the row form does not pay (reductions to scalars, reductions over the contiguous dim
+//    like S[i] = +(X[i, j])): the output loops come first (the first one parallel), an
+//    accumulator local holds the element while the reduction loops run innermost, and the
+//    element is stored once. f16/bf16 sums and products accumulate in f32 and round once.
 //  - memory form otherwise (O[i + j], O[2*i], ...): an init kernel, then a loop nest that
 //    aggregates into memory (in an f32 buffer for f16/bf16 sums and products, followed by a
-//    rounding kernel). Its outermost loop is parallel only when it writes disjoint elements.
+//    rounding kernel). Its outermost loop is parallel only when it writes disjoint elements;
+//    a unit-stride last output variable goes innermost under the same test as the row form.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -27,6 +38,9 @@ using loop::ExprPtr;
 using loop::StmtPtr;
 
 namespace {
+
+// Row elements per parallel block when the row form has no outer output loop to split.
+constexpr int64_t kRowBlock = 256;
 
 struct Guard {
   ExprPtr cond;
@@ -49,7 +63,11 @@ class ContractionLowering {
   // Output dim d as "one variable + constant": the variable, else nullopt.
   std::optional<std::string> simple_out_var(size_t d) const;
   bool register_form() const;
-  void order_loops(std::optional<std::string> parallel);
+  // Inputs read with a stride other than 0 or 1 along index `name` (rational: counted too).
+  int strided_inputs(const std::string& name) const;
+  // The row-form variable (see the header comment), else "".
+  std::string row_candidate(const std::vector<std::string>& rest) const;
+  void order_loops();
   // den * a as integer arithmetic (den: a multiple of a's denominator).
   ExprPtr numerator(const poly::Affine& a, int64_t den, bool with_constant = true) const;
   ExprPtr access_index(const std::vector<poly::Affine>& access, const std::vector<int64_t>& dims);
@@ -60,11 +78,20 @@ class ContractionLowering {
   ExprPtr aggregate(ExprPtr acc, ExprPtr value) const;
   ExprPtr init_value(const std::vector<ExprPtr>& coords) const;
   std::vector<StmtPtr> guarded(int level, std::vector<StmtPtr> body) const;
+  // Wraps `body` in the guards of levels [-1, below): those of the outer output loops.
+  std::vector<StmtPtr> guarded_below(size_t below, std::vector<StmtPtr> body) const;
+  // The outer loops of order_ that walk output elements (a row block counts as one).
+  size_t leading_output_loops() const;
   StmtPtr loops_from(size_t first, size_t last, std::vector<StmtPtr> inner, bool parallel_first,
                      bool with_guards = true);
   std::optional<std::string> parallel_candidate() const;
+  int64_t range_index(const std::string& name) const;
+  // The row variable's loop; within one block of it when the row is split into blocks.
+  StmtPtr row_loop(std::vector<StmtPtr> body) const;
   void emit_init(int slot);
+  void emit_round(int acc_slot);
   void emit_register_form(bool full_cover);
+  void emit_row_form(bool full_cover);
   void emit_memory_form();
   double work() const;
 
@@ -78,6 +105,8 @@ class ContractionLowering {
   std::map<std::string, ExprPtr> vars_;  // index name -> loop variable or constant
   std::vector<std::string> order_;       // looped variables, outermost first
   bool parallel_ = false;                // order_[0] is a parallel loop
+  std::string row_var_;                  // the row form's (or memory form's) innermost variable
+  std::string block_var_;                // loops over blocks of row_var_ (parallel), or ""
   std::vector<Guard> guards_;
 };
 
@@ -99,8 +128,40 @@ bool ContractionLowering::register_form() const {
   return true;
 }
 
+int ContractionLowering::strided_inputs(const std::string& name) const {
+  int count = 0;
+  for (size_t k = 0; k < bc_.inputs.size(); ++k) {
+    std::vector<int64_t> dims = cx_.dims(bc_.inputs[k]);
+    int64_t stride = 0, step = 1;
+    bool integral = true;
+    for (size_t d = dims.size(); d-- > 0;) {
+      poly::Rational c = bc_.in_access[k][d].coeff(name);
+      integral = integral && c.is_integer();
+      stride += c.num * step;
+      step *= dims[d];
+    }
+    if (!integral || stride > 1 || stride < -1) ++count;
+  }
+  return count;
+}
+
+// `rest`: the looped variables of no simple output dim; its last one is the innermost loop of
+// the register form. The row form pays when it reads inputs with unit stride at least as
+// often; on a tie it still wins: float sums over a register do not vectorize (no reassociation)
+// while a row does.
+std::string ContractionLowering::row_candidate(const std::vector<std::string>& rest) const {
+  if (dims_.empty() || rest.empty()) return "";
+  auto j = simple_out_var(dims_.size() - 1);
+  if (!j || bc_.ranges[range_index(*j)].extent() <= 1) return "";
+  return strided_inputs(*j) <= strided_inputs(rest.back()) ? *j : "";
+}
+
+int64_t ContractionLowering::range_index(const std::string& name) const {
+  return std::find(bc_.indices.begin(), bc_.indices.end(), name) - bc_.indices.begin();
+}
+
 // Index variables of extent 1 become constants; the others are looped over.
-void ContractionLowering::order_loops(std::optional<std::string> parallel) {
+void ContractionLowering::order_loops() {
   std::vector<std::string> out_vars, rest;
   for (size_t d = 0; d < dims_.size(); ++d) {
     if (auto name = simple_out_var(d)) out_vars.push_back(*name);
@@ -114,18 +175,25 @@ void ContractionLowering::order_loops(std::optional<std::string> parallel) {
     vars_[name] = loop::var(name);
     if (std::find(out_vars.begin(), out_vars.end(), name) == out_vars.end()) rest.push_back(name);
   }
+  row_var_ = row_candidate(rest);
   std::vector<std::string> looped_out;
   for (const auto& name : out_vars) {
-    if (vars_[name]->kind == loop::ExprKind::kVar) looped_out.push_back(name);
+    if (vars_[name]->kind == loop::ExprKind::kVar && name != row_var_) looped_out.push_back(name);
   }
-  if (parallel && vars_[*parallel]->kind == loop::ExprKind::kVar) {
+  std::optional<std::string> parallel = parallel_candidate();
+  if (parallel && *parallel != row_var_ && vars_[*parallel]->kind == loop::ExprKind::kVar) {
     order_.push_back(*parallel);
+    parallel_ = true;
+  } else if (!row_var_.empty() && bc_.ranges[range_index(row_var_)].extent() > kRowBlock) {
+    block_var_ = row_var_ + "$blk";
+    order_.push_back(block_var_);
     parallel_ = true;
   }
   for (const auto& name : looped_out) {
     if (!parallel_ || name != order_[0]) order_.push_back(name);
   }
   for (const auto& name : rest) order_.push_back(name);
+  if (!row_var_.empty()) order_.push_back(row_var_);
 }
 
 ExprPtr ContractionLowering::numerator(const poly::Affine& a, int64_t den,
@@ -253,18 +321,54 @@ std::vector<StmtPtr> ContractionLowering::guarded(int level, std::vector<StmtPtr
   return {loop::if_then(cond, std::move(body))};
 }
 
+std::vector<StmtPtr> ContractionLowering::guarded_below(size_t below,
+                                                       std::vector<StmtPtr> body) const {
+  for (int level = static_cast<int>(below) - 1; level >= -1; --level) {
+    body = guarded(level, std::move(body));
+  }
+  return body;
+}
+
+size_t ContractionLowering::leading_output_loops() const {
+  size_t n = 0;
+  while (n < order_.size() && order_[n] != row_var_) {
+    bool is_out = order_[n] == block_var_;
+    for (size_t d = 0; d < dims_.size(); ++d) is_out = is_out || simple_out_var(d) == order_[n];
+    if (!is_out) break;
+    ++n;
+  }
+  return n;
+}
+
 // Loops order_[first..last) around `inner`, each loop's body wrapped in the guards of its level.
 StmtPtr ContractionLowering::loops_from(size_t first, size_t last, std::vector<StmtPtr> inner,
                                         bool parallel_first, bool with_guards) {
   std::vector<StmtPtr> body = std::move(inner);
   for (size_t k = last; k-- > first;) {
     const std::string& name = order_[k];
-    size_t r = std::find(bc_.indices.begin(), bc_.indices.end(), name) - bc_.indices.begin();
     if (with_guards) body = guarded(static_cast<int>(k), std::move(body));
     bool parallel = parallel_first && k == first;
-    body = {loop::for_loop(name, bc_.ranges[r].lo, bc_.ranges[r].hi + 1, std::move(body), parallel)};
+    if (name == block_var_) {
+      int64_t blocks = (bc_.ranges[range_index(row_var_)].extent() + kRowBlock - 1) / kRowBlock;
+      body = {loop::for_loop(name, 0, blocks, std::move(body), parallel)};
+    } else if (name == row_var_) {
+      body = {row_loop(std::move(body))};
+    } else {
+      const poly::IndexRange& r = bc_.ranges[range_index(name)];
+      body = {loop::for_loop(name, r.lo, r.hi + 1, std::move(body), parallel)};
+    }
   }
   return loop::block(std::move(body));
+}
+
+StmtPtr ContractionLowering::row_loop(std::vector<StmtPtr> body) const {
+  const poly::IndexRange& r = bc_.ranges[range_index(row_var_)];
+  StmtPtr s = loop::for_loop(row_var_, r.lo, r.hi + 1, std::move(body));
+  if (block_var_.empty()) return s;
+  s->lo = loop::idx_add(loop::int_const(r.lo), loop::idx_mul(loop::var(block_var_), kRowBlock));
+  s->hi = loop::op(OpKind::Min, DType::I64,
+                   {loop::idx_add(s->lo, loop::int_const(kRowBlock)), loop::int_const(r.hi + 1)});
+  return s;
 }
 
 void ContractionLowering::emit_init(int slot) {
@@ -273,6 +377,17 @@ void ContractionLowering::emit_init(int slot) {
         loop::store(slot, LowerContext::linear_index(dims_, coords), init_value(coords))};
   });
   cx_.add_kernel(v_, "_init", std::move(body), static_cast<double>(bn_.shape.elements()));
+}
+
+// The f32 accumulation buffer of an f16/bf16 result, rounded into the output once.
+void ContractionLowering::emit_round(int acc_slot) {
+  int out_slot = cx_.slot_of(v_);
+  StmtPtr round = cx_.nest(dims_, "i", [&](const std::vector<ExprPtr>& coords) {
+    ExprPtr index = LowerContext::linear_index(dims_, coords);
+    ExprPtr wide = loop::load(acc_slot, acc_dtype_, index);
+    return std::vector<StmtPtr>{loop::store(out_slot, index, loop::cast(out_dtype_, wide))};
+  });
+  cx_.add_kernel(v_, "_round", std::move(round), static_cast<double>(bn_.shape.elements()));
 }
 
 double ContractionLowering::work() const {
@@ -298,7 +413,7 @@ Status ContractionLowering::run() {
     emit_init(out_slot);
     return Status::ok();
   }
-  order_loops(parallel_candidate());
+  order_loops();
   if (!register_form()) {
     emit_memory_form();
     return Status::ok();
@@ -311,7 +426,11 @@ Status ContractionLowering::run() {
     int64_t c = a.constant().num;
     full_cover = full_cover && bc_.ranges[r].lo + c == 0 && bc_.ranges[r].hi + c == dims_[d] - 1;
   }
-  emit_register_form(full_cover);
+  if (row_var_.empty()) {
+    emit_register_form(full_cover);
+  } else {
+    emit_row_form(full_cover);
+  }
   return Status::ok();
 }
 
@@ -323,13 +442,7 @@ void ContractionLowering::emit_register_form(bool full_cover) {
   ExprPtr o = LowerContext::linear_index(dims_, coords);
   ExprPtr value = combined();
   collect_guards();
-  size_t n_out = 0;
-  while (n_out < order_.size() && bc_.out_access.size() > 0) {
-    bool is_out = false;
-    for (size_t d = 0; d < dims_.size(); ++d) is_out = is_out || simple_out_var(d) == order_[n_out];
-    if (!is_out) break;
-    ++n_out;
-  }
+  size_t n_out = leading_output_loops();
   const std::string acc_name = "$acc";
   ExprPtr acc = loop::var(acc_name, acc_dtype_);
   ExprPtr init = full_cover ? init_value(coords)
@@ -337,14 +450,41 @@ void ContractionLowering::emit_register_form(bool full_cover) {
   StmtPtr reduce = loops_from(n_out, order_.size(),
                               {loop::assign(acc_name, aggregate(acc, value))}, false);
   // Guards on output variables only wrap the reduction: the element is stored either way.
-  std::vector<StmtPtr> reduce_body = reduce->body;
-  for (int level = static_cast<int>(n_out) - 1; level >= -1; --level) {
-    reduce_body = guarded(level, std::move(reduce_body));
-  }
+  std::vector<StmtPtr> reduce_body = guarded_below(n_out, reduce->body);
   std::vector<StmtPtr> body = {loop::declare(acc_name, init)};
   body.insert(body.end(), reduce_body.begin(), reduce_body.end());
   body.push_back(loop::store(out_slot, o, loop::cast(out_dtype_, acc)));
   cx_.add_kernel(v_, "", loops_from(0, n_out, std::move(body), parallel_, false), work());
+}
+
+// Per outer output iteration: init the row (unless a separate init kernel covers elements the
+// loops never reach), aggregate into it under the reduction loops, round f16/bf16 rows.
+void ContractionLowering::emit_row_form(bool full_cover) {
+  int out_slot = cx_.slot_of(v_);
+  int acc_slot = out_slot;
+  if (acc_dtype_ != out_dtype_) {
+    acc_slot = cx_.add_slot(BufferSlot::Role::kTemp, v_, Shape(acc_dtype_, dims_));
+  }
+  if (!full_cover) emit_init(acc_slot);
+  std::vector<ExprPtr> coords;
+  for (size_t d = 0; d < dims_.size(); ++d) coords.push_back(numerator(bc_.out_access[d], 1));
+  ExprPtr o = LowerContext::linear_index(dims_, coords);
+  ExprPtr value = combined();
+  collect_guards();
+  size_t n_out = leading_output_loops();
+  ExprPtr old = loop::load(acc_slot, acc_dtype_, o);
+  StmtPtr reduce = loops_from(n_out, order_.size(),
+                              {loop::store(acc_slot, o, aggregate(old, value))}, false);
+  std::vector<StmtPtr> body;
+  if (full_cover) body.push_back(row_loop({loop::store(acc_slot, o, init_value(coords))}));
+  for (auto& s : guarded_below(n_out, reduce->body)) body.push_back(std::move(s));
+  bool round_rows = acc_slot != out_slot && full_cover;
+  if (round_rows) {
+    ExprPtr wide = loop::cast(out_dtype_, loop::load(acc_slot, acc_dtype_, o));
+    body.push_back(row_loop({loop::store(out_slot, o, std::move(wide))}));
+  }
+  cx_.add_kernel(v_, "", loops_from(0, n_out, std::move(body), parallel_, false), work());
+  if (acc_slot != out_slot && !round_rows) emit_round(acc_slot);
 }
 
 void ContractionLowering::emit_memory_form() {
@@ -361,13 +501,7 @@ void ContractionLowering::emit_memory_form() {
   std::vector<StmtPtr> inner = {loop::store(acc_slot, o, aggregate(old, value))};
   if (order_.empty()) inner = guarded(-1, std::move(inner));
   cx_.add_kernel(v_, "", loops_from(0, order_.size(), std::move(inner), parallel_), work());
-  if (acc_slot == out_slot) return;
-  StmtPtr round = cx_.nest(dims_, "i", [&](const std::vector<ExprPtr>& coords) {
-    ExprPtr index = LowerContext::linear_index(dims_, coords);
-    ExprPtr wide = loop::load(acc_slot, acc_dtype_, index);
-    return std::vector<StmtPtr>{loop::store(out_slot, index, loop::cast(out_dtype_, wide))};
-  });
-  cx_.add_kernel(v_, "_round", std::move(round), static_cast<double>(bn_.shape.elements()));
+  if (acc_slot != out_slot) emit_round(acc_slot);
 }
 
 }  // namespace

@@ -126,5 +126,48 @@ TEST_CASE("a product and an empty contraction") {
                             {random(DType::F32, {4}, 22)});
 }
 
+TEST_CASE("row form: blocked rows split across calls, guards on the row, defaults, products") {
+  // No outer output loop: the row is split into parallel blocks of 256 (600 = 2 * 256 + 88).
+  check_against_interpreter("function (X[M, N]) -> (S) { S[j : N] = +(X[k, j]); }",
+                            {random(DType::F32, {5, 600}, 31)});
+  check_against_interpreter("function (X[M, N]) -> (S) { S[j : N] = >(X[k, j]); }",
+                            {random(DType::I32, {3, 513}, 32)});
+  const char* kMatmul =
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+  check_against_interpreter(kMatmul, {random(DType::F32, {1, 7}, 33),
+                                      random(DType::F32, {7, 700}, 34)});
+  check_against_interpreter(kMatmul, {random(DType::BF16, {1, 9}, 35),
+                                      random(DType::BF16, {9, 300}, 36)});
+  // A padding guard that involves the (blocked) row variable.
+  check_against_interpreter(
+      "function (I[N, X]) -> (O) { O[n, x : N, X] = +(I[n, x + k - 1]), k < 3; }",
+      {random(DType::F32, {1, 600}, 37)});
+  check_against_interpreter(
+      "function (A[M, K], B[K, N], D[N]) -> (C) {\n"
+      "  C[i, j : M, N] = +(A[i, k] * B[k, j]) default D;\n"
+      "}",
+      {random(DType::F32, {3, 4}, 38), random(DType::F32, {4, 5}, 39),
+       random(DType::F32, {5}, 40)});
+  check_against_interpreter("function (A[M, K, N]) -> (O) { O[i, j : M, N] = *(A[i, k, j]); }",
+                            {random(DType::F64, {3, 4, 17}, 41)});
+  check_against_interpreter("function (A[M, K, N]) -> (O) { O[i, j : M, N] = <(A[i, k, j]); }",
+                            {random(DType::F16, {2, 5, 19}, 42)});
+}
+
+TEST_CASE("row form: rows the loops do not cover, rational indices, integer wrap") {
+  // Columns N, N + 1 are never reached: a separate init (and, for f16, round) kernel.
+  check_against_interpreter(
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N + 2] = +(A[i, k] * B[k, j]); }",
+      {random(DType::F16, {3, 6}, 43), random(DType::F16, {6, 5}, 44)});
+  check_against_interpreter(
+      "function (A[M, N]) -> (O) { O[i, j : (M + 1) / 2 + 1, N] = +(A[(i + k) / 2, j]), k < 3; }",
+      {random(DType::F32, {5, 4}, 45)});
+  auto out = check_against_interpreter(
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }",
+      {make_tensor(DType::I8, {1, 3}, {100, 100, 100}),
+       make_tensor(DType::I8, {3, 2}, {1, 2, 1, 2, 1, 2})});
+  CHECK(to_doubles(out[0]) == std::vector<double>{44, 88});  // 300 and 600 mod 256, signed
+}
+
 }  // namespace
 }  // namespace plaidml::jit::testing

@@ -29,7 +29,7 @@ std::string print(const LoweredProgram& p) {
   return out;
 }
 
-TEST_CASE("matmul lowers to one register-accumulating kernel, parallel over rows") {
+TEST_CASE("matmul lowers to the row form: i parallel, then k, then unit-stride j innermost") {
   LoweredProgram p = lower_tile(
       "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }",
       {Shape(DType::F32, {3, 5}), Shape(DType::F32, {5, 4})});
@@ -38,18 +38,119 @@ TEST_CASE("matmul lowers to one register-accumulating kernel, parallel over rows
   CHECK(p.slots[2].role == BufferSlot::Role::kOutput);
   CHECK(p.slots[2].shape == Shape(DType::F32, {3, 4}));
   CHECK(print(p) ==
-        "kernel k0_C(reads: s0, s1; writes: s2) {\n"
+        "kernel k0_C(reads: s0, s1, s2; writes: s2) {\n"
         "  parallel for i in [0, 3) {\n"
         "    for j in [0, 4) {\n"
-        "      var $acc: f32 = 0:f32\n"
-        "      for k in [0, 5) {\n"
-        "        $acc = ($acc + (s0[((i * 5) + k)]:f32 * s1[((k * 4) + j)]:f32))\n"
+        "      s2[((i * 4) + j)] = 0:f32\n"
+        "    }\n"
+        "    for k in [0, 5) {\n"
+        "      for j in [0, 4) {\n"
+        "        s2[((i * 4) + j)] = "
+        "(s2[((i * 4) + j)]:f32 + (s0[((i * 5) + k)]:f32 * s1[((k * 4) + j)]:f32))\n"
         "      }\n"
-        "      s2[((i * 4) + j)] = $acc\n"
         "    }\n"
         "  }\n"
         "}\n");
   CHECK(loop::parallel_extent(p.kernels[0]) == 3);
+}
+
+TEST_CASE("reductions over the contiguous dim and to scalars keep the register form") {
+  LoweredProgram p = lower_tile("function (X[M, N]) -> (S) { S[i : M] = +(X[i, j]); }",
+                                {Shape(DType::F32, {3, 5})});
+  CHECK(print(p) ==
+        "kernel k0_S(reads: s0; writes: s1) {\n"
+        "  parallel for i in [0, 3) {\n"
+        "    var $acc: f32 = 0:f32\n"
+        "    for j in [0, 5) {\n"
+        "      $acc = ($acc + s0[((i * 5) + j)]:f32)\n"
+        "    }\n"
+        "    s1[i] = $acc\n"
+        "  }\n"
+        "}\n");
+  LoweredProgram q = lower_tile("function (X[M, N]) -> (S) { S[] = +(X[i, j]); }",
+                                {Shape(DType::F32, {3, 5})});
+  CHECK(print(q) ==
+        "kernel k0_S(reads: s0; writes: s1) {\n"
+        "  var $acc: f32 = 0:f32\n"
+        "  for i in [0, 3) {\n"
+        "    for j in [0, 5) {\n"
+        "      $acc = ($acc + s0[((i * 5) + j)]:f32)\n"
+        "    }\n"
+        "  }\n"
+        "  s1[0] = $acc\n"
+        "}\n");
+}
+
+TEST_CASE("a row with no outer output loop is split into parallel blocks of 256") {
+  LoweredProgram p = lower_tile("function (X[M, N]) -> (S) { S[j : N] = +(X[k, j]); }",
+                                {Shape(DType::F32, {4, 600})});
+  CHECK(print(p) ==
+        "kernel k0_S(reads: s0, s1; writes: s1) {\n"
+        "  parallel for j$blk in [0, 3) {\n"
+        "    for j in [(j$blk * 256), min(((j$blk * 256) + 256), 600)) {\n"
+        "      s1[j] = 0:f32\n"
+        "    }\n"
+        "    for k in [0, 4) {\n"
+        "      for j in [(j$blk * 256), min(((j$blk * 256) + 256), 600)) {\n"
+        "        s1[j] = (s1[j]:f32 + s0[((k * 600) + j)]:f32)\n"
+        "      }\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
+  CHECK(loop::parallel_extent(p.kernels[0]) == 3);
+}
+
+TEST_CASE("row-form f16 accumulates rows in an f32 buffer and rounds each row once") {
+  LoweredProgram p = lower_tile(
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }",
+      {Shape(DType::F16, {3, 5}), Shape(DType::F16, {5, 4})});
+  REQUIRE(p.slots.size() == 4);
+  CHECK(p.slots[3].role == BufferSlot::Role::kTemp);
+  CHECK(p.slots[3].shape == Shape(DType::F32, {3, 4}));
+  CHECK(print(p) ==
+        "kernel k0_C(reads: s0, s1, s3; writes: s2, s3) {\n"
+        "  parallel for i in [0, 3) {\n"
+        "    for j in [0, 4) {\n"
+        "      s3[((i * 4) + j)] = 0:f32\n"
+        "    }\n"
+        "    for k in [0, 5) {\n"
+        "      for j in [0, 4) {\n"
+        "        s3[((i * 4) + j)] = "
+        "(s3[((i * 4) + j)]:f32 + f32((s0[((i * 5) + k)]:f16 * s1[((k * 4) + j)]:f16)))\n"
+        "      }\n"
+        "    }\n"
+        "    for j in [0, 4) {\n"
+        "      s2[((i * 4) + j)] = f16(s3[((i * 4) + j)]:f32)\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
+}
+
+TEST_CASE("conv padding guards sit at the reduction loop that decides them, outside co") {
+  LoweredProgram p = lower_tile(
+      "function (I[N, X, CI], K[KX, CI, CO]) -> (O) {\n"
+      "  O[n, x, co : N, X, CO] = +(I[n, x + i - 1, ci] * K[i, ci, co]);\n"
+      "}",
+      {Shape(DType::F32, {1, 6, 2}), Shape(DType::F32, {3, 2, 8})});
+  CHECK(print(p) ==
+        "kernel k0_O(reads: s0, s1, s2; writes: s2) {\n"
+        "  parallel for x in [0, 6) {\n"
+        "    for co in [0, 8) {\n"
+        "      s2[((x * 8) + co)] = 0:f32\n"
+        "    }\n"
+        "    for i in [0, 3) {\n"
+        "      if (((i + x) >= 1) & ((i + x) <= 6)) {\n"
+        "        for ci in [0, 2) {\n"
+        "          for co in [0, 8) {\n"
+        "            s2[((x * 8) + co)] = "
+        "(s2[((x * 8) + co)]:f32 + (s0[((((i + x) + -1) * 2) + ci)]:f32 * "
+        "s1[(((i * 16) + (ci * 8)) + co)]:f32))\n"
+        "          }\n"
+        "        }\n"
+        "      }\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
 }
 
 TEST_CASE("elementwise broadcasting uses stride 0 for stretched dims and skips size-1 dims") {
@@ -80,8 +181,20 @@ TEST_CASE("padding constraints become guards at the loop that decides them") {
       "function (I[N]) -> (O) { O[x : N] = +(I[x + k - 1]), k < 3; }",
       {Shape(DType::F32, {5})});
   std::string text = print(p);
-  CHECK(text.find("if (((k + x) >= 1) & ((k + x) <= 5))") != std::string::npos);
-  CHECK(text.find("parallel for x in [0, 5)") != std::string::npos);
+  // Row form: x (unit stride in O and I) innermost, so the guard on k + x goes inside it.
+  CHECK(text ==
+        "kernel k0_O(reads: s0, s1; writes: s1) {\n"
+        "  for x in [0, 5) {\n"
+        "    s1[x] = 0:f32\n"
+        "  }\n"
+        "  for k in [0, 3) {\n"
+        "    for x in [0, 5) {\n"
+        "      if (((k + x) >= 1) & ((k + x) <= 5)) {\n"
+        "        s1[x] = (s1[x]:f32 + s0[((k + x) + -1)]:f32)\n"
+        "      }\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
 }
 
 TEST_CASE("outputs that are inputs or repeat another output get copy kernels") {

@@ -15,6 +15,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 
+#include "core/base/env.h"
 #include "core/base/logging.h"
 #include "jit/codegen/llvm/llvm_emitter.h"
 
@@ -74,6 +75,17 @@ void optimize(llvm::Module& module, llvm::TargetMachine& tm) {
   mpm.run(module, mam);
 }
 
+// PLAIDML_DUMP=llvm (or a list naming it, e.g. "1,llvm") logs the optimized LLVM IR: the way
+// to check what the vectorizer made of a kernel.
+void dump_if_asked(const llvm::Module& module) {
+  std::string value = "," + env_string("PLAIDML_DUMP", "") + ",";
+  if (value.find(",llvm,") == std::string::npos) return;
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  module.print(stream, nullptr);
+  logger().warn("PLAIDML_DUMP llvm:\n{}", stream.str());
+}
+
 std::vector<DType> slot_dtypes(const LoweredProgram& program) {
   std::vector<DType> out;
   for (const auto& s : program.slots) out.push_back(s.shape.dtype);
@@ -121,6 +133,7 @@ Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetD
     return make_error(StatusCode::kInternal, "generated LLVM IR is invalid: {}", errors);
   }
   optimize(module, *tm);
+  dump_if_asked(module);
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream out(buffer);
   llvm::legacy::PassManager codegen;

@@ -1,7 +1,17 @@
 // One loop-IR kernel -> one LLVM function with the CPU kernel ABI (jit/artifact.h). Variables
 // live in allocas that SROA/mem2reg promote; loops are emitted in the canonical
 // header/body/latch form that LLVM's loop passes and vectorizer expect.
+//
+// Every slot gets its own alias scope: the runtime binds distinct buffers to the slots a kernel
+// writes (outputs given as inputs are computed into a temporary and copied back; two outputs
+// sharing a buffer are refused; temporaries are fresh), and only inputs, which no kernel
+// writes, may share a buffer. Without the scopes LLVM cannot tell that a store to the output
+// leaves the inputs unchanged, and keeps loop-invariant loads inside loops (A[i, k] in i-k-j
+// matmul) or needs runtime overlap checks before vectorizing.
+#include <algorithm>
 #include <map>
+
+#include <llvm/IR/MDBuilder.h>
 
 #include <fmt/format.h>
 
@@ -28,7 +38,9 @@ class KernelEmitter {
     alloca_builder_ = std::make_unique<llvm::IRBuilder<>>(entry);
     b_.SetInsertPoint(entry);
     Value* slots = fn->getArg(0);
+    make_alias_scopes();
     for (int s : used_slots()) {
+      if (slot_ptrs_.count(s)) continue;
       Value* addr = b_.CreateConstInBoundsGEP1_64(b_.getPtrTy(), slots, static_cast<uint64_t>(s));
       slot_ptrs_[s] = b_.CreateLoad(b_.getPtrTy(), addr, fmt::format("s{}", s));
     }
@@ -44,6 +56,33 @@ class KernelEmitter {
     std::vector<int> out = kernel_.reads;
     out.insert(out.end(), kernel_.writes.begin(), kernel_.writes.end());
     return out;
+  }
+
+  void make_alias_scopes() {
+    std::vector<int> slots = used_slots();
+    std::sort(slots.begin(), slots.end());
+    slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
+    if (slots.size() < 2) return;
+    llvm::MDBuilder md(b_.getContext());
+    llvm::MDNode* domain = md.createAnonymousAliasScopeDomain(kernel_.name);
+    std::map<int, llvm::Metadata*> scope;
+    for (int s : slots) scope[s] = md.createAnonymousAliasScope(domain, fmt::format("s{}", s));
+    for (int s : slots) {
+      std::vector<llvm::Metadata*> others;
+      for (int t : slots) {
+        if (t != s) others.push_back(scope[t]);
+      }
+      alias_scope_[s] = llvm::MDNode::get(b_.getContext(), {scope[s]});
+      noalias_[s] = llvm::MDNode::get(b_.getContext(), others);
+    }
+  }
+
+  // Tags a load or store of `slot` with its scope (see the file comment).
+  void tag(llvm::Instruction* access, int slot) {
+    auto it = alias_scope_.find(slot);
+    if (it == alias_scope_.end()) return;
+    access->setMetadata(llvm::LLVMContext::MD_alias_scope, it->second);
+    access->setMetadata(llvm::LLVMContext::MD_noalias, noalias_.at(slot));
   }
 
   llvm::AllocaInst* new_var(const std::string& name, llvm::Type* t) {
@@ -70,7 +109,8 @@ class KernelEmitter {
       }
       case ExprKind::kLoad: {
         llvm::Type* t = mem_type(b_.getContext(), e.dtype);
-        Value* raw = b_.CreateLoad(t, address(e.slot, *e.args[0]));
+        llvm::LoadInst* raw = b_.CreateLoad(t, address(e.slot, *e.args[0]));
+        tag(raw, e.slot);
         return from_memory(env_, raw, e.dtype);
       }
       case ExprKind::kCast: return emit_cast(env_, expr(*e.args[0]), e.args[0]->dtype, e.dtype);
@@ -149,7 +189,7 @@ class KernelEmitter {
       case StmtKind::kIf: return if_then(s);
       case StmtKind::kStore: {
         Value* value = to_memory(env_, expr(*s.value), s.value->dtype);
-        b_.CreateStore(value, address(s.slot, *s.index));
+        tag(b_.CreateStore(value, address(s.slot, *s.index)), s.slot);
         return Status::ok();
       }
       case StmtKind::kDeclare: {
@@ -175,6 +215,7 @@ class KernelEmitter {
   llvm::Function* fn_ = nullptr;
   std::unique_ptr<llvm::IRBuilder<>> alloca_builder_;
   std::map<int, Value*> slot_ptrs_;
+  std::map<int, llvm::MDNode*> alias_scope_, noalias_;
   std::map<std::string, std::vector<llvm::AllocaInst*>> vars_;
 };
 
