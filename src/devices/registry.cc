@@ -206,6 +206,8 @@ std::vector<DeviceEntry> list_devices(const std::vector<std::string>& search_dir
 
 std::vector<DeviceEntry> list_devices() { return list_devices(plugin_search_dirs()); }
 
+std::vector<DeviceEntry> list_builtin_devices() { return list_devices({}); }
+
 Expected<std::shared_ptr<Device>> open_device(const DeviceEntry& entry,
                                               const DeviceOptions& options) {
   if (!entry.available || !entry.plugin) {

@@ -31,6 +31,10 @@ struct DeviceEntry {
 
 using DeviceOptions = std::vector<std::pair<std::string, std::string>>;
 
+// The built-in devices only (today the CPU). Loads no plugin module: a process that only uses
+// the CPU never dlopens a GPU driver (PoCL, for one, installs a SIGFPE handler when loaded).
+std::vector<DeviceEntry> list_builtin_devices();
+
 // Every device, built-ins first. search_dirs: as plugin_search_dirs() gives.
 std::vector<DeviceEntry> list_devices(const std::vector<std::string>& search_dirs);
 std::vector<DeviceEntry> list_devices();

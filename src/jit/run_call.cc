@@ -72,7 +72,7 @@ Status RunCall::bind_inputs(const NamedBuffers& inputs) {
     if (inputs_[pos]->device() != device_index_) {
       return make_error(StatusCode::kInvalidArgument,
                         "input '{}' is on device {}, but the program runs on {}", name,
-                        rt_.descriptions_[inputs_[pos]->device()].id, device_->id());
+                        rt_.device_id(inputs_[pos]->device()), device_->id());
     }
   }
   std::string missing;
@@ -96,7 +96,7 @@ Status RunCall::check_given_output(size_t position, const std::shared_ptr<Buffer
   if (rb->device() != device_index_) {
     return make_error(StatusCode::kInvalidArgument,
                       "output '{}' is on device {}, but the program runs on {}", name,
-                      rt_.descriptions_[rb->device()].id, device_->id());
+                      rt_.device_id(rb->device()), device_->id());
   }
   if (!(rb->shape() == want)) {
     return make_error(StatusCode::kTypeError,

@@ -25,7 +25,8 @@ struct RuntimeOptions {
 struct DeviceDescription {
   std::string id;           // "cpu:0", "opencl:0", ...
   std::string name;         // "Intel(R) Xeon(R) ... (LLVM ORC JIT, sapphirerapids)"
-  std::string kind;         // "cpu", "opencl", "vulkan"
+  std::string kind;         // the hardware: "cpu", "gpu", "accelerator" (PoCL's OpenCL device is
+                            // a "cpu"); the id's prefix names the backend ("opencl:0")
   bool available = true;    // false: listed so that `plaidml devices` can say why not
   std::string unavailable_reason;
   int64_t memory_bytes = 0;

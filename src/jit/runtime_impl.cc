@@ -57,21 +57,25 @@ Expected<uint64_t> checked_byte_size(const Shape& shape) {
 
 Expected<std::unique_ptr<Runtime>> Runtime::create(const RuntimeOptions& options) {
   return firewall([&]() -> Expected<std::unique_ptr<Runtime>> {
-    return RuntimeImpl::create(options, devices::list_devices());
+    // The plugin folders are read now (PLAIDML_PLUGIN_PATH at context creation); the modules
+    // in them load only when a plugin device is wanted.
+    return RuntimeImpl::create(
+        options, devices::list_builtin_devices(),
+        [dirs = devices::plugin_search_dirs()] { return devices::list_devices(dirs); });
   });
 }
 
 Expected<std::unique_ptr<Runtime>> RuntimeImpl::create(const RuntimeOptions& options,
-                                                       std::vector<devices::DeviceEntry> entries) {
+                                                       std::vector<devices::DeviceEntry> entries,
+                                                       DeviceLister list_all) {
   if (options.num_threads < 0) {
     return make_error(StatusCode::kInvalidArgument,
                       "num_threads must be 0 (automatic) or positive, got {}", options.num_threads);
   }
   std::unique_ptr<RuntimeImpl> rt(new RuntimeImpl());
   rt->options_ = options;
-  rt->entries_ = std::move(entries);
-  for (const auto& e : rt->entries_) rt->descriptions_.push_back(describe(e, options));
-  rt->opened_.resize(rt->entries_.size());
+  rt->list_all_ = std::move(list_all);
+  rt->append_entries(std::move(entries));
   std::string source = "the device option";
   rt->default_id_ = options.device;
   if (rt->default_id_.empty() && env_is_set("PLAIDML_DEVICE")) {
@@ -84,8 +88,43 @@ Expected<std::unique_ptr<Runtime>> RuntimeImpl::create(const RuntimeOptions& opt
   return std::unique_ptr<Runtime>(std::move(rt));
 }
 
-Expected<int> RuntimeImpl::find_device(const std::string& id) const {
-  const std::string& wanted = id.empty() ? default_id_ : id;
+void RuntimeImpl::append_entries(std::vector<devices::DeviceEntry> entries) const {
+  std::lock_guard<std::mutex> lock(devices_mutex_);
+  for (auto& e : entries) {
+    descriptions_.push_back(describe(e, options_));
+    entries_.push_back(std::move(e));
+  }
+  opened_.resize(entries_.size());
+}
+
+void RuntimeImpl::list_all_devices() const {
+  std::call_once(listed_all_, [this] {
+    if (!list_all_) return;
+    std::vector<devices::DeviceEntry> all = list_all_();
+    size_t known = 0;
+    {
+      std::lock_guard<std::mutex> lock(devices_mutex_);
+      known = entries_.size();
+    }
+    // The full list starts with the entries known already (the built-ins), in the same order.
+    if (all.size() <= known) return;
+    append_entries(std::vector<devices::DeviceEntry>(std::make_move_iterator(all.begin() + known),
+                                                     std::make_move_iterator(all.end())));
+  });
+}
+
+const std::vector<DeviceDescription>& RuntimeImpl::devices() const {
+  list_all_devices();
+  return descriptions_;
+}
+
+std::string RuntimeImpl::device_id(int index) const {
+  std::lock_guard<std::mutex> lock(devices_mutex_);
+  return descriptions_.at(index).id;
+}
+
+Expected<int> RuntimeImpl::find_listed_device(const std::string& wanted) const {
+  std::lock_guard<std::mutex> lock(devices_mutex_);
   for (size_t i = 0; i < descriptions_.size(); ++i) {
     const DeviceDescription& d = descriptions_[i];
     if (d.id != wanted) continue;
@@ -99,12 +138,20 @@ Expected<int> RuntimeImpl::find_device(const std::string& id) const {
                     join_ids(descriptions_, true));
 }
 
+Expected<int> RuntimeImpl::find_device(const std::string& id) const {
+  const std::string& wanted = id.empty() ? default_id_ : id;
+  auto found = find_listed_device(wanted);
+  if (found || found.status().code() != StatusCode::kNotFound) return found;
+  list_all_devices();  // not a built-in: it may be a plugin's
+  return find_listed_device(wanted);
+}
+
 Expected<std::shared_ptr<devices::Device>> RuntimeImpl::device(int index) const {
+  std::lock_guard<std::mutex> lock(devices_mutex_);
   if (index < 0 || index >= static_cast<int>(entries_.size())) {
     return make_error(StatusCode::kInvalidArgument, "device index {} out of range ({} devices)",
                       index, entries_.size());
   }
-  std::lock_guard<std::mutex> lock(devices_mutex_);
   if (!opened_[index]) {
     devices::DeviceOptions opts;
     if (options_.num_threads > 0) {
@@ -135,10 +182,11 @@ Expected<const RuntimeBuffer*> RuntimeImpl::own_buffer(const Buffer* buffer,
   if (!buffer) return make_error(StatusCode::kInvalidArgument, "{}: buffer is null", what);
   const auto* rb = dynamic_cast<const RuntimeBuffer*>(buffer);
   int index = buffer->device();
-  bool mine = rb && index >= 0 && index < static_cast<int>(entries_.size());
-  if (mine) {
+  bool mine = false;
+  if (rb) {
     std::lock_guard<std::mutex> lock(devices_mutex_);
-    mine = opened_[index] && rb->storage().device() == opened_[index];
+    mine = index >= 0 && index < static_cast<int>(entries_.size()) && opened_[index] &&
+           rb->storage().device() == opened_[index];
   }
   if (!mine) {
     return make_error(StatusCode::kInvalidArgument, "{}: the buffer belongs to another context",

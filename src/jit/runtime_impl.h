@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <functional>
 #include <mutex>
 #include <new>
 #include <stdexcept>
@@ -48,10 +49,15 @@ class RuntimeBuffer : public Buffer {
 
 class RuntimeImpl : public Runtime {
  public:
+  // entries: the devices known now. list_all, when set, lists every device (the same entries
+  // first, then plugin devices); it runs once, the first time a device outside `entries` is
+  // asked for or the whole list is read, so plugins load only when they are wanted.
+  using DeviceLister = std::function<std::vector<devices::DeviceEntry>()>;
   static Expected<std::unique_ptr<Runtime>> create(const RuntimeOptions& options,
-                                                   std::vector<devices::DeviceEntry> entries);
+                                                   std::vector<devices::DeviceEntry> entries,
+                                                   DeviceLister list_all = nullptr);
 
-  const std::vector<DeviceDescription>& devices() const override { return descriptions_; }
+  const std::vector<DeviceDescription>& devices() const override;
   Expected<int> find_device(const std::string& id) const override;
   Expected<std::shared_ptr<Buffer>> allocate(int device, const Shape& shape) override;
   Status write(Buffer& buffer, const void* data, size_t bytes) override;
@@ -72,15 +78,24 @@ class RuntimeImpl : public Runtime {
   Expected<std::shared_ptr<const Plan>> prepare_impl(
       const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
       int device);
+  // Lists the plugin devices too, once (see create).
+  void list_all_devices() const;
+  Expected<int> find_listed_device(const std::string& id) const;
+  void append_entries(std::vector<devices::DeviceEntry> entries) const;
+  std::string device_id(int index) const;
   // The buffer as this runtime's, on `device`; `what` names it in errors ("input 'A'").
   Expected<const RuntimeBuffer*> own_buffer(const Buffer* buffer, const std::string& what) const;
 
   friend class RunCall;
   RuntimeOptions options_;
   std::string default_id_;
-  std::vector<devices::DeviceEntry> entries_;
-  std::vector<DeviceDescription> descriptions_;  // parallel to entries_
+  // The device table grows once, in list_all_devices(), under devices_mutex_; every other
+  // access holds that mutex too, except devices(), which reads it only after it is complete.
   mutable std::mutex devices_mutex_;
+  mutable DeviceLister list_all_;
+  mutable std::once_flag listed_all_;
+  mutable std::vector<devices::DeviceEntry> entries_;
+  mutable std::vector<DeviceDescription> descriptions_;           // parallel to entries_
   mutable std::vector<std::shared_ptr<devices::Device>> opened_;  // parallel to entries_
   PlanCache cache_;
 };

@@ -1,0 +1,21 @@
+// Device buffers and host <-> device copies (plugin vtable entries). Copies go through the
+// device's in-order queue, so a read waits for the launches before it.
+#pragma once
+
+#include "devices/opencl/cl_handles.h"
+#include "plaidml/plugin.h"
+
+namespace plaidml::devices::opencl {
+
+plaidml_plugin_status allocate(plaidml_plugin_device device, uint64_t bytes,
+                               plaidml_plugin_buffer* out_buffer);
+void free_buffer(plaidml_plugin_device device, plaidml_plugin_buffer buffer);
+plaidml_plugin_status write(plaidml_plugin_device device, plaidml_plugin_buffer buffer,
+                            uint64_t offset, const void* data, uint64_t bytes);
+plaidml_plugin_status read(plaidml_plugin_device device, plaidml_plugin_buffer buffer,
+                           uint64_t offset, void* data, uint64_t bytes);
+plaidml_plugin_status copy(plaidml_plugin_device device, plaidml_plugin_buffer src,
+                           uint64_t src_offset, plaidml_plugin_buffer dst, uint64_t dst_offset,
+                           uint64_t bytes);
+
+}  // namespace plaidml::devices::opencl

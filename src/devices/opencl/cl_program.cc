@@ -1,0 +1,132 @@
+#include "devices/opencl/cl_program.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "devices/opencl/cl_errors.h"
+
+namespace plaidml::devices::opencl {
+namespace {
+
+// OpenCL C 1.2 on every device: generated code is written against it, and 2.0+ changes
+// semantics (generic address space) without adding anything the generator uses.
+constexpr const char* kBuildOptions = "-cl-std=CL1.2";
+
+std::string program_info_string(cl_program program, cl_program_info what) {
+  size_t size = 0;
+  if (clGetProgramInfo(program, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
+  std::string s(size, '\0');
+  if (clGetProgramInfo(program, what, size, s.data(), nullptr) != CL_SUCCESS) return "";
+  s.resize(std::strlen(s.c_str()));
+  return s;
+}
+
+std::string build_log(cl_program program, cl_device_id device) {
+  size_t size = 0;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  if (size == 0) return "";
+  std::string log(size, '\0');
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  log.resize(std::strlen(log.c_str()));
+  while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
+  return log;
+}
+
+// A kernel that enables a floating-point extension the device lacks cannot build; saying so
+// is clearer than the compiler's complaint about an unknown type.
+plaidml_plugin_status check_extensions(const std::string& source, const ClDeviceRecord& r) {
+  struct Need {
+    const char* extension;
+    uint32_t flag;
+    const char* what;
+  };
+  const Need needs[] = {{"cl_khr_fp16", PLAIDML_PLUGIN_DEVICE_FP16, "half (f16)"},
+                        {"cl_khr_fp64", PLAIDML_PLUGIN_DEVICE_FP64, "double (f64)"}};
+  for (const Need& n : needs) {
+    bool enabled = source.find(std::string("OPENCL EXTENSION ") + n.extension) != std::string::npos;
+    if (enabled && !(r.flags & n.flag)) {
+      return fail(PLAIDML_PLUGIN_UNSUPPORTED, std::string("the kernel uses ") + n.what + " (" +
+                                                  n.extension + "), which OpenCL device '" +
+                                                  r.name + "' does not support");
+    }
+  }
+  return PLAIDML_PLUGIN_OK;
+}
+
+plaidml_plugin_status build(plaidml_plugin_device device, plaidml_plugin_executable_s* exe) {
+  const ClDeviceRecord& r = *device->record;
+  cl_int err = clBuildProgram(exe->program, 1, &r.device, kBuildOptions, nullptr, nullptr);
+  if (err == CL_SUCCESS) return PLAIDML_PLUGIN_OK;
+  std::string log = build_log(exe->program, r.device);
+  return fail_cl("clBuildProgram", err,
+                 "OpenCL C build for '" + r.name + "' failed" +
+                     (log.empty() ? std::string(" (empty build log)") : ", build log:\n" + log));
+}
+
+plaidml_plugin_status create_kernel(plaidml_plugin_executable_s* exe, const char* symbol) {
+  if (!symbol) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "a kernel symbol is NULL");
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(exe->program, symbol, &err);
+  if (err == CL_INVALID_KERNEL_NAME) {
+    return fail(PLAIDML_PLUGIN_NOT_FOUND,
+                std::string("no kernel named '") + symbol + "' in the OpenCL program (kernels: " +
+                    program_info_string(exe->program, CL_PROGRAM_KERNEL_NAMES) + ")");
+  }
+  if (err != CL_SUCCESS) return fail_cl("clCreateKernel", err, symbol);
+  exe->kernels.push_back(kernel);
+  exe->symbols.push_back(symbol);
+  cl_uint args = 0;
+  clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof(args), &args, nullptr);
+  exe->num_args.push_back(args);
+  return PLAIDML_PLUGIN_OK;
+}
+
+void release(plaidml_plugin_executable_s* exe) {
+  for (cl_kernel k : exe->kernels) clReleaseKernel(k);
+  if (exe->program) clReleaseProgram(exe->program);
+  delete exe;
+}
+
+struct ExecutableDeleter {
+  void operator()(plaidml_plugin_executable_s* exe) const { release(exe); }
+};
+
+}  // namespace
+
+plaidml_plugin_status load(plaidml_plugin_device device, const char* format, const void* bytes,
+                           uint64_t num_bytes, const char* const* symbols, size_t num_symbols,
+                           plaidml_plugin_executable* out_executable) {
+  return guarded([&] {
+    if (!device || !format || !out_executable || (!bytes && num_bytes) ||
+        (!symbols && num_symbols)) {
+      return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "load: NULL argument");
+    }
+    if (std::strcmp(format, kFormat) != 0) {
+      return fail(PLAIDML_PLUGIN_UNSUPPORTED, std::string("artifact format '") + format +
+                                                  "' is not supported by the OpenCL device "
+                                                  "(it accepts opencl-c)");
+    }
+    std::string source(static_cast<const char*>(bytes), num_bytes);
+    if (auto s = check_extensions(source, *device->record); s != PLAIDML_PLUGIN_OK) return s;
+    std::unique_ptr<plaidml_plugin_executable_s, ExecutableDeleter> exe(
+        new plaidml_plugin_executable_s());
+    const char* text = source.c_str();
+    size_t length = source.size();
+    cl_int err = CL_SUCCESS;
+    exe->program = clCreateProgramWithSource(device->context, 1, &text, &length, &err);
+    if (err != CL_SUCCESS) return fail_cl("clCreateProgramWithSource", err);
+    if (auto s = build(device, exe.get()); s != PLAIDML_PLUGIN_OK) return s;
+    for (size_t i = 0; i < num_symbols; ++i) {
+      if (auto s = create_kernel(exe.get(), symbols[i]); s != PLAIDML_PLUGIN_OK) return s;
+    }
+    *out_executable = exe.release();
+    return PLAIDML_PLUGIN_OK;
+  });
+}
+
+void unload(plaidml_plugin_device /*device*/, plaidml_plugin_executable executable) {
+  if (executable) release(executable);
+}
+
+}  // namespace plaidml::devices::opencl
