@@ -19,6 +19,7 @@ if [ "${PLAIDML_SKIP_SANITIZE:-0}" != 1 ]; then
   # LLVM's JIT-ed code is not instrumented; leak checks stay on for our own allocations.
   (cd "$root/build-asan" &&
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    LSAN_OPTIONS=suppressions=$root/tests/lsan.supp \
     ctest --output-on-failure -j"$jobs" -LE no-sanitize)
 fi
 echo "all tests passed"
