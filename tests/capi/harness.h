@@ -61,6 +61,34 @@ static inline int harness_close(const float* got, const float* want, size_t n, f
   return 1;
 }
 
+/* C[i, j : M, N] = +(A[i, k] * B[k, j]) added to b through builder calls (dims M, K, N must be
+ * declared by A and B); the product goes to *out_c. */
+static inline void harness_add_matmul(plaidml_builder* b, plaidml_value A, plaidml_value B,
+                                      plaidml_value* out_c) {
+  plaidml_contraction* c = NULL;
+  plaidml_expr i = {0}, j = {0}, k = {0}, M = {0}, N = {0};
+  plaidml_expr out_idx[2], sizes[2], a_idx[2], b_idx[2];
+  CHECK_OK(plaidml_expr_index(b, "i", &i));
+  CHECK_OK(plaidml_expr_index(b, "j", &j));
+  CHECK_OK(plaidml_expr_index(b, "k", &k));
+  CHECK_OK(plaidml_expr_dim(b, "M", &M));
+  CHECK_OK(plaidml_expr_dim(b, "N", &N));
+  out_idx[0] = i;
+  out_idx[1] = j;
+  sizes[0] = M;
+  sizes[1] = N;
+  a_idx[0] = i;
+  a_idx[1] = k;
+  b_idx[0] = k;
+  b_idx[1] = j;
+  CHECK_OK(plaidml_contraction_create(b, PLAIDML_AGG_SUM, PLAIDML_COMB_MUL, &c));
+  CHECK_OK(plaidml_contraction_set_output(c, 2, out_idx, sizes));
+  CHECK_OK(plaidml_contraction_add_input(c, A, 2, a_idx));
+  CHECK_OK(plaidml_contraction_add_input(c, B, 2, b_idx));
+  CHECK_OK(plaidml_builder_add_contraction(b, c, out_c));
+  plaidml_contraction_destroy(c);
+}
+
 static inline int harness_finish(void) {
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;

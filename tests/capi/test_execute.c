@@ -131,13 +131,10 @@ static void test_buffers(plaidml_context* ctx) {
 /* matmul from builder calls, plus an elementwise relu(C - 100): [[0 0] [39 54]]. */
 static void test_builder_execute(plaidml_context* ctx) {
   plaidml_builder* b = NULL;
-  plaidml_contraction* c = NULL;
   plaidml_program* program = NULL;
   const char* a_dims[2] = {"M", "K"};
   const char* b_dims[2] = {"K", "N"};
   plaidml_value A = {0}, B = {0}, C = {0}, hundred = {0}, D = {0}, R = {0}, ops[2];
-  plaidml_expr i = {0}, j = {0}, k = {0}, M = {0}, N = {0};
-  plaidml_expr out_idx[2], sizes[2], a_idx[2], b_idx[2];
   plaidml_buffer* in[2];
   plaidml_buffer* out[2] = {NULL, NULL};
   float r[4] = {0}, cc[4] = {0};
@@ -145,25 +142,7 @@ static void test_builder_execute(plaidml_context* ctx) {
   CHECK_OK(plaidml_builder_create("matmul_relu", &b));
   CHECK_OK(plaidml_builder_add_input(b, "A", 2, a_dims, PLAIDML_DTYPE_FLOAT32, &A));
   CHECK_OK(plaidml_builder_add_input(b, "B", 2, b_dims, PLAIDML_DTYPE_INVALID, &B));
-  CHECK_OK(plaidml_expr_index(b, "i", &i));
-  CHECK_OK(plaidml_expr_index(b, "j", &j));
-  CHECK_OK(plaidml_expr_index(b, "k", &k));
-  CHECK_OK(plaidml_expr_dim(b, "M", &M));
-  CHECK_OK(plaidml_expr_dim(b, "N", &N));
-  out_idx[0] = i;
-  out_idx[1] = j;
-  sizes[0] = M;
-  sizes[1] = N;
-  a_idx[0] = i;
-  a_idx[1] = k;
-  b_idx[0] = k;
-  b_idx[1] = j;
-  CHECK_OK(plaidml_contraction_create(b, PLAIDML_AGG_SUM, PLAIDML_COMB_MUL, &c));
-  CHECK_OK(plaidml_contraction_set_output(c, 2, out_idx, sizes));
-  CHECK_OK(plaidml_contraction_add_input(c, A, 2, a_idx));
-  CHECK_OK(plaidml_contraction_add_input(c, B, 2, b_idx));
-  CHECK_OK(plaidml_builder_add_contraction(b, c, &C));
-  plaidml_contraction_destroy(c);
+  harness_add_matmul(b, A, B, &C);
   CHECK_OK(plaidml_builder_float_constant(b, 100.0, &hundred));
   ops[0] = C;
   ops[1] = hundred;
