@@ -2,6 +2,7 @@
 // (through the plugin ABI), never the graph or loop IR.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct KernelEntry {
   std::string symbol;
   int64_t parallel_extent = 1;  // 1: call once with (0, 1)
   double work = 0;              // estimated scalar operations, to decide whether to split
+  // GPU formats: workgroups per dimension and threads per workgroup (the CPU ignores them).
+  std::array<uint32_t, 3> grid = {1, 1, 1};
+  std::array<uint32_t, 3> workgroup = {1, 1, 1};
 };
 
 struct Artifact {

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "core/base/logging.h"
 #include "jit/codegen/llvm/llvm_codegen.h"
+#include "jit/codegen/opencl/opencl_codegen.h"
 #include "jit/passes/pipeline.h"
 
 namespace plaidml::jit {
@@ -13,15 +15,34 @@ namespace {
 
 constexpr const char* kCpuFormat = "elf-object";
 
-// Code generation for the device's format. Only the CPU format exists today; the OpenCL and
-// Vulkan emitters add their formats here.
+GpuTarget gpu_target(const devices::DeviceInfo& info) {
+  GpuTarget t;
+  t.device_name = info.name;
+  t.max_workgroup_size = std::max(1, info.max_workgroup_size);
+  t.local_memory_bytes = info.local_memory_bytes;
+  t.compute_units = std::max(1, info.compute_units);
+  t.fp16 = info.fp16;
+  t.fp64 = info.fp64;
+  return t;
+}
+
+bool wants_gpu_lowering(const devices::Device& device) {
+  return !device.info().accepts(kCpuFormat) && device.info().accepts(kOpenClFormat);
+}
+
+// Code generation for the device's format: the CPU's ELF objects first, else OpenCL C.
 Expected<Artifact> generate(const LoweredProgram& lowered, const devices::Device& device) {
   if (device.info().accepts(kCpuFormat)) return emit_llvm_object(lowered, host_target());
+  if (device.info().accepts(kOpenClFormat)) {
+    Expected<Artifact> artifact = emit_opencl(lowered, gpu_target(device.info()));
+    if (!artifact) return artifact.status().with_context(fmt::format("device {}: ", device.id()));
+    return artifact;
+  }
   std::string formats;
   for (const auto& f : device.info().formats) formats += (formats.empty() ? "" : ", ") + f;
   return make_error(StatusCode::kUnsupported,
-                    "device {} accepts artifact formats [{}]; this build generates only {}",
-                    device.id(), formats, kCpuFormat);
+                    "device {} accepts artifact formats [{}]; this build generates {} and {}",
+                    device.id(), formats, kCpuFormat, kOpenClFormat);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -34,7 +55,9 @@ Expected<std::shared_ptr<const CompiledPlan>> compile(
     const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
     int device_index) {
   auto start = std::chrono::steady_clock::now();
-  PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound));
+  LowerOptions options;
+  options.gpu = wants_gpu_lowering(*device);
+  PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound, options));
   PLAIDML_TRY(passes::run_pipeline(lowered));
   double lower_s = seconds_since(start);
   PLAIDML_ASSIGN(Artifact artifact, generate(lowered, *device));

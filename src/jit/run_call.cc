@@ -174,6 +174,8 @@ Status RunCall::launch() {
     params.kernel = static_cast<uint32_t>(k);
     params.parallel_extent = kernels[k].parallel_extent;
     params.work = kernels[k].work;
+    params.grid = kernels[k].grid;
+    params.workgroup = kernels[k].workgroup;
     PLAIDML_TRY(device_->launch(*plan_->executable(), params, slots));
   }
   PLAIDML_TRY(device_->synchronize());

@@ -156,6 +156,14 @@ StmtPtr for_loop(const std::string& var_name, int64_t lo, int64_t hi, std::vecto
   s->hi = int_const(hi);
   s->body = std::move(body);
   s->parallel = parallel;
+  s->independent = parallel;
+  return s;
+}
+
+StmtPtr independent_loop(const std::string& var_name, int64_t lo, int64_t hi,
+                         std::vector<StmtPtr> body, bool parallel) {
+  StmtPtr s = for_loop(var_name, lo, hi, std::move(body), parallel);
+  s->independent = true;
   return s;
 }
 
@@ -198,6 +206,19 @@ const Stmt* find_parallel_loop(const Kernel& kernel) {
     if (s->kind == StmtKind::kFor && s->parallel) return s.get();
   }
   return nullptr;
+}
+
+std::vector<const Stmt*> find_band(const Kernel& kernel) {
+  std::vector<const Stmt*> band;
+  const Stmt* s = find_parallel_loop(kernel);
+  while (s) {
+    band.push_back(s);
+    if (s->body.size() != 1) break;
+    const Stmt* inner = s->body[0].get();
+    bool constant = inner->kind == StmtKind::kFor && inner->lo->is_const() && inner->hi->is_const();
+    s = constant && inner->independent ? inner : nullptr;
+  }
+  return band;
 }
 
 int64_t parallel_extent(const Kernel& kernel) {

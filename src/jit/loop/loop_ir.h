@@ -77,6 +77,11 @@ struct Stmt {
   ExprPtr lo, hi;
   int64_t step = 1;
   bool parallel = false;
+  // kFor: iterations write disjoint elements and read nothing another iteration writes, so
+  // they may run in any order or at once. A parallel loop is independent; GPU code generation
+  // maps the parallel loop and the independent constant-bound loops perfectly nested in it (the
+  // kernel's "band") to work-items.
+  bool independent = false;
   ExprPtr cond;   // kIf
   int slot = -1;  // kStore
   ExprPtr index;  // kStore
@@ -86,6 +91,9 @@ struct Stmt {
 StmtPtr block(std::vector<StmtPtr> body = {});
 StmtPtr for_loop(const std::string& var, int64_t lo, int64_t hi, std::vector<StmtPtr> body,
                  bool parallel = false);
+// An independent loop (see Stmt::independent); parallel when `parallel`.
+StmtPtr independent_loop(const std::string& var, int64_t lo, int64_t hi,
+                         std::vector<StmtPtr> body, bool parallel = false);
 StmtPtr if_then(ExprPtr cond, std::vector<StmtPtr> then);
 StmtPtr store(int slot, ExprPtr index, ExprPtr value);
 StmtPtr declare(const std::string& name, ExprPtr init);
@@ -103,5 +111,8 @@ struct Kernel {
 int64_t parallel_extent(const Kernel& kernel);
 // The parallel loop statement, or nullptr.
 const Stmt* find_parallel_loop(const Kernel& kernel);
+// The kernel's band: the parallel loop, then each independent loop with constant bounds that is
+// the only statement of the previous one's body. Empty when there is no parallel loop.
+std::vector<const Stmt*> find_band(const Kernel& kernel);
 
 }  // namespace plaidml::jit::loop

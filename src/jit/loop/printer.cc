@@ -53,7 +53,8 @@ void print_stmt(const Stmt& s, int depth, std::string& out) {
       out += pad + "}\n";
       return;
     case StmtKind::kFor:
-      out += fmt::format("{}{}for {} in [{}, {}){} {{\n", pad, s.parallel ? "parallel " : "",
+      out += fmt::format("{}{}for {} in [{}, {}){} {{\n", pad,
+                         s.parallel ? "parallel " : (s.independent ? "independent " : ""),
                          s.var, to_string(*s.lo), to_string(*s.hi),
                          s.step == 1 ? "" : fmt::format(" step {}", s.step));
       print_body(s.body, depth + 1, out);

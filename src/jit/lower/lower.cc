@@ -1,5 +1,6 @@
 // lower(): the buffer plan and the walk over the graph. One kernel per materialised node (a
-// contraction may take two or three: init, accumulate, round); literals are inlined into their
+// contraction may take two or three: init, accumulate, round; a contraction with a fused
+// elementwise epilogue is one kernel for the whole chain); literals are inlined into their
 // consumers and never get a buffer.
 #include "jit/lower/lower.h"
 
@@ -33,6 +34,7 @@ std::vector<ir::ValueId> plan_slots(LowerContext& cx, std::vector<int>& node_slo
   for (size_t v = 0; v < program.nodes.size(); ++v) {
     ir::NodeKind kind = program.nodes[v].kind;
     if (node_slot[v] >= 0 || kind == ir::NodeKind::kLiteral) continue;
+    if (cx.fusion().absorbed(static_cast<ir::ValueId>(v))) continue;  // computed in a register
     Shape shape = bound.nodes[v].shape;
     shape.dtype = cx.value_dtype(static_cast<ir::ValueId>(v));
     node_slot[v] = cx.add_slot(BufferSlot::Role::kTemp, static_cast<int>(v), shape);
@@ -42,6 +44,9 @@ std::vector<ir::ValueId> plan_slots(LowerContext& cx, std::vector<int>& node_slo
 
 Status lower_node(LowerContext& cx, ir::ValueId v) {
   const ir::Node& node = cx.node(v);
+  // A fused chain is one kernel, emitted at its last node (fusion.h).
+  if (cx.fusion().absorbed(v)) return Status::ok();
+  if (cx.fusion().is_chain_end(v)) return lower_contraction(cx, cx.fusion().host[v]);
   switch (node.kind) {
     case ir::NodeKind::kInput:
     case ir::NodeKind::kLiteral: return Status::ok();
@@ -57,11 +62,12 @@ Status lower_node(LowerContext& cx, ir::ValueId v) {
 
 }  // namespace
 
-Expected<LoweredProgram> lower(const ir::BoundProgram& bound) {
+Expected<LoweredProgram> lower(const ir::BoundProgram& bound, const LowerOptions& options) {
   if (!bound.program || bound.nodes.size() != bound.program->nodes.size()) {
     return Status(StatusCode::kInternal, "lower: the bound program does not match its program");
   }
-  LowerContext cx(bound);
+  LowerContext cx(bound, options);
+  cx.fusion_ = plan_fusion(bound, [&](ir::ValueId c) { return contraction_takes_epilogue(cx, c); });
   std::vector<ir::ValueId> copies = plan_slots(cx, cx.node_slot_);
   for (size_t v = 0; v < bound.nodes.size(); ++v) {
     PLAIDML_TRY(lower_node(cx, static_cast<ir::ValueId>(v))

@@ -23,6 +23,13 @@ struct LoweredProgram {
   std::vector<loop::Kernel> kernels;  // in execution order
 };
 
-Expected<LoweredProgram> lower(const ir::BoundProgram& bound);
+struct LowerOptions {
+  // For GPUs: contractions take the register form whenever it applies (never the CPU's row
+  // form), so every output loop is an independent loop of the kernel's band, and elementwise
+  // consumers fuse into a contraction's store.
+  bool gpu = false;
+};
+
+Expected<LoweredProgram> lower(const ir::BoundProgram& bound, const LowerOptions& options = {});
 
 }  // namespace plaidml::jit

@@ -40,8 +40,8 @@ std::string symbol_safe(const std::string& name) {
 
 }  // namespace
 
-LowerContext::LowerContext(const ir::BoundProgram& bound)
-    : bound_(bound), node_slot_(bound.nodes.size(), -1) {}
+LowerContext::LowerContext(const ir::BoundProgram& bound, const LowerOptions& options)
+    : bound_(bound), options_(options), node_slot_(bound.nodes.size(), -1) {}
 
 DType LowerContext::value_dtype(ir::ValueId v) const {
   const ir::BoundNode& b = bnode(v);
@@ -100,7 +100,7 @@ StmtPtr LowerContext::nest(
   std::vector<StmtPtr> stmts = body(coords);
   for (size_t k = looped.size(); k-- > 0;) {
     size_t d = looped[k];
-    stmts = {loop::for_loop(coords[d]->name, 0, dims[d], std::move(stmts), k == 0)};
+    stmts = {loop::independent_loop(coords[d]->name, 0, dims[d], std::move(stmts), k == 0)};
   }
   return loop::block(std::move(stmts));
 }

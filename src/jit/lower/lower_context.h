@@ -7,14 +7,19 @@
 #include <string>
 #include <vector>
 
+#include <map>
+
 #include "jit/loop/loop_ir.h"
+#include "jit/lower/fusion.h"
 #include "jit/lower/lower.h"
 
 namespace plaidml::jit {
 
 class LowerContext {
  public:
-  explicit LowerContext(const ir::BoundProgram& bound);
+  LowerContext(const ir::BoundProgram& bound, const LowerOptions& options);
+  const LowerOptions& options() const { return options_; }
+  const FusionPlan& fusion() const { return fusion_; }
 
   const ir::BoundProgram& bound() const { return bound_; }
   const ir::Node& node(ir::ValueId v) const { return bound_.program->nodes[v]; }
@@ -48,8 +53,8 @@ class LowerContext {
                                     const std::vector<loop::ExprPtr>& coords);
 
   // A loop nest over every element of dims: `body(coords)` gives the innermost statements.
-  // Dims of size 1 get no loop; the outermost real loop is parallel (iterations write disjoint
-  // elements when the body stores at `coords`). prefix names the loop variables.
+  // Dims of size 1 get no loop; the outermost real loop is parallel and every loop independent
+  // (the body must store at `coords` only). prefix names the loop variables.
   loop::StmtPtr nest(const std::vector<int64_t>& dims, const std::string& prefix,
                      const std::function<std::vector<loop::StmtPtr>(
                          const std::vector<loop::ExprPtr>&)>& body) const;
@@ -60,14 +65,20 @@ class LowerContext {
 
  private:
   const ir::BoundProgram& bound_;
+  LowerOptions options_;
+  FusionPlan fusion_;
   LoweredProgram out_;
   std::vector<int> node_slot_;
-  friend Expected<LoweredProgram> jit::lower(const ir::BoundProgram& bound);
+  friend Expected<LoweredProgram> jit::lower(const ir::BoundProgram& bound,
+                                             const LowerOptions& options);
 };
 
 // Per node kind (lower_elementwise.cc, lower_contraction.cc, lower_structural.cc).
 Status lower_elementwise(LowerContext& cx, ir::ValueId v);
 Status lower_contraction(LowerContext& cx, ir::ValueId v);
+// Whether contraction v takes the register form writing every output element once, so that
+// an elementwise epilogue can fuse into its store (fusion.h).
+bool contraction_takes_epilogue(LowerContext& cx, ir::ValueId v);
 Status lower_structural(LowerContext& cx, ir::ValueId v);
 // A copy of node `from` into `to_slot` (outputs that are inputs or repeat another output).
 void lower_copy(LowerContext& cx, ir::ValueId from, int to_slot, const std::string& name);
@@ -76,5 +87,10 @@ void lower_copy(LowerContext& cx, ir::ValueId from, int to_slot, const std::stri
 // converted to the node's dtype: the rules of the reference interpreter (eval/elementwise.h).
 loop::ExprPtr scalar_op(ir::OpKind op, DType result, DType compute,
                         std::vector<loop::ExprPtr> args);
+// Elementwise node v at output coordinates `coords` (in v's value dtype): operands found in
+// `known` take that value (a fused producer's), the others are loaded with broadcasting.
+loop::ExprPtr elementwise_value(const LowerContext& cx, ir::ValueId v,
+                                const std::vector<loop::ExprPtr>& coords,
+                                const std::map<ir::ValueId, loop::ExprPtr>& known);
 
 }  // namespace plaidml::jit

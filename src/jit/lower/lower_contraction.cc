@@ -58,6 +58,8 @@ class ContractionLowering {
   }
 
   Status run();
+  // Register form writing every output element once: an epilogue may fuse (fusion.h).
+  bool takes_epilogue();
 
  private:
   // Output dim d as "one variable + constant": the variable, else nullopt.
@@ -84,14 +86,19 @@ class ContractionLowering {
   size_t leading_output_loops() const;
   StmtPtr loops_from(size_t first, size_t last, std::vector<StmtPtr> inner, bool parallel_first,
                      bool with_guards = true);
+  // Marks the `count` outermost loops of `nest` (output loops, one element each) independent.
+  static StmtPtr mark_independent(StmtPtr nest, size_t count);
   std::optional<std::string> parallel_candidate() const;
   int64_t range_index(const std::string& name) const;
   // The row variable's loop; within one block of it when the row is split into blocks.
   StmtPtr row_loop(std::vector<StmtPtr> body) const;
   void emit_init(int slot);
   void emit_round(int acc_slot);
-  void emit_register_form(bool full_cover);
-  void emit_row_form(bool full_cover);
+  bool full_cover() const;
+  // The final store of an output element: acc in the output dtype, or the fused epilogue.
+  StmtPtr store_result(const std::vector<ExprPtr>& coords, const ExprPtr& o, const ExprPtr& acc);
+  void emit_register_form(bool covers);
+  void emit_row_form(bool covers);
   void emit_memory_form();
   double work() const;
 
@@ -150,7 +157,7 @@ int ContractionLowering::strided_inputs(const std::string& name) const {
 // often; on a tie it still wins: float sums over a register do not vectorize (no reassociation)
 // while a row does.
 std::string ContractionLowering::row_candidate(const std::vector<std::string>& rest) const {
-  if (dims_.empty() || rest.empty()) return "";
+  if (cx_.options().gpu || dims_.empty() || rest.empty()) return "";
   auto j = simple_out_var(dims_.size() - 1);
   if (!j || bc_.ranges[range_index(*j)].extent() <= 1) return "";
   return strided_inputs(*j) <= strided_inputs(rest.back()) ? *j : "";
@@ -361,6 +368,17 @@ StmtPtr ContractionLowering::loops_from(size_t first, size_t last, std::vector<S
   return loop::block(std::move(body));
 }
 
+StmtPtr ContractionLowering::mark_independent(StmtPtr nest, size_t count) {
+  loop::Stmt* s = nest.get();
+  for (size_t k = 0; k < count && s; ++k) {
+    if (s->kind == loop::StmtKind::kBlock && s->body.size() == 1) s = s->body[0].get();
+    if (s->kind != loop::StmtKind::kFor) break;
+    s->independent = true;
+    s = s->body.size() == 1 ? s->body[0].get() : nullptr;
+  }
+  return nest;
+}
+
 StmtPtr ContractionLowering::row_loop(std::vector<StmtPtr> body) const {
   const poly::IndexRange& r = bc_.ranges[range_index(row_var_)];
   StmtPtr s = loop::for_loop(row_var_, r.lo, r.hi + 1, std::move(body));
@@ -407,6 +425,24 @@ std::optional<std::string> ContractionLowering::parallel_candidate() const {
   return std::nullopt;
 }
 
+bool ContractionLowering::full_cover() const {
+  bool cover = true;
+  for (size_t d = 0; d < dims_.size(); ++d) {
+    const poly::Affine& a = bc_.out_access[d];
+    const std::string& name = a.terms().begin()->first;
+    size_t r = std::find(bc_.indices.begin(), bc_.indices.end(), name) - bc_.indices.begin();
+    int64_t c = a.constant().num;
+    cover = cover && bc_.ranges[r].lo + c == 0 && bc_.ranges[r].hi + c == dims_[d] - 1;
+  }
+  return cover;
+}
+
+bool ContractionLowering::takes_epilogue() {
+  if (bc_.empty) return false;
+  order_loops();
+  return register_form() && row_var_.empty() && full_cover();
+}
+
 Status ContractionLowering::run() {
   int out_slot = cx_.slot_of(v_);
   if (bc_.empty) {
@@ -418,25 +454,32 @@ Status ContractionLowering::run() {
     emit_memory_form();
     return Status::ok();
   }
-  bool full_cover = true;
-  for (size_t d = 0; d < dims_.size(); ++d) {
-    const poly::Affine& a = bc_.out_access[d];
-    const std::string& name = a.terms().begin()->first;
-    size_t r = std::find(bc_.indices.begin(), bc_.indices.end(), name) - bc_.indices.begin();
-    int64_t c = a.constant().num;
-    full_cover = full_cover && bc_.ranges[r].lo + c == 0 && bc_.ranges[r].hi + c == dims_[d] - 1;
-  }
   if (row_var_.empty()) {
-    emit_register_form(full_cover);
+    emit_register_form(full_cover());
   } else {
-    emit_row_form(full_cover);
+    emit_row_form(full_cover());
   }
   return Status::ok();
 }
 
-void ContractionLowering::emit_register_form(bool full_cover) {
+StmtPtr ContractionLowering::store_result(const std::vector<ExprPtr>& coords, const ExprPtr& o,
+                                          const ExprPtr& acc) {
+  ExprPtr value = loop::cast(out_dtype_, acc);
+  ir::ValueId last = v_;
+  auto chain = cx_.fusion().epilogue.find(v_);
+  if (chain != cx_.fusion().epilogue.end()) {
+    for (ir::ValueId u : chain->second) {
+      value = elementwise_value(cx_, u, coords, {{last, value}});
+      last = u;
+    }
+  }
+  int slot = cx_.slot_of(last);
+  return loop::store(slot, o, loop::cast(cx_.slot_dtype(slot), value));
+}
+
+void ContractionLowering::emit_register_form(bool covers) {
   int out_slot = cx_.slot_of(v_);
-  if (!full_cover) emit_init(out_slot);
+  if (!covers) emit_init(out_slot);
   std::vector<ExprPtr> coords;
   for (size_t d = 0; d < dims_.size(); ++d) coords.push_back(numerator(bc_.out_access[d], 1));
   ExprPtr o = LowerContext::linear_index(dims_, coords);
@@ -445,7 +488,7 @@ void ContractionLowering::emit_register_form(bool full_cover) {
   size_t n_out = leading_output_loops();
   const std::string acc_name = "$acc";
   ExprPtr acc = loop::var(acc_name, acc_dtype_);
-  ExprPtr init = full_cover ? init_value(coords)
+  ExprPtr init = covers ? init_value(coords)
                             : loop::cast(acc_dtype_, loop::load(out_slot, out_dtype_, o));
   StmtPtr reduce = loops_from(n_out, order_.size(),
                               {loop::assign(acc_name, aggregate(acc, value))}, false);
@@ -453,19 +496,21 @@ void ContractionLowering::emit_register_form(bool full_cover) {
   std::vector<StmtPtr> reduce_body = guarded_below(n_out, reduce->body);
   std::vector<StmtPtr> body = {loop::declare(acc_name, init)};
   body.insert(body.end(), reduce_body.begin(), reduce_body.end());
-  body.push_back(loop::store(out_slot, o, loop::cast(out_dtype_, acc)));
-  cx_.add_kernel(v_, "", loops_from(0, n_out, std::move(body), parallel_, false), work());
+  body.push_back(store_result(coords, o, acc));
+  cx_.add_kernel(v_, "",
+                 mark_independent(loops_from(0, n_out, std::move(body), parallel_, false), n_out),
+                 work());
 }
 
 // Per outer output iteration: init the row (unless a separate init kernel covers elements the
 // loops never reach), aggregate into it under the reduction loops, round f16/bf16 rows.
-void ContractionLowering::emit_row_form(bool full_cover) {
+void ContractionLowering::emit_row_form(bool covers) {
   int out_slot = cx_.slot_of(v_);
   int acc_slot = out_slot;
   if (acc_dtype_ != out_dtype_) {
     acc_slot = cx_.add_slot(BufferSlot::Role::kTemp, v_, Shape(acc_dtype_, dims_));
   }
-  if (!full_cover) emit_init(acc_slot);
+  if (!covers) emit_init(acc_slot);
   std::vector<ExprPtr> coords;
   for (size_t d = 0; d < dims_.size(); ++d) coords.push_back(numerator(bc_.out_access[d], 1));
   ExprPtr o = LowerContext::linear_index(dims_, coords);
@@ -476,14 +521,16 @@ void ContractionLowering::emit_row_form(bool full_cover) {
   StmtPtr reduce = loops_from(n_out, order_.size(),
                               {loop::store(acc_slot, o, aggregate(old, value))}, false);
   std::vector<StmtPtr> body;
-  if (full_cover) body.push_back(row_loop({loop::store(acc_slot, o, init_value(coords))}));
+  if (covers) body.push_back(row_loop({loop::store(acc_slot, o, init_value(coords))}));
   for (auto& s : guarded_below(n_out, reduce->body)) body.push_back(std::move(s));
-  bool round_rows = acc_slot != out_slot && full_cover;
+  bool round_rows = acc_slot != out_slot && covers;
   if (round_rows) {
     ExprPtr wide = loop::cast(out_dtype_, loop::load(acc_slot, acc_dtype_, o));
     body.push_back(row_loop({loop::store(out_slot, o, std::move(wide))}));
   }
-  cx_.add_kernel(v_, "", loops_from(0, n_out, std::move(body), parallel_, false), work());
+  cx_.add_kernel(v_, "",
+                 mark_independent(loops_from(0, n_out, std::move(body), parallel_, false), n_out),
+                 work());
   if (acc_slot != out_slot && !round_rows) emit_round(acc_slot);
 }
 
@@ -511,6 +558,10 @@ Status lower_contraction(LowerContext& cx, ir::ValueId v) {
     return Status(StatusCode::kInternal, "lower: contraction node without bound contraction");
   }
   return ContractionLowering(cx, v).run();
+}
+
+bool contraction_takes_epilogue(LowerContext& cx, ir::ValueId v) {
+  return cx.bnode(v).contraction && ContractionLowering(cx, v).takes_epilogue();
 }
 
 }  // namespace plaidml::jit

@@ -3,6 +3,7 @@
 // compute dtype (casts convert straight to the result, a select's condition to bool), float
 // functions computed in a float type, the result converted to the node's dtype.
 #include <cmath>
+#include <map>
 
 #include "jit/lower/lower_context.h"
 
@@ -56,28 +57,40 @@ ExprPtr scalar_op(OpKind kind, DType result, DType compute, std::vector<ExprPtr>
   return args[0];
 }
 
-Status lower_elementwise(LowerContext& cx, ir::ValueId v) {
+ExprPtr elementwise_value(const LowerContext& cx, ir::ValueId v, const std::vector<ExprPtr>& coords,
+                          const std::map<ir::ValueId, ExprPtr>& known) {
   const ir::Node& node = cx.node(v);
   const ir::BoundNode& bn = cx.bnode(v);
-  std::vector<int64_t> dims = bn.shape.dims;
+  const std::vector<int64_t>& dims = bn.shape.dims;
   DType result = cx.value_dtype(v);
   OpCategory category = ir::op_category(node.op);
   // Ops on literals only stay in the widest type of their domain (LowerContext::value_dtype).
   bool widen = bn.weak && category != OpCategory::kCast && category != OpCategory::kCompare;
   DType compute = widen ? result : bn.compute_dtype;
+  std::vector<ExprPtr> args;
+  for (ir::ValueId operand : node.operands) {
+    auto it = known.find(operand);
+    if (it != known.end()) {
+      args.push_back(it->second);
+      continue;
+    }
+    ExprPtr index = LowerContext::broadcast_index(cx.dims(operand), dims, coords);
+    args.push_back(cx.value_at(operand, index, cx.value_dtype(operand)));
+  }
+  return scalar_op(node.op, result, compute, std::move(args));
+}
+
+Status lower_elementwise(LowerContext& cx, ir::ValueId v) {
+  const ir::BoundNode& bn = cx.bnode(v);
+  std::vector<int64_t> dims = bn.shape.dims;
   int out_slot = cx.slot_of(v);
   StmtPtr body = cx.nest(dims, "i", [&](const std::vector<ExprPtr>& coords) {
-    std::vector<ExprPtr> args;
-    for (ir::ValueId operand : node.operands) {
-      ExprPtr index = LowerContext::broadcast_index(cx.dims(operand), dims, coords);
-      args.push_back(cx.value_at(operand, index, cx.value_dtype(operand)));
-    }
-    ExprPtr value = scalar_op(node.op, result, compute, std::move(args));
+    ExprPtr value = elementwise_value(cx, v, coords, {});
     return std::vector<StmtPtr>{loop::store(out_slot, LowerContext::linear_index(dims, coords),
                                             loop::cast(cx.slot_dtype(out_slot), value))};
   });
   double elements = static_cast<double>(bn.shape.elements());
-  cx.add_kernel(v, "", std::move(body), elements * (1.0 + node.operands.size()));
+  cx.add_kernel(v, "", std::move(body), elements * (1.0 + cx.node(v).operands.size()));
   return Status::ok();
 }
 

@@ -159,7 +159,7 @@ TEST_CASE("elementwise broadcasting uses stride 0 for stretched dims and skips s
   CHECK(print(p) ==
         "kernel k0_R(reads: s0, s1; writes: s2) {\n"
         "  parallel for i0 in [0, 2) {\n"
-        "    for i1 in [0, 3) {\n"
+        "    independent for i1 in [0, 3) {\n"
         "      s2[((i0 * 3) + i1)] = (s0[((i0 * 3) + i1)]:f32 + s1[i1]:f32)\n"
         "    }\n"
         "  }\n"
@@ -169,7 +169,7 @@ TEST_CASE("elementwise broadcasting uses stride 0 for stretched dims and skips s
   CHECK(print(q) ==
         "kernel k0_R(reads: s0, s1; writes: s2) {\n"
         "  parallel for i0 in [0, 3) {\n"
-        "    for i1 in [0, 4) {\n"
+        "    independent for i1 in [0, 4) {\n"
         "      s2[((i0 * 4) + i1)] = (s0[i1]:f32 * s1[i0]:f32)\n"
         "    }\n"
         "  }\n"

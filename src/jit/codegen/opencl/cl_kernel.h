@@ -1,0 +1,36 @@
+// The two kernel emitters of the OpenCL C generator (opencl_codegen.h). Each appends one
+// `__kernel` function to `out` and returns its launch dims.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/base/status.h"
+#include "jit/codegen/opencl/cl_printer.h"
+
+namespace plaidml::jit::opencl {
+
+struct LaunchDims {
+  std::array<uint32_t, 3> grid = {1, 1, 1};       // workgroups per dimension
+  std::array<uint32_t, 3> workgroup = {1, 1, 1};  // threads per workgroup
+};
+
+// Band-mapped kernel (any loop-IR kernel): the parallel loop and the independent loops
+// perfectly nested inside it become NDRange dimensions (innermost -> dim 0, next -> dim 1, the
+// rest flattened into dim 2), guarded against the ragged edge; the rest of the body runs per
+// work-item. A kernel without a parallel loop runs as one work-item.
+Expected<LaunchDims> emit_simple_kernel(const loop::Kernel& kernel, const GpuTarget& target,
+                                        ClPrinter& printer, std::string& out);
+
+// Tiled contraction kernel, when `kernel` has the register form (lower_contraction.cc):
+//   band (independent output loops) { declare acc = init; [ifs/fors of the reduction] {
+//     acc = agg(acc, f(loads)) }; store(out, index, g(acc)) }
+// Returns nullopt (and appends nothing) when the kernel does not have that form or tiling does
+// not pay (e.g. a reduction too small); the caller then uses emit_simple_kernel.
+Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel,
+                                                      const GpuTarget& target,
+                                                      ClPrinter& printer, std::string& out);
+
+}  // namespace plaidml::jit::opencl

@@ -1,0 +1,91 @@
+// Loop-IR expressions and statements printed as OpenCL C 1.2, with the value conventions of
+// loop_ir.h (integer / and % by 0 give 0, saturating float->int casts, shifts out of range give
+// 0, f16/bf16 computed in float and rounded on store). Shared by the simple and the tiled
+// kernel emitters: they bind loop variables to C expressions (band variables to work-item ids,
+// register-block positions) and may replace loads (__local staging) through a hook.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "jit/codegen/opencl/gpu_target.h"
+#include "jit/lower/lower.h"
+
+namespace plaidml::jit::opencl {
+
+class ClPrinter {
+ public:
+  // index32: every index of the program fits in int (all slot sizes and loop bounds < 2^31),
+  // so index arithmetic is printed in int rather than long.
+  ClPrinter(const LoweredProgram& program, bool index32);
+
+  // True when int index arithmetic suffices for the program (see index32).
+  static bool fits_index32(const LoweredProgram& program);
+
+  // C type of a slot's elements in memory (f16: half, bf16: ushort, bool: uchar, ...).
+  static std::string storage_type(DType dtype);
+  // C type values of dtype are computed in (f16/bf16: float, bool: bool/int as the printer uses).
+  static std::string value_type(DType dtype);
+  // The index type: "int" or "long".
+  std::string index_type() const;
+
+  // Loop variable or local `name` is printed as `c_expr` from now on (until rebound).
+  void bind(const std::string& name, std::string c_expr);
+  // A C identifier for a loop variable or local (loop-IR names may hold '$').
+  static std::string identifier(const std::string& name);
+
+  // Called for every load; returning a C expression replaces the global load.
+  using LoadHook = std::function<std::optional<std::string>(const loop::Expr& load)>;
+  void set_load_hook(LoadHook hook) { load_hook_ = std::move(hook); }
+
+  std::string expr(const loop::Expr& e);
+  // An I64 index expression (a load/store index, a loop bound) in the index type: plain int
+  // arithmetic when the ranges of its loop variables prove every partial result fits in int
+  // (index32 programs), else the expression in long.
+  std::string index(const loop::Expr& e);
+  // A global load / store of slot `slot` at C index expression `index`, converting between
+  // the storage type and the value type.
+  std::string load(int slot, const std::string& index) const;
+  std::string store(int slot, const std::string& index, const std::string& value) const;
+  // Appends `s` as C statements, indented by `indent` levels.
+  void stmt(const loop::Stmt& s, int indent, std::string& out);
+
+  // Helper functions the printed code called so far (and extension pragmas), to put before
+  // the kernels: call after printing every kernel.
+  std::string preamble(const GpuTarget& target) const;
+  // Which dtypes the printed code computes with (for f64 checks).
+  bool uses_f64() const { return uses_f64_; }
+  // The first error met while printing (an op the loop IR never holds): check after a kernel.
+  const Status& status() const { return status_; }
+
+  // `__kernel void name(__global T* restrict s0, ...)` over every slot of the program.
+  std::string signature(const std::string& name, const std::string& attributes = "") const;
+
+ private:
+  struct Range {
+    double lo = 0, hi = 0;
+  };
+  // Value range of an index expression (I64 constants, loop variables, + - * neg, / and % by
+  // a positive constant) when it and every partial result fit in int; nullopt otherwise.
+  std::optional<Range> int_range(const loop::Expr& e) const;
+  std::string int_index(const loop::Expr& e);  // e in int: int_range(e) must hold
+  std::string var_name(const std::string& name) const;
+  void body(const std::vector<loop::StmtPtr>& stmts, int indent, std::string& out);
+  void fail(Status status);
+
+  const LoweredProgram& program_;
+  bool index32_;
+  std::map<std::string, std::string> bound_;
+  LoadHook load_hook_;
+  mutable std::map<std::string, std::string> helpers_;  // helper name -> definition, printed once
+  bool uses_f64_ = false;
+  bool uses_f16_ = false;
+  std::map<std::string, std::optional<Range>> loop_ranges_;  // every loop variable of the program
+  std::set<std::string> locals_;                            // every declared local
+  Status status_;
+};
+
+}  // namespace plaidml::jit::opencl

@@ -1,0 +1,66 @@
+#include "jit/lower/fusion.h"
+
+namespace plaidml::jit {
+namespace {
+
+// Consumers of each node (one entry per consumer node) and whether it is a program output.
+struct Uses {
+  std::vector<std::vector<ir::ValueId>> consumers;
+  std::vector<bool> is_output;
+};
+
+void add_use(Uses& uses, ir::ValueId used, ir::ValueId user) {
+  auto& list = uses.consumers[used];
+  if (list.empty() || list.back() != user) list.push_back(user);
+}
+
+Uses find_uses(const ir::Program& program) {
+  Uses uses{std::vector<std::vector<ir::ValueId>>(program.nodes.size()),
+            std::vector<bool>(program.nodes.size(), false)};
+  for (size_t n = 0; n < program.nodes.size(); ++n) {
+    const ir::Node& node = program.nodes[n];
+    auto user = static_cast<ir::ValueId>(n);
+    for (ir::ValueId operand : node.operands) add_use(uses, operand, user);
+    if (node.kind != ir::NodeKind::kContraction) continue;
+    for (const auto& input : node.contraction.inputs) add_use(uses, input.tensor, user);
+    if (node.contraction.default_value) add_use(uses, *node.contraction.default_value, user);
+  }
+  for (const auto& [name, id] : program.outputs) uses.is_output[id] = true;
+  return uses;
+}
+
+bool joins_chain(const ir::BoundProgram& bound, ir::ValueId consumer, ir::ValueId head) {
+  const ir::Node& node = bound.program->nodes[consumer];
+  return node.kind == ir::NodeKind::kElementwise &&
+         ir::op_category(node.op) != ir::OpCategory::kStructural &&
+         bound.nodes[consumer].shape.dims == bound.nodes[head].shape.dims;
+}
+
+}  // namespace
+
+FusionPlan plan_fusion(const ir::BoundProgram& bound,
+                       const std::function<bool(ir::ValueId)>& fusable) {
+  const ir::Program& program = *bound.program;
+  FusionPlan plan;
+  plan.host.assign(program.nodes.size(), -1);
+  Uses uses = find_uses(program);
+  for (size_t n = 0; n < program.nodes.size(); ++n) {
+    auto c = static_cast<ir::ValueId>(n);
+    if (program.nodes[c].kind != ir::NodeKind::kContraction) continue;
+    std::vector<ir::ValueId> chain;
+    ir::ValueId last = c;
+    while (!uses.is_output[last] && uses.consumers[last].size() == 1 &&
+           plan.host[uses.consumers[last][0]] < 0 &&
+           joins_chain(bound, uses.consumers[last][0], c)) {
+      last = uses.consumers[last][0];
+      chain.push_back(last);
+    }
+    if (chain.empty() || !fusable(c)) continue;
+    plan.host[c] = c;
+    for (ir::ValueId u : chain) plan.host[u] = c;
+    plan.epilogue[c] = std::move(chain);
+  }
+  return plan;
+}
+
+}  // namespace plaidml::jit

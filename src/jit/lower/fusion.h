@@ -1,0 +1,42 @@
+// Epilogue fusion: elementwise consumers of a contraction computed in the contraction's own
+// store, so the contraction's result (and every intermediate of the chain) is never written
+// to memory. C = +(A*B); O = relu(C + bias) becomes one kernel storing relu(acc + bias[j]).
+//
+// A chain grows from a contraction c through nodes u1, u2, ... while:
+//  - the previous node has exactly one use (one consumer node, not a program output) and
+//    that consumer is the next elementwise, non-structural node of the chain;
+//  - the consumer has c's dims (its other operands may broadcast into them);
+//  - c takes the register form with every output element written once (the caller's test).
+// The fused kernel is emitted at the chain's last node, where every other operand of the chain
+// has been computed; c and the intermediate nodes get no buffer.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "core/ir/bind.h"
+
+namespace plaidml::jit {
+
+struct FusionPlan {
+  // Per contraction with an epilogue: its elementwise consumers in order; the last one is
+  // the value stored.
+  std::map<ir::ValueId, std::vector<ir::ValueId>> epilogue;
+  // Per node: the contraction whose kernel computes it, or -1 (a contraction with an epilogue
+  // maps to itself).
+  std::vector<ir::ValueId> host;
+
+  bool absorbed(ir::ValueId v) const { return host[v] >= 0 && !is_chain_end(v); }
+  bool is_chain_end(ir::ValueId v) const {
+    if (host[v] < 0) return false;
+    const auto& chain = epilogue.at(host[v]);
+    return !chain.empty() && chain.back() == v;
+  }
+};
+
+// fusable(c): whether contraction c can carry an epilogue (lower_contraction.cc decides).
+FusionPlan plan_fusion(const ir::BoundProgram& bound,
+                       const std::function<bool(ir::ValueId)>& fusable);
+
+}  // namespace plaidml::jit
