@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# The one script to run on the GPU machine, from the repository root, after scripts/gpu/pack.sh
+# made .devrun/plaidml-gpu.tar.xz here and the tarball was carried along:
+#
+#   OUT=/some/dir bash scripts/gpu/device-run.sh
+#
+# Steps (each runs under its own timeout and the next runs whatever happened; the exit codes are
+# summarised at the end, and the script exits 1 if any step failed):
+#   1. device info: nvidia-smi, `plaidml devices`
+#   2. the conformance suite on opencl:0             -> $OUT/conformance.txt
+#   3. `plaidml run` of examples/tile/matmul.tile on opencl:0
+#   4. plaidml_gpu_bench --device opencl:0           -> $OUT/plaidml_gpu.json
+#   5. bench/torch_gpu.py (whichever python has torch) -> $OUT/torch_gpu.json
+#   6. bench/compare_gpu.py                          -> $OUT/gpu_table.md
+# Everything printed also goes to $OUT/device-run.log. The whole run fits in about 9 minutes.
+# Without NVIDIA's OpenCL library (e.g. here, with PoCL) it uses the machine's own ICDs.
+# shellcheck disable=SC2317  # the step functions run through `bash -c` (export -f)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$root/gpu-out}
+mkdir -p "$OUT"
+tarball=${PLAIDML_GPU_TARBALL:-$root/.devrun/plaidml-gpu.tar.xz}
+device=${PLAIDML_GPU_DEVICE:-opencl:0}
+# Per-step limits in seconds (sum about 520 s, under the 10-minute limit of one remote command).
+t_conformance=${T_CONFORMANCE:-200}
+t_cli=${T_CLI:-45}
+t_bench=${T_BENCH:-150}
+t_torch=${T_TORCH:-90}
+bench_args=${BENCH_ARGS:---warmup 3 --repeat 20 --max-seconds 10}
+torch_args=${TORCH_ARGS:---warmup 3 --repeat 20}
+
+exec > >(tee "$OUT/device-run.log") 2>&1
+summary=()
+failed=0
+
+# step NAME TIMEOUT COMMAND...: runs it, prints and records its exit status and duration.
+step() {
+  local name=$1 limit=$2
+  shift 2
+  echo
+  echo "=== $name (limit ${limit}s)"
+  local start=$SECONDS
+  timeout -k 10 "$limit" "$@"
+  local rc=$?
+  [ $rc = 124 ] && echo "=== $name: timed out after ${limit}s"
+  record "$name" $rc $start
+}
+
+record() {
+  [ "$2" = 0 ] || failed=1
+  summary+=("$(printf '%-14s rc=%-4s %4ss' "$1" "$2" $((SECONDS - $3)))")
+}
+
+unpack() {
+  [ -f "$tarball" ] || { echo "no $tarball: run scripts/gpu/pack.sh first and carry it"; return 1; }
+  work=$(mktemp -d /tmp/plaidml-gpu.XXXXXX)
+  tar -xJf "$tarball" -C "$work" || return 1
+  pkg=$work/plaidml-gpu
+  cat "$pkg/BUILD-INFO"
+}
+
+# NVIDIA's driver ships libnvidia-opencl but registers no ICD there: register it in a folder of
+# our own. Elsewhere (PoCL here) the machine's /etc/OpenCL/vendors stays in charge.
+setup_opencl_icd() {
+  local nvidia=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+  if [ -e "$nvidia" ]; then
+    mkdir -p /tmp/vendors
+    echo "$nvidia" >/tmp/vendors/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/vendors
+    echo "OpenCL ICD: $nvidia (OCL_ICD_VENDORS=/tmp/vendors)"
+  else
+    echo "OpenCL ICD: no NVIDIA OpenCL library; using ${OCL_ICD_VENDORS:-/etc/OpenCL/vendors}"
+  fi
+}
+
+# The conformance binary reads its unsupported lists from the source path compiled in at build
+# time. Where this checkout lives elsewhere, make that path lead to this checkout's lists.
+setup_unsupported_dir() {
+  local built here=$root/tests/conformance/unsupported
+  built=$(sed -n 's/^conformance_unsupported_dir=//p' "$pkg/BUILD-INFO")
+  export PLAIDML_CONFORMANCE_UNSUPPORTED_DIR=$here
+  if [ -n "$built" ] && [ "$built" != "$here" ] && [ ! -e "$built" ]; then
+    mkdir -p "$(dirname "$built")" && ln -s "$here" "$built" &&
+      echo "linked $built -> $here (the path compiled into the conformance binary)"
+  fi
+}
+
+# Our binaries get the carried libraries; other programs (python, torch) keep the system's.
+with_libs() {
+  local deps=$pkg/deps
+  env LD_LIBRARY_PATH="$pkg/lib:$deps/usr/lib/x86_64-linux-gnu:$deps/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    PLAIDML_PLUGIN_PATH="$pkg/lib/plaidml/devices" "$@"
+}
+
+device_info() {
+  echo "glibc here: $(ldd --version | head -n 1 | awk '{print $NF}') (the binaries need the build's, $(sed -n 's/^glibc=//p' "$pkg/BUILD-INFO"), or newer)"
+  if command -v nvidia-smi >/dev/null; then nvidia-smi; else echo "nvidia-smi: not on this machine"; fi
+  with_libs "$pkg/bin/plaidml" --version
+  with_libs "$pkg/bin/plaidml" devices
+}
+
+# Line-buffered with per-family durations: a run cut off by its timeout still shows how far it got.
+conformance() {
+  PLAIDML_CONFORMANCE_DEVICES=$device PLAIDML_TEST_DATA=$root/tests/data \
+    with_libs stdbuf -oL -eL "$pkg/bin/plaidml_conformance_test" --duration=true \
+    >"$OUT/conformance.txt" 2>&1
+  local rc=$?
+  tail -n 25 "$OUT/conformance.txt"
+  return "$rc"
+}
+
+cli_run() {
+  with_libs "$pkg/bin/plaidml" run --device "$device" "$root/examples/tile/matmul.tile" \
+    --input A=random:f32:256x512 --input B=random:f32:512x128 --repeat 5
+}
+
+bench() {
+  # shellcheck disable=SC2086
+  with_libs "$pkg/bin/plaidml_gpu_bench" --device "$device" $bench_args >"$OUT/plaidml_gpu.json"
+}
+
+torch_python() {
+  local py
+  for py in python3 /opt/torch/.venv/bin/python3 /usr/bin/python3 python; do
+    if command -v "$py" >/dev/null && "$py" -c 'import torch' 2>/dev/null; then
+      echo "$py"
+      return 0
+    fi
+  done
+  return 1
+}
+
+torch_bench() {
+  local py
+  if ! py=$(torch_python); then
+    echo "torch: no python here can import torch; skipping the PyTorch baseline"
+    : >"$OUT/torch_gpu.json"
+    return 3
+  fi
+  echo "torch: using $py"
+  # shellcheck disable=SC2086
+  "$py" "$root/bench/torch_gpu.py" $torch_args >"$OUT/torch_gpu.json"
+}
+
+compare() {
+  local py
+  py=$(command -v python3 || command -v python)
+  "$py" "$root/bench/compare_gpu.py" "$OUT/plaidml_gpu.json" "$OUT/torch_gpu.json" \
+    >"$OUT/gpu_table.md" && cat "$OUT/gpu_table.md"
+}
+
+export -f with_libs device_info conformance cli_run bench torch_python torch_bench compare
+echo "device-run: $(date -u), root $root, OUT $OUT, device $device"
+unpack_start=$SECONDS
+unpack
+unpack_rc=$?
+record unpack $unpack_rc $unpack_start
+if [ $unpack_rc = 0 ]; then
+  export pkg root OUT device bench_args torch_args
+  setup_opencl_icd
+  setup_unsupported_dir
+  # NVIDIA's kernel cache per run: the "compile" figures stay cold on a reused machine.
+  export CUDA_CACHE_PATH=$work/nv-cache
+  step device-info 60 bash -c device_info
+  step conformance "$t_conformance" bash -c conformance
+  step cli-run "$t_cli" bash -c cli_run
+  step bench "$t_bench" bash -c bench
+  step torch "$t_torch" bash -c torch_bench
+  step compare 30 bash -c compare
+else
+  echo "device-run: could not unpack $tarball"
+fi
+echo
+echo "=== summary (rc 124: timed out)"
+printf '%s\n' "${summary[@]}"
+[ -n "${work:-}" ] && rm -rf "$work"
+exit $failed
