@@ -29,11 +29,21 @@ Uses find_uses(const ir::Program& program) {
   return uses;
 }
 
-bool joins_chain(const ir::BoundProgram& bound, ir::ValueId consumer, ir::ValueId head) {
-  const ir::Node& node = bound.program->nodes[consumer];
+bool is_scalar_elementwise(const ir::Program& program, ir::ValueId v) {
+  const ir::Node& node = program.nodes[v];
   return node.kind == ir::NodeKind::kElementwise &&
-         ir::op_category(node.op) != ir::OpCategory::kStructural &&
+         ir::op_category(node.op) != ir::OpCategory::kStructural;
+}
+
+bool joins_chain(const ir::BoundProgram& bound, ir::ValueId consumer, ir::ValueId head) {
+  return is_scalar_elementwise(*bound.program, consumer) &&
          bound.nodes[consumer].shape.dims == bound.nodes[head].shape.dims;
+}
+
+// The one use of v, or -1 when v has several uses or is a program output.
+ir::ValueId single_consumer(const Uses& uses, ir::ValueId v) {
+  if (uses.is_output[v] || uses.consumers[v].size() != 1) return -1;
+  return uses.consumers[v][0];
 }
 
 }  // namespace
@@ -59,6 +69,13 @@ FusionPlan plan_fusion(const ir::BoundProgram& bound,
     plan.host[c] = c;
     for (ir::ValueId u : chain) plan.host[u] = c;
     plan.epilogue[c] = std::move(chain);
+  }
+  plan.inlined.assign(program.nodes.size(), false);
+  for (size_t n = 0; n < program.nodes.size(); ++n) {
+    auto v = static_cast<ir::ValueId>(n);
+    if (plan.host[v] >= 0 || !is_scalar_elementwise(program, v)) continue;
+    ir::ValueId consumer = single_consumer(uses, v);
+    plan.inlined[v] = consumer >= 0 && joins_chain(bound, consumer, v);
   }
   return plan;
 }

@@ -9,6 +9,10 @@
 //  - c takes the register form with every output element written once (the caller's test).
 // The fused kernel is emitted at the chain's last node, where every other operand of the chain
 // has been computed; c and the intermediate nodes get no buffer.
+//
+// Elementwise inlining: an elementwise node outside any chain whose one use is an elementwise
+// consumer of the same dims is computed inside that consumer's expression (exp(X) + sin(X) * X
+// is one kernel, not four). Inlined nodes get no buffer and no kernel.
 #pragma once
 
 #include <functional>
@@ -26,8 +30,13 @@ struct FusionPlan {
   // Per node: the contraction whose kernel computes it, or -1 (a contraction with an epilogue
   // maps to itself).
   std::vector<ir::ValueId> host;
+  // Per node: computed inside its one consumer's expression.
+  std::vector<bool> inlined;
 
-  bool absorbed(ir::ValueId v) const { return host[v] >= 0 && !is_chain_end(v); }
+  // No buffer and no kernel of its own.
+  bool absorbed(ir::ValueId v) const {
+    return inlined[v] || (host[v] >= 0 && !is_chain_end(v));
+  }
   bool is_chain_end(ir::ValueId v) const {
     if (host[v] < 0) return false;
     const auto& chain = epilogue.at(host[v]);

@@ -74,6 +74,10 @@ ExprPtr elementwise_value(const LowerContext& cx, ir::ValueId v, const std::vect
       args.push_back(it->second);
       continue;
     }
+    if (cx.fusion().inlined[operand]) {  // same dims as v (fusion.h), so the same coords
+      args.push_back(elementwise_value(cx, operand, coords, known));
+      continue;
+    }
     ExprPtr index = LowerContext::broadcast_index(cx.dims(operand), dims, coords);
     args.push_back(cx.value_at(operand, index, cx.value_dtype(operand)));
   }

@@ -63,12 +63,12 @@ TEST_CASE("gpu lowering: matmul + bias + relu is one kernel whose store applies 
   CHECK(band[1]->var == "j");
 }
 
-TEST_CASE("cpu lowering keeps the row form for matmul, so its epilogue stays separate") {
+TEST_CASE("cpu lowering keeps the row form for matmul, so its epilogue is a second kernel") {
   LoweredProgram p = lower_with(kMatmulBiasRelu,
                                 {Shape(DType::F32, {3, 5}), Shape(DType::F32, {5, 4}),
                                  Shape(DType::F32, {4})},
                                 /*gpu=*/false);
-  CHECK(p.kernels.size() == 3);
+  CHECK(p.kernels.size() == 2);  // C; relu(C + Bias) with the add inlined
 }
 
 TEST_CASE("cpu lowering fuses the epilogue of a register-form reduction") {
@@ -117,6 +117,42 @@ TEST_CASE("gpu lowering: a contraction with an init kernel (partial cover) is no
       "function (X[N]) -> (O) { S[i : N] = +(X[i + 1]); O = S * 2; }",
       {Shape(DType::F32, {6})}, true);
   CHECK(p.kernels.size() == 3);  // init, accumulate, scale
+}
+
+}  // namespace
+}  // namespace plaidml::jit
+
+namespace plaidml::jit {
+namespace {
+
+TEST_CASE("elementwise trees are one kernel: single-use operands of the same dims inline") {
+  LoweredProgram p = lower_with("function (X[N]) -> (O) { O = exp(X) + sin(X) * X; }",
+                                {Shape(DType::F32, {5})}, /*gpu=*/false);
+  REQUIRE(p.kernels.size() == 1);
+  CHECK(p.slots.size() == 2);  // X and O only
+  CHECK(print(p).find("s1[i0] = (exp(s0[i0]:f32) + (sin(s0[i0]:f32) * s0[i0]:f32))") !=
+        std::string::npos);
+}
+
+TEST_CASE("a value used twice, an output, or broadcast into a bigger consumer is not inlined") {
+  std::vector<Shape> shapes = {Shape(DType::F32, {3, 4}), Shape(DType::F32, {4})};
+  LoweredProgram twice =
+      lower_with("function (X[M, N]) -> (O) { T = exp(X); O = T + sin(T); }", {shapes[0]}, true);
+  CHECK(twice.kernels.size() == 2);
+  LoweredProgram output =
+      lower_with("function (X[M, N]) -> (T, O) { T = exp(X); O = T * 2; }", {shapes[0]}, true);
+  CHECK(output.kernels.size() == 2);
+  LoweredProgram broadcast = lower_with(
+      "function (X[M, N], B[N]) -> (O) { T = exp(B); O = X + T; }", shapes, true);
+  CHECK(broadcast.kernels.size() == 2);
+}
+
+TEST_CASE("inlined operands join a contraction's epilogue") {
+  LoweredProgram p = lower_with(
+      "function (X[M, N], Y[M]) -> (O) { S[i : M] = +(X[i, j]); O = S + exp(Y) * 2; }",
+      {Shape(DType::F32, {3, 5}), Shape(DType::F32, {3})}, /*gpu=*/true);
+  REQUIRE(p.kernels.size() == 1);
+  CHECK(print(p).find("s2[i] = ($acc + (exp(s1[i]:f32) * 2:f32))") != std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,346 @@
+// ClPrinter: loop-IR expressions and statements as OpenCL C (the scalar forms: cl_scalar.h).
+#include "jit/codegen/opencl/cl_printer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "jit/codegen/opencl/cl_scalar.h"
+
+namespace plaidml::jit::opencl {
+
+using loop::Expr;
+using loop::ExprKind;
+using loop::Stmt;
+using loop::StmtKind;
+
+namespace {
+
+constexpr double kIntMin = -2147483648.0;
+constexpr double kIntMax = 2147483647.0;
+
+bool fits_int(double lo, double hi) { return lo >= kIntMin && hi <= kIntMax; }
+
+// Value ranges of loop variables and the set of locals, gathered over every kernel (names are
+// reused across kernels: their ranges are joined). A range is nullopt when unknown.
+struct Scan {
+  std::map<std::string, std::optional<std::pair<double, double>>> loops;
+  std::set<std::string> locals;
+  bool bounds_fit_int = true;  // every loop runs (and steps past its end) within int
+
+  std::optional<std::pair<double, double>> range(const Expr& e) const {
+    if (e.dtype != DType::I64) return std::nullopt;
+    switch (e.kind) {
+      case ExprKind::kConst: return std::make_pair(double(e.int_value), double(e.int_value));
+      case ExprKind::kVar: {
+        auto it = loops.find(e.name);
+        if (it == loops.end() || locals.count(e.name)) return std::nullopt;
+        return it->second;
+      }
+      case ExprKind::kOp: {
+        std::vector<std::pair<double, double>> a;
+        for (const auto& arg : e.args) {
+          auto r = range(*arg);
+          if (!r) return std::nullopt;
+          a.push_back(*r);
+        }
+        switch (e.op) {
+          case ir::OpKind::Add: return std::make_pair(a[0].first + a[1].first,
+                                                      a[0].second + a[1].second);
+          case ir::OpKind::Sub: return std::make_pair(a[0].first - a[1].second,
+                                                      a[0].second - a[1].first);
+          case ir::OpKind::Mul: {
+            double p[] = {a[0].first * a[1].first, a[0].first * a[1].second,
+                          a[0].second * a[1].first, a[0].second * a[1].second};
+            return std::make_pair(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
+          }
+          default: return std::nullopt;
+        }
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  void stmt(const Stmt& s) {
+    if (s.kind == StmtKind::kDeclare) locals.insert(s.var);
+    if (s.kind == StmtKind::kFor) {
+      auto lo = range(*s.lo), hi = range(*s.hi);
+      std::optional<std::pair<double, double>> r;
+      if (lo && hi) r = std::make_pair(lo->first, std::max(lo->first, hi->second - 1));
+      if (!r || !fits_int(r->first, r->second + double(s.step))) bounds_fit_int = false;
+      auto [it, fresh] = loops.emplace(s.var, r);
+      if (!fresh && it->second && r) {
+        it->second = std::make_pair(std::min(it->second->first, r->first),
+                                    std::max(it->second->second, r->second));
+      } else if (!fresh) {
+        it->second = std::nullopt;
+      }
+    }
+    for (const auto& b : s.body) stmt(*b);
+  }
+};
+
+Scan scan(const LoweredProgram& program) {
+  Scan sc;
+  for (const auto& k : program.kernels) sc.stmt(*k.body);
+  return sc;
+}
+
+std::string pad(int indent) { return std::string(static_cast<size_t>(indent) * 2, ' '); }
+
+}  // namespace
+
+ClPrinter::ClPrinter(const LoweredProgram& program, bool index32)
+    : program_(program), index32_(index32) {
+  Scan sc = scan(program);
+  for (const auto& [name, r] : sc.loops) {
+    loop_ranges_[name] = r ? std::optional<Range>(Range{r->first, r->second}) : std::nullopt;
+  }
+  locals_ = std::move(sc.locals);
+  for (const auto& slot : program.slots) {
+    if (slot.shape.dtype == DType::F64) uses_f64_ = true;
+    if (slot.shape.dtype == DType::F16) uses_f16_ = true;
+  }
+}
+
+bool ClPrinter::fits_index32(const LoweredProgram& program) {
+  for (const auto& slot : program.slots) {
+    if (slot.shape.elements() > static_cast<int64_t>(kIntMax)) return false;
+  }
+  return scan(program).bounds_fit_int;
+}
+
+std::string ClPrinter::storage_type(DType dtype) { return cl_storage_type(dtype); }
+std::string ClPrinter::value_type(DType dtype) { return cl_value_type(dtype); }
+std::string ClPrinter::index_type() const { return index32_ ? "int" : "long"; }
+
+void ClPrinter::bind(const std::string& name, std::string c_expr) {
+  bound_[name] = std::move(c_expr);
+}
+
+// "v_" + the name, '_' doubled and any other character not allowed in C as _XX (hex): distinct
+// loop-IR names stay distinct, and no name meets a C keyword or an OpenCL builtin.
+std::string ClPrinter::identifier(const std::string& name) {
+  std::string out = "v_";
+  for (unsigned char c : name) {
+    if (std::isalnum(c)) {
+      out += static_cast<char>(c);
+    } else if (c == '_') {
+      out += "__";
+    } else {
+      out += fmt::format("_{:02x}", c);
+    }
+  }
+  return out;
+}
+
+std::string ClPrinter::var_name(const std::string& name) const {
+  auto it = bound_.find(name);
+  return it != bound_.end() ? it->second : identifier(name);
+}
+
+void ClPrinter::fail(Status status) {
+  if (status_.is_ok()) status_ = std::move(status);
+}
+
+std::optional<ClPrinter::Range> ClPrinter::int_range(const Expr& e) const {
+  if (!index32_ || e.dtype != DType::I64) return std::nullopt;
+  std::optional<Range> r;
+  switch (e.kind) {
+    case ExprKind::kConst: r = Range{double(e.int_value), double(e.int_value)}; break;
+    case ExprKind::kVar: {
+      auto it = loop_ranges_.find(e.name);
+      if (it != loop_ranges_.end() && !locals_.count(e.name)) r = it->second;
+      break;
+    }
+    case ExprKind::kOp: {
+      bool unary = e.op == ir::OpKind::Neg;
+      if (!unary && e.args.size() != 2) return std::nullopt;
+      auto a = int_range(*e.args[0]);
+      if (!a) return std::nullopt;
+      if (unary) {
+        r = Range{-a->hi, -a->lo};
+        break;
+      }
+      bool by_const = e.args[1]->kind == ExprKind::kConst && e.args[1]->int_value > 0;
+      double c = by_const ? double(e.args[1]->int_value) : 0;
+      if (e.op == ir::OpKind::Div && by_const) {
+        r = Range{std::trunc(a->lo / c), std::trunc(a->hi / c)};
+        break;
+      }
+      if (e.op == ir::OpKind::Mod && by_const) {
+        r = Range{a->lo < 0 ? -(c - 1) : 0, a->hi > 0 ? c - 1 : 0};
+        break;
+      }
+      auto b = int_range(*e.args[1]);
+      if (!b) return std::nullopt;
+      if (e.op == ir::OpKind::Add) r = Range{a->lo + b->lo, a->hi + b->hi};
+      if (e.op == ir::OpKind::Sub) r = Range{a->lo - b->hi, a->hi - b->lo};
+      if (e.op == ir::OpKind::Mul) {
+        double p[] = {a->lo * b->lo, a->lo * b->hi, a->hi * b->lo, a->hi * b->hi};
+        r = Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+      }
+      break;
+    }
+    default: break;
+  }
+  if (r && !fits_int(r->lo, r->hi)) return std::nullopt;
+  return r;
+}
+
+std::string ClPrinter::int_index(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kConst: return cl_int_literal(e.int_value, DType::I32);
+    case ExprKind::kVar: return var_name(e.name);
+    default: break;
+  }
+  if (e.op == ir::OpKind::Neg) return "(-" + int_index(*e.args[0]) + ")";
+  const char* op = e.op == ir::OpKind::Add   ? "+"
+                   : e.op == ir::OpKind::Sub ? "-"
+                   : e.op == ir::OpKind::Mul ? "*"
+                   : e.op == ir::OpKind::Div ? "/"
+                                             : "%";
+  return fmt::format("({} {} {})", int_index(*e.args[0]), op, int_index(*e.args[1]));
+}
+
+std::string ClPrinter::index(const Expr& e) {
+  if (int_range(e)) return int_index(e);
+  return expr(e);
+}
+
+std::string ClPrinter::expr(const Expr& e) {
+  if (e.dtype == DType::F64) uses_f64_ = true;
+  if (e.dtype == DType::I64 && e.kind != ExprKind::kConst && int_range(e)) {
+    return "((long)" + int_index(e) + ")";
+  }
+  switch (e.kind) {
+    case ExprKind::kConst: return cl_const(e);
+    case ExprKind::kVar: {
+      bool int_loop_var = index32_ && e.dtype == DType::I64 && !locals_.count(e.name);
+      return int_loop_var ? "((long)" + var_name(e.name) + ")" : var_name(e.name);
+    }
+    case ExprKind::kLoad: {
+      if (load_hook_) {
+        if (auto replaced = load_hook_(e)) return *replaced;
+      }
+      return load(e.slot, index(*e.args[0]));
+    }
+    case ExprKind::kCast:
+      return cl_cast(expr(*e.args[0]), e.args[0]->dtype, e.dtype, helpers_);
+    case ExprKind::kOp: {
+      DType operand = e.op == ir::OpKind::Select ? e.args[1]->dtype : e.args[0]->dtype;
+      if (operand == DType::F64) uses_f64_ = true;
+      // Index comparisons (guards) in int when both sides are int index expressions.
+      bool compare = ir::op_category(e.op) == ir::OpCategory::kCompare;
+      bool in_int = compare && int_range(*e.args[0]) && int_range(*e.args[1]);
+      if (in_int) operand = DType::I32;
+      std::vector<std::string> args;
+      for (const auto& a : e.args) args.push_back(in_int ? int_index(*a) : expr(*a));
+      Expected<std::string> r = cl_op(e.op, operand, args, helpers_);
+      if (!r) {
+        fail(r.status());
+        return "0";
+      }
+      return *r;
+    }
+  }
+  return "0";
+}
+
+std::string ClPrinter::load(int slot, const std::string& index) const {
+  return cl_load(program_.slots.at(static_cast<size_t>(slot)).shape.dtype, fmt::format("s{}", slot),
+                 index);
+}
+
+std::string ClPrinter::store(int slot, const std::string& index, const std::string& value) const {
+  return cl_store(program_.slots.at(static_cast<size_t>(slot)).shape.dtype,
+                  fmt::format("s{}", slot), index, value, helpers_);
+}
+
+// Statements of one C block: declared locals and loop variables shadow bindings until its end.
+void ClPrinter::body(const std::vector<loop::StmtPtr>& stmts, int indent, std::string& out) {
+  std::map<std::string, std::optional<std::string>> saved;
+  for (const auto& s : stmts) {
+    if (s->kind == StmtKind::kDeclare) {
+      auto it = bound_.find(s->var);
+      if (!saved.count(s->var)) {
+        saved[s->var] = it == bound_.end() ? std::nullopt : std::optional(it->second);
+      }
+      std::string init = expr(*s->value);  // before the name is rebound: `x = f(x)` is legal
+      if (it != bound_.end()) bound_.erase(s->var);
+      out += fmt::format("{}{} {} = {};\n", pad(indent), value_type(s->value->dtype),
+                         identifier(s->var), init);
+      continue;
+    }
+    stmt(*s, indent, out);
+  }
+  for (auto& [name, value] : saved) {
+    if (value) bound_[name] = *value;
+  }
+}
+
+void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
+  std::string p = pad(indent);
+  switch (s.kind) {
+    case StmtKind::kBlock:
+      out += p + "{\n";
+      body(s.body, indent + 1, out);
+      out += p + "}\n";
+      return;
+    case StmtKind::kFor: {
+      std::optional<std::string> saved;
+      if (auto it = bound_.find(s.var); it != bound_.end()) {
+        saved = it->second;
+        bound_.erase(it);
+      }
+      std::string v = identifier(s.var);
+      out += fmt::format("{}for ({} {} = {}; {} < {}; {} += {}) {{\n", p, index_type(), v,
+                         index(*s.lo), v, index(*s.hi), v, s.step);
+      body(s.body, indent + 1, out);
+      out += p + "}\n";
+      if (saved) bound_[s.var] = *saved;
+      return;
+    }
+    case StmtKind::kIf:
+      out += fmt::format("{}if ({}) {{\n", p, expr(*s.cond));
+      body(s.body, indent + 1, out);
+      out += p + "}\n";
+      return;
+    case StmtKind::kStore:
+      out += p + store(s.slot, index(*s.index), expr(*s.value)) + "\n";
+      return;
+    case StmtKind::kDeclare: {
+      std::vector<loop::StmtPtr> one = {std::make_shared<Stmt>(s)};
+      body(one, indent, out);  // a lone declaration: its scope is the caller's block
+      return;
+    }
+    case StmtKind::kAssign:
+      out += fmt::format("{}{} = {};\n", p, var_name(s.var), expr(*s.value));
+      return;
+  }
+}
+
+std::string ClPrinter::preamble(const GpuTarget& target) const {
+  std::string out = fmt::format("// plaidml OpenCL C for {}\n", target.device_name);
+  // The CPU codegen never fuses a*b+c: keep results identical to it and the interpreter.
+  out += "#pragma OPENCL FP_CONTRACT OFF\n";
+  if (uses_f64_) out += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  for (const auto& [name, definition] : helpers_) out += definition;
+  return out + "\n";
+}
+
+std::string ClPrinter::signature(const std::string& name, const std::string& attributes) const {
+  std::vector<std::string> params;
+  for (size_t k = 0; k < program_.slots.size(); ++k) {
+    params.push_back(
+        fmt::format("__global {}* restrict s{}", storage_type(program_.slots[k].shape.dtype), k));
+  }
+  if (params.empty()) params.push_back("void");
+  std::string attrs = attributes.empty() ? "" : attributes + " ";
+  return fmt::format("__kernel {}void {}({})", attrs, name, fmt::join(params, ", "));
+}
+
+}  // namespace plaidml::jit::opencl
