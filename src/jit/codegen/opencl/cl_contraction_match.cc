@@ -1,0 +1,154 @@
+#include "jit/codegen/opencl/cl_contraction_match.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "jit/loop/printer.h"
+
+namespace plaidml::jit::opencl {
+
+using loop::Expr;
+using loop::ExprKind;
+using loop::Stmt;
+using loop::StmtKind;
+
+namespace {
+
+bool constant_bounds(const Stmt& s) {
+  return s.kind == StmtKind::kFor && s.lo->is_const() && s.hi->is_const() && s.step > 0;
+}
+
+// The chain of single-statement ifs and fors from `s` down to the assignment of `acc`.
+bool walk_path(const Stmt* s, const std::string& acc, RegisterForm& form) {
+  while (s->kind == StmtKind::kIf || s->kind == StmtKind::kFor) {
+    if (s->body.size() != 1) return false;
+    if (s->kind == StmtKind::kFor && !constant_bounds(*s)) return false;
+    form.path.push_back(s);
+    s = s->body[0].get();
+  }
+  if (s->kind != StmtKind::kAssign || s->var != acc) return false;
+  form.assign = s;
+  return true;
+}
+
+// The guards of the path read no loads, so moving them to each point is exact.
+bool path_guards_pure(const RegisterForm& form) {
+  for (const Stmt* s : form.path) {
+    if (s->kind == StmtKind::kIf && has_load(*s->cond)) return false;
+  }
+  return true;
+}
+
+void collect_loads(const Expr& e, std::vector<const Expr*>& out) {
+  if (e.kind == ExprKind::kLoad) out.push_back(&e);
+  for (const auto& a : e.args) collect_loads(*a, out);
+}
+
+}  // namespace
+
+int64_t loop_extent(const Stmt& s) {
+  int64_t span = s.hi->int_value - s.lo->int_value;
+  if (span <= 0) return 0;
+  return (span + s.step - 1) / s.step;
+}
+
+std::set<std::string> vars_of(const Expr& e) {
+  std::set<std::string> out;
+  std::function<void(const Expr&)> visit = [&](const Expr& x) {
+    if (x.kind == ExprKind::kVar) out.insert(x.name);
+    for (const auto& a : x.args) visit(*a);
+  };
+  visit(e);
+  return out;
+}
+
+bool has_load(const Expr& e) {
+  if (e.kind == ExprKind::kLoad) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const auto& a) { return has_load(*a); });
+}
+
+std::optional<RegisterForm> match_register_form(const loop::Kernel& kernel) {
+  if (!kernel.body || kernel.body->body.size() != 1) return std::nullopt;
+  RegisterForm form;
+  form.band = loop::find_band(kernel);
+  if (form.band.empty()) return std::nullopt;
+  for (const Stmt* s : form.band) {
+    if (!constant_bounds(*s) || loop_extent(*s) == 0) return std::nullopt;
+  }
+  const auto& body = form.band.back()->body;
+  if (body.size() < 3 || body[0]->kind != StmtKind::kDeclare) return std::nullopt;
+  form.declare = body[0].get();
+  if (!walk_path(body[1].get(), form.declare->var, form)) return std::nullopt;
+  for (size_t i = 2; i < body.size(); ++i) form.epilogue.push_back(body[i].get());
+  // The staged loop: the innermost reduction loop.
+  bool found = false;
+  for (size_t i = 0; i < form.path.size(); ++i) {
+    if (form.path[i]->kind == StmtKind::kFor) {
+      form.k_pos = i;
+      found = true;
+    }
+  }
+  if (!found || !path_guards_pure(form)) return std::nullopt;
+  return form;
+}
+
+std::set<std::string> uniform_vars(const RegisterForm& form) {
+  std::set<std::string> out;
+  for (size_t i = 0; i < form.uniform_band_count(); ++i) out.insert(form.band[i]->var);
+  for (size_t i = 0; i < form.k_pos; ++i) {
+    if (form.path[i]->kind == StmtKind::kFor) out.insert(form.path[i]->var);
+  }
+  return out;
+}
+
+std::vector<ClassifiedLoad> classify_loads(const RegisterForm& form) {
+  std::vector<const Expr*> loads;
+  collect_loads(*form.assign->value, loads);
+  const std::set<std::string> uniform = uniform_vars(form);
+  const std::string& k = form.k_loop().var;
+  const std::string& n = form.n_loop().var;
+  const std::string m = form.has_m() ? form.m_loop().var : std::string();
+  std::vector<ClassifiedLoad> out;
+  for (const Expr* load : loads) {
+    std::string key = loop::to_string(*load);
+    bool seen = std::any_of(out.begin(), out.end(), [&](const auto& c) { return c.key == key; });
+    if (seen) continue;
+    ClassifiedLoad c{load, LoadSide::kGlobal, key};
+    std::set<std::string> vars = vars_of(*load->args[0]);
+    bool on_k = vars.count(k) > 0, on_m = !m.empty() && vars.count(m) > 0;
+    bool on_n = vars.count(n) > 0;
+    bool known = std::all_of(vars.begin(), vars.end(), [&](const std::string& v) {
+      return v == k || v == n || v == m || uniform.count(v) > 0;
+    });
+    bool stageable = on_k && !(on_m && on_n) && known && !has_load(*load->args[0]) &&
+                     load->dtype != DType::Bool;
+    if (stageable) c.side = on_m ? LoadSide::kM : (on_n ? LoadSide::kN : LoadSide::kK);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::optional<int64_t> linear_coeff(const Expr& e, const std::string& var) {
+  switch (e.kind) {
+    case ExprKind::kConst: return 0;
+    case ExprKind::kVar: return e.name == var ? 1 : 0;
+    case ExprKind::kCast: return linear_coeff(*e.args[0], var);
+    case ExprKind::kLoad: return std::nullopt;
+    case ExprKind::kOp: break;
+  }
+  if (e.args.size() != 2) return std::nullopt;
+  auto a = linear_coeff(*e.args[0], var), b = linear_coeff(*e.args[1], var);
+  if (!a || !b) return std::nullopt;
+  switch (e.op) {
+    case ir::OpKind::Add: return *a + *b;
+    case ir::OpKind::Sub: return *a - *b;
+    case ir::OpKind::Mul:
+      if (e.args[1]->is_const() && *b == 0) return *a * e.args[1]->int_value;
+      if (e.args[0]->is_const() && *a == 0) return *b * e.args[0]->int_value;
+      return (*a == 0 && *b == 0) ? std::optional<int64_t>(0) : std::nullopt;
+    default:
+      return (*a == 0 && *b == 0) ? std::optional<int64_t>(0) : std::nullopt;
+  }
+}
+
+}  // namespace plaidml::jit::opencl

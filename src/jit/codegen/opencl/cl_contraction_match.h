@@ -1,0 +1,79 @@
+// Recognises the register form of a contraction (jit/lower/lower_contraction.cc) in a loop-IR
+// kernel, as the tiled OpenCL emitter needs it:
+//   band loops (independent, constant bounds) {
+//     var acc = init
+//     [if g0] for r1 { [if g1] for r2 { ... [if gk] acc = agg(acc, comb(loads)) } }
+//     epilogue (the store of acc, possibly with a fused elementwise tail)
+//   }
+// and sorts the loads of the aggregation by what their index depends on, which decides whether
+// a load can be staged through __local memory.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "jit/loop/loop_ir.h"
+
+namespace plaidml::jit::opencl {
+
+struct RegisterForm {
+  std::vector<const loop::Stmt*> band;  // outermost first; back() is the n loop
+  const loop::Stmt* declare = nullptr;  // the accumulator local
+  // From the first statement after the declaration to the aggregation's parent: each a kIf or a
+  // kFor with a single-statement body, outermost first.
+  std::vector<const loop::Stmt*> path;
+  size_t k_pos = 0;  // position in path of the staged reduction loop (the innermost kFor)
+  const loop::Stmt* assign = nullptr;       // acc = agg(acc, ...)
+  std::vector<const loop::Stmt*> epilogue;  // statements after the reduction
+
+  const loop::Stmt& k_loop() const { return *path[k_pos]; }
+  const loop::Stmt& n_loop() const { return *band.back(); }
+  bool has_m() const { return band.size() >= 2; }
+  const loop::Stmt& m_loop() const { return *band[band.size() - 2]; }
+  // Band loops other than m and n: one workgroup per value (grid dim 2).
+  size_t uniform_band_count() const { return band.size() - (has_m() ? 2 : 1); }
+};
+
+// Trip count of a loop with constant bounds (0 when empty).
+int64_t loop_extent(const loop::Stmt& s);
+
+// The register form of `kernel`, else nullopt: no parallel band, no reduction loop, a
+// reduction loop with non-constant bounds, or any other shape.
+std::optional<RegisterForm> match_register_form(const loop::Kernel& kernel);
+
+// Names of the variables (loop variables and locals) an expression reads, loads' indices
+// included.
+std::set<std::string> vars_of(const loop::Expr& e);
+bool has_load(const loop::Expr& e);
+
+// Where a load of the aggregation lives in the tiled kernel.
+enum class LoadSide {
+  kGlobal,  // read from global memory at each point (depends on both m and n, or not on k)
+  kM,       // a [BK][BM] __local tile: depends on k and m, not n
+  kN,       // a [BK][BN] __local tile: depends on k and n, not m
+  kK,       // a [BK] __local tile: depends on k only (among k, m, n)
+};
+
+struct ClassifiedLoad {
+  const loop::Expr* load = nullptr;
+  LoadSide side = LoadSide::kGlobal;
+  std::string key;  // the load's printed text: equal loads share one tile
+};
+
+// The distinct loads of the aggregation statement. A load is staged only when its index reads
+// nothing but k, its own side's variable, uniform band variables and outer reduction variables,
+// contains no load, and its value is not bool (no bool in __local memory).
+std::vector<ClassifiedLoad> classify_loads(const RegisterForm& form);
+
+// Variables the whole workgroup agrees on: uniform band variables and reduction loop variables
+// outside k.
+std::set<std::string> uniform_vars(const RegisterForm& form);
+
+// The coefficient of `var` in an index expression built from +, -, * by constants and casts;
+// nullopt when it is not of that shape.
+std::optional<int64_t> linear_coeff(const loop::Expr& e, const std::string& var);
+
+}  // namespace plaidml::jit::opencl

@@ -1,0 +1,90 @@
+#include "jit/codegen/opencl/cl_tile_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace plaidml::jit::opencl {
+namespace {
+
+constexpr int kThreadCandidates[] = {4, 8, 16, 32};
+constexpr int kRegisterCandidates[] = {1, 2, 4, 8};
+constexpr int kChunkCandidates[] = {4, 8, 16, 32};
+constexpr int kMaxAccumulators = 64;  // RM*RN: more spills registers on every GPU we know
+// Accumulators of a whole workgroup (TX*TY*RM*RN): a quarter of a 64K-register file, the
+// smallest register file per compute unit among current GPUs, so that operands fit beside them.
+constexpr int64_t kMaxGroupAccumulators = 16384;
+// Below this many multiply-adds a tiled kernel's barriers and staging cost more than they save.
+constexpr int64_t kMinPoints = 64;
+constexpr int64_t kMinReduction = 4;
+// Model constants: a global byte costs about twice a multiply-add (GPUs have ~10 flops per
+// byte of bandwidth, caches recover part of it); a barrier plus the staging loop's bookkeeping
+// costs about 16 multiply-adds per thread; a compute unit hides latency with two workgroups;
+// a workgroup below 64 threads leaves SIMD lanes idle on every current GPU.
+constexpr double kByteCost = 2.0;
+constexpr double kChunkOverhead = 16.0;
+constexpr int64_t kWorkgroupsPerUnit = 2;
+constexpr int kLanes = 64;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+
+bool within_limits(const TileProblem& p, const TileChoice& c, const GpuTarget& target) {
+  if (int64_t{c.tx} * c.ty > target.max_workgroup_size) return false;
+  if (c.rm * c.rn > kMaxAccumulators) return false;
+  if (int64_t{c.tx} * c.ty * c.rm * c.rn > kMaxGroupAccumulators) return false;
+  if (!p.has_m && (c.ty != 1 || c.rm != 1)) return false;
+  return local_bytes(p, c) <= target.local_memory_bytes / 2;
+}
+
+}  // namespace
+
+int64_t local_bytes(const TileProblem& p, const TileChoice& c) {
+  return c.bk * ((c.bm() + 1) * p.m_tile_bytes + (c.bn() + 1) * p.n_tile_bytes + p.k_tile_bytes);
+}
+
+double tile_cost(const TileProblem& p, const TileChoice& c, const GpuTarget& target) {
+  const double bm = static_cast<double>(c.bm()), bn = static_cast<double>(c.bn());
+  const int64_t chunks = ceil_div(p.k, c.bk) * p.serial;
+  const double threads = static_cast<double>(c.tx) * c.ty;
+  // Global bytes per multiply-add: a tile element of one side serves the other side's block.
+  double bytes_per_point = static_cast<double>(p.m_tile_bytes) / bn +
+                           static_cast<double>(p.n_tile_bytes) / bm +
+                           static_cast<double>(p.k_tile_bytes) / (bm * bn) +
+                           4.0 * p.global_loads;
+  // One workgroup's work, padded to whole tiles along every dim (wasted edge work counts).
+  double points = bm * bn * static_cast<double>(c.bk) * static_cast<double>(chunks);
+  double per_workgroup = points * (1.0 + kByteCost * bytes_per_point) +
+                         static_cast<double>(chunks) * threads * kChunkOverhead;
+  double lanes = std::min<double>(threads, std::min(kLanes, target.max_workgroup_size));
+  int64_t workgroups = ceil_div(p.n, c.bn()) * ceil_div(p.m, c.bm()) * p.uniform;
+  // Workgroups run in waves over the compute units; too few leave units idle.
+  int64_t waves = ceil_div(workgroups, int64_t{target.compute_units} * kWorkgroupsPerUnit);
+  return static_cast<double>(waves) * per_workgroup / lanes;
+}
+
+std::optional<TileChoice> choose_tiles(const TileProblem& p, const GpuTarget& target) {
+  if (p.m_tile_bytes + p.n_tile_bytes + p.k_tile_bytes == 0) return std::nullopt;
+  if (p.k < kMinReduction || p.n * p.m * p.k < kMinPoints) return std::nullopt;
+  std::optional<TileChoice> best;
+  double best_cost = 0;
+  for (int tx : kThreadCandidates) {
+    for (int ty : kThreadCandidates) {
+      for (int rn : kRegisterCandidates) {
+        for (int rm : kRegisterCandidates) {
+          for (int bk : kChunkCandidates) {
+            TileChoice c{tx, p.has_m ? ty : 1, rn, p.has_m ? rm : 1, bk};
+            if (!within_limits(p, c, target)) continue;
+            double cost = tile_cost(p, c, target);
+            if (!best || cost < best_cost) {
+              best = c;
+              best_cost = cost;
+            }
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace plaidml::jit::opencl

@@ -1,0 +1,48 @@
+// Tile sizes of a tiled contraction kernel (cl_kernel_tiled.cc): a small search over thread
+// blocks TX x TY, register blocks RN x RM and reduction chunks BK, within the device's limits
+// (GpuTarget), ranked by a cost model, so small or skinny problems get small tiles.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "jit/codegen/opencl/gpu_target.h"
+
+namespace plaidml::jit::opencl {
+
+// The shape of one contraction as the tiler sees it.
+struct TileProblem {
+  int64_t n = 1;        // extent of the innermost band loop (workgroup dim 0)
+  int64_t m = 1;        // extent of the next band loop (dim 1); 1 when there is none
+  int64_t k = 1;        // extent of the staged reduction loop
+  int64_t uniform = 1;  // product of the other band extents (workgroups along dim 2)
+  int64_t serial = 1;   // trips of the reduction loops outside k (run by every workgroup)
+  bool has_m = true;    // false: TY = RM = 1
+  // Bytes per tile element summed over the staged loads of each side (0: no such tile).
+  int64_t m_tile_bytes = 0;  // [BK][BM] tiles
+  int64_t n_tile_bytes = 0;  // [BK][BN] tiles
+  int64_t k_tile_bytes = 0;  // [BK] tiles
+  int global_loads = 0;      // loads read from global memory at every point
+};
+
+struct TileChoice {
+  int tx = 1, ty = 1;  // threads per workgroup along n and m
+  int rn = 1, rm = 1;  // register block per thread along n and m
+  int bk = 1;          // reduction chunk staged per barrier pair
+  int64_t bn() const { return int64_t{tx} * rn; }
+  int64_t bm() const { return int64_t{ty} * rm; }
+};
+
+// __local bytes the tiles of `c` take (each row padded by one element against bank conflicts).
+int64_t local_bytes(const TileProblem& p, const TileChoice& c);
+
+// The model's estimate for `c` (lower is better); exposed for tests.
+double tile_cost(const TileProblem& p, const TileChoice& c, const GpuTarget& target);
+
+// The cheapest choice within the limits (TX*TY <= max_workgroup_size, local tiles <= half of
+// local_memory_bytes, RM*RN <= 64, at most 16384 accumulators TX*TY*RM*RN per workgroup);
+// nullopt when tiling does not pay (nothing staged, or extents too small for a tile to beat
+// one work-item per output).
+std::optional<TileChoice> choose_tiles(const TileProblem& p, const GpuTarget& target);
+
+}  // namespace plaidml::jit::opencl

@@ -1,0 +1,117 @@
+#include "jit/codegen/opencl/cl_tiled_layout.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace plaidml::jit::opencl {
+
+using loop::ExprPtr;
+using loop::Stmt;
+using loop::StmtKind;
+
+namespace {
+
+// Bytes of a value in __local memory: f16/bf16 are staged as float (their value type).
+int64_t value_bytes(DType dtype) {
+  if (dtype == DType::F16 || dtype == DType::BF16) return 4;
+  return dtype_size(dtype);
+}
+
+bool subset(const std::set<std::string>& vars, const std::set<std::string>& allowed) {
+  return std::all_of(vars.begin(), vars.end(), [&](const auto& v) { return allowed.count(v); });
+}
+
+std::set<std::string> tile_vars(const RegisterForm& form, LoadSide side) {
+  std::set<std::string> vars = uniform_vars(form);
+  vars.insert(form.k_loop().var);
+  if (side == LoadSide::kN) vars.insert(form.n_loop().var);
+  if (side == LoadSide::kM) vars.insert(form.m_loop().var);
+  return vars;
+}
+
+bool contiguous_along_k(const RegisterForm& form, const ClassifiedLoad& load) {
+  const loop::Expr& index = *load.load->args[0];
+  auto along_k = linear_coeff(index, form.k_loop().var);
+  if (!along_k || std::llabs(*along_k) != 1) return false;
+  if (load.side == LoadSide::kK) return true;
+  const std::string& side_var = load.side == LoadSide::kN ? form.n_loop().var
+                                                          : form.m_loop().var;
+  auto along_side = linear_coeff(index, side_var);
+  return !along_side || std::llabs(*along_side) != 1;
+}
+
+StagedTile make_tile(const RegisterForm& form, const ClassifiedLoad& load, size_t number) {
+  StagedTile t{load, "tile" + std::to_string(number), contiguous_along_k(form, load), {}};
+  const std::set<std::string> known = tile_vars(form, load.side);
+  for (const Stmt* s : form.path) {
+    if (s->kind != StmtKind::kIf) continue;
+    std::vector<ExprPtr> parts;
+    conjuncts(s->cond, parts);
+    for (auto& p : parts) {
+      if (subset(vars_of(*p), known)) t.safety.push_back(p);
+    }
+  }
+  return t;
+}
+
+TileProblem describe(const RegisterForm& form, const std::vector<StagedTile>& tiles,
+                     size_t global_loads) {
+  TileProblem p;
+  p.n = loop_extent(form.n_loop());
+  p.has_m = form.has_m();
+  p.m = p.has_m ? loop_extent(form.m_loop()) : 1;
+  p.k = loop_extent(form.k_loop());
+  for (size_t i = 0; i < form.uniform_band_count(); ++i) p.uniform *= loop_extent(*form.band[i]);
+  for (size_t i = 0; i < form.k_pos; ++i) {
+    if (form.path[i]->kind == StmtKind::kFor) p.serial *= loop_extent(*form.path[i]);
+  }
+  for (const StagedTile& t : tiles) {
+    int64_t bytes = value_bytes(t.load.load->dtype);
+    if (t.load.side == LoadSide::kM) p.m_tile_bytes += bytes;
+    if (t.load.side == LoadSide::kN) p.n_tile_bytes += bytes;
+    if (t.load.side == LoadSide::kK) p.k_tile_bytes += bytes;
+  }
+  p.global_loads = static_cast<int>(global_loads);
+  return p;
+}
+
+}  // namespace
+
+void conjuncts(const ExprPtr& cond, std::vector<ExprPtr>& out) {
+  bool is_and = cond->kind == loop::ExprKind::kOp && cond->op == ir::OpKind::BitAnd &&
+                cond->dtype == DType::Bool;
+  if (!is_and) {
+    out.push_back(cond);
+    return;
+  }
+  for (const auto& a : cond->args) conjuncts(a, out);
+}
+
+std::optional<TiledPlan> plan_tiled(const RegisterForm& form) {
+  TiledPlan plan{form, {}, {}, {}, {}};
+  size_t global_loads = 0;
+  for (const ClassifiedLoad& load : classify_loads(form)) {
+    if (load.side == LoadSide::kGlobal) {
+      ++global_loads;
+      continue;
+    }
+    plan.tiles.push_back(make_tile(form, load, plan.tiles.size()));
+  }
+  if (plan.tiles.empty()) return std::nullopt;
+  // An `if` outside k on uniform variables only may gate the chunk loop; any other guard is
+  // evaluated at each point, exactly where the reference evaluates it.
+  const std::set<std::string> uniform = uniform_vars(form);
+  for (size_t i = 0; i < form.path.size(); ++i) {
+    const Stmt* s = form.path[i];
+    if (s->kind != StmtKind::kIf) continue;
+    if (i < form.k_pos && subset(vars_of(*s->cond), uniform)) {
+      plan.uniform_ifs.insert(i);
+    } else {
+      plan.point_guards.push_back(s->cond);
+    }
+  }
+  plan.problem = describe(form, plan.tiles, global_loads);
+  return plan;
+}
+
+}  // namespace plaidml::jit::opencl

@@ -1,0 +1,44 @@
+// The plan of one tiled contraction kernel, between matching (cl_contraction_match.h), tile
+// search (cl_tile_search.h) and printing (cl_kernel_tiled.cc): which loads get __local tiles,
+// which guards are uniform (they gate the chunk loop) and which are evaluated per point.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "jit/codegen/opencl/cl_contraction_match.h"
+#include "jit/codegen/opencl/cl_tile_search.h"
+
+namespace plaidml::jit::opencl {
+
+struct StagedTile {
+  ClassifiedLoad load;
+  std::string name;  // the __local array
+  // The cooperative load walks k fastest when the load is contiguous along k (A[m, k]), else
+  // the m/n side fastest (B[k, n]): neighbouring threads read neighbouring addresses.
+  bool k_fastest = false;
+  // Conjuncts of the path's guards reading only variables this tile knows (k, its side's
+  // variable, uniform ones): they hold wherever the reference loads this element, and they
+  // keep the access in bounds (lowering guards each access by its own variables).
+  std::vector<loop::ExprPtr> safety;
+};
+
+struct TiledPlan {
+  RegisterForm form;
+  std::vector<StagedTile> tiles;
+  // Path positions (before k) of uniform conditions: they gate the whole chunk loop.
+  std::set<size_t> uniform_ifs;
+  // Conditions evaluated at each point, in path order (the others).
+  std::vector<loop::ExprPtr> point_guards;
+  TileProblem problem;
+};
+
+// Splits a bool conjunction (BitAnd of bools) into its operands.
+void conjuncts(const loop::ExprPtr& cond, std::vector<loop::ExprPtr>& out);
+
+// The plan of a matched kernel; nullopt when no load can be staged.
+std::optional<TiledPlan> plan_tiled(const RegisterForm& form);
+
+}  // namespace plaidml::jit::opencl
