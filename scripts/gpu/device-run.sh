@@ -12,7 +12,8 @@
 #   4. plaidml_gpu_bench --device opencl:0           -> $OUT/plaidml_gpu.json
 #   5. bench/torch_gpu.py (whichever python has torch) -> $OUT/torch_gpu.json
 #   6. bench/compare_gpu.py                          -> $OUT/gpu_table.md
-# Everything printed also goes to $OUT/device-run.log. The whole run fits in about 9 minutes.
+# Everything printed also goes to $OUT/device-run.log. The whole run fits in about 9 minutes;
+# STEPS="bench torch compare" runs a subset.
 # Without NVIDIA's OpenCL library (e.g. here, with PoCL) it uses the machine's own ICDs.
 # shellcheck disable=SC2317  # the step functions run through `bash -c` (export -f)
 set -uo pipefail
@@ -27,6 +28,8 @@ t_cli=${T_CLI:-45}
 t_bench=${T_BENCH:-150}
 t_torch=${T_TORCH:-90}
 bench_args=${BENCH_ARGS:---warmup 3 --repeat 20 --max-seconds 10}
+# STEPS: which steps to run (a subset lets one run be split over two remote calls).
+steps=${STEPS:-device-info conformance cli-run bench torch compare}
 torch_args=${TORCH_ARGS:---warmup 3 --repeat 20}
 
 exec > >(tee "$OUT/device-run.log") 2>&1
@@ -99,13 +102,23 @@ device_info() {
   with_libs "$pkg/bin/plaidml" devices
 }
 
-# Line-buffered with per-family durations: a run cut off by its timeout still shows how far it got.
+# One process per family, all at once (the GPU machine has many cores; the driver's compiler
+# is the bottleneck), each line-buffered with durations: a run cut off by its timeout still
+# shows how far every family got. conformance.txt holds the families one after the other.
 conformance() {
-  PLAIDML_CONFORMANCE_DEVICES=$device PLAIDML_TEST_DATA=$root/tests/data \
-    with_libs stdbuf -oL -eL "$pkg/bin/plaidml_conformance_test" --duration=true \
-    >"$OUT/conformance.txt" 2>&1
-  local rc=$?
-  tail -n 25 "$OUT/conformance.txt"
+  local families rc=0 pids=() i=0
+  mapfile -t families < <(with_libs "$pkg/bin/plaidml_conformance_test" --list-test-cases \
+    --no-intro=true --no-version=true | grep '^conformance: ')
+  for family in "${families[@]}"; do
+    PLAIDML_CONFORMANCE_DEVICES=$device PLAIDML_TEST_DATA=$root/tests/data \
+      with_libs stdbuf -oL -eL "$pkg/bin/plaidml_conformance_test" --duration=true \
+      "--test-case=$family" >"$OUT/conformance.$i.txt" 2>&1 &
+    pids+=($!)
+    i=$((i + 1))
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+  cat "$OUT"/conformance.*.txt >"$OUT/conformance.txt" && rm -f "$OUT"/conformance.*.txt
+  grep -E "TEST CASE|test cases|assertions|Status|ERROR" "$OUT/conformance.txt" | tail -n 60
   return "$rc"
 }
 
@@ -161,12 +174,13 @@ if [ $unpack_rc = 0 ]; then
   setup_unsupported_dir
   # NVIDIA's kernel cache per run: the "compile" figures stay cold on a reused machine.
   export CUDA_CACHE_PATH=$work/nv-cache
-  step device-info 60 bash -c device_info
-  step conformance "$t_conformance" bash -c conformance
-  step cli-run "$t_cli" bash -c cli_run
-  step bench "$t_bench" bash -c bench
-  step torch "$t_torch" bash -c torch_bench
-  step compare 30 bash -c compare
+  wants() { [[ " $steps " == *" $1 "* ]]; }
+  wants device-info && step device-info 60 bash -c device_info
+  wants conformance && step conformance "$t_conformance" bash -c conformance
+  wants cli-run && step cli-run "$t_cli" bash -c cli_run
+  wants bench && step bench "$t_bench" bash -c bench
+  wants torch && step torch "$t_torch" bash -c torch_bench
+  wants compare && step compare 30 bash -c compare
 else
   echo "device-run: could not unpack $tarball"
 fi
