@@ -28,9 +28,10 @@ forbidden='libLLVM|libz3|libxml2|libicu'
 
 configure_and_build() {
   echo "== building in $build (Release, static LLVM)"
+  mkdir -p "$build"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPLAIDML_LLVM_STATIC=ON \
-    -DPLAIDML_BUILD_BENCH=ON -DPLAIDML_BUILD_TESTS=ON >"$build.configure.log" 2>&1 ||
-    { cat "$build.configure.log"; exit 1; }
+    -DPLAIDML_BUILD_BENCH=ON -DPLAIDML_BUILD_TESTS=ON >"$build/configure.log" 2>&1 ||
+    { cat "$build/configure.log"; exit 1; }
   ninja -C "$build" -j"$jobs" plaidml plaidml_device_opencl plaidml_cli plaidml_conformance_test \
     plaidml_gpu_bench
 }
