@@ -54,6 +54,12 @@ typedef struct plaidml_plugin_executable_s* plaidml_plugin_executable;
 #define PLAIDML_PLUGIN_DEVICE_FP16 (1u << 0)
 #define PLAIDML_PLUGIN_DEVICE_FP64 (1u << 1)
 #define PLAIDML_PLUGIN_DEVICE_UNIFIED_MEMORY (1u << 2) /* buffers live in host memory */
+/* With INT_LIMITS set, INT8/INT16/INT64 say which integer widths kernels may use; without it
+ * (CPU, OpenCL, plugins older than these flags) every width works. */
+#define PLAIDML_PLUGIN_DEVICE_INT_LIMITS (1u << 3)
+#define PLAIDML_PLUGIN_DEVICE_INT8 (1u << 4)
+#define PLAIDML_PLUGIN_DEVICE_INT16 (1u << 5)
+#define PLAIDML_PLUGIN_DEVICE_INT64 (1u << 6)
 
 /* What a device is and what it accepts; filled by describe_device. Strings are owned by the
  * plugin and stay valid until the plugin is unloaded. */
@@ -71,6 +77,9 @@ typedef struct plaidml_plugin_device_info {
   uint32_t compute_units;        /* CPU: worker threads of an opened device; GPU: SMs / CUs */
   uint32_t vector_bits;          /* widest native vector register */
   uint32_t flags;                /* PLAIDML_PLUGIN_DEVICE_* */
+  /* Appended in ABI 1 (struct_size says whether they exist; the caller zero-fills the struct). */
+  uint32_t subgroup_size;        /* threads that run in lockstep (warp, wavefront); 0: unknown */
+  const char* memory_heaps;      /* free text, e.g. "80 GiB device-local, 62 GiB host"; NULL */
 } plaidml_plugin_device_info;
 
 /* An option given to open_device, e.g. {"num_threads", "4"}. Unknown keys are ignored. */

@@ -1,5 +1,7 @@
 #include "devices/device.h"
 
+#include <cstddef>
+
 #include <algorithm>
 #include <new>
 #include <sstream>
@@ -54,6 +56,15 @@ DeviceInfo to_device_info(const plaidml_plugin_device_info& raw) {
   info.fp16 = raw.flags & PLAIDML_PLUGIN_DEVICE_FP16;
   info.fp64 = raw.flags & PLAIDML_PLUGIN_DEVICE_FP64;
   info.unified_memory = raw.flags & PLAIDML_PLUGIN_DEVICE_UNIFIED_MEMORY;
+  if (raw.flags & PLAIDML_PLUGIN_DEVICE_INT_LIMITS) {
+    info.int8 = raw.flags & PLAIDML_PLUGIN_DEVICE_INT8;
+    info.int16 = raw.flags & PLAIDML_PLUGIN_DEVICE_INT16;
+    info.int64 = raw.flags & PLAIDML_PLUGIN_DEVICE_INT64;
+  }
+  if (raw.struct_size >= offsetof(plaidml_plugin_device_info, memory_heaps) + sizeof(char*)) {
+    info.subgroup_size = static_cast<int>(raw.subgroup_size);
+    info.memory_heaps = safe(raw.memory_heaps);
+  }
   return info;
 }
 

@@ -30,6 +30,9 @@ struct DeviceInfo {
   bool fp16 = false;
   bool fp64 = false;
   bool unified_memory = false;
+  bool int8 = true, int16 = true, int64 = true;  // false only where the plugin says so
+  int subgroup_size = 0;  // 0: unknown
+  std::string memory_heaps;
 
   bool accepts(const std::string& format) const;
 };

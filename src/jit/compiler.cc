@@ -8,6 +8,9 @@
 #include "core/base/logging.h"
 #include "jit/codegen/llvm/llvm_codegen.h"
 #include "jit/codegen/opencl/opencl_codegen.h"
+#ifdef PLAIDML_HAVE_SPIRV
+#include "jit/codegen/spirv/spirv_codegen.h"
+#endif
 #include "jit/passes/pipeline.h"
 
 namespace plaidml::jit {
@@ -26,23 +29,55 @@ GpuTarget gpu_target(const devices::DeviceInfo& info) {
   return t;
 }
 
-bool wants_gpu_lowering(const devices::Device& device) {
-  return !device.info().accepts(kCpuFormat) && device.info().accepts(kOpenClFormat);
+#ifdef PLAIDML_HAVE_SPIRV
+SpirvTarget spirv_target(const devices::DeviceInfo& info) {
+  SpirvTarget t;
+  t.device_name = info.name;
+  t.max_workgroup_size = std::max(1, info.max_workgroup_size);
+  t.shared_memory_bytes = info.local_memory_bytes;
+  t.compute_units = std::max(1, info.compute_units);
+  t.int8 = info.int8;
+  t.int16 = info.int16;
+  t.int64 = info.int64;
+  t.float16 = info.fp16;
+  t.float64 = info.fp64;
+  return t;
+}
+#endif
+
+// The generated formats, in the order generate() prefers them.
+std::string generated_formats() {
+#ifdef PLAIDML_HAVE_SPIRV
+  return fmt::format("{}, {}, {}", kCpuFormat, kOpenClFormat, kSpirvFormat);
+#else
+  return fmt::format("{}, {}", kCpuFormat, kOpenClFormat);
+#endif
 }
 
-// Code generation for the device's format: the CPU's ELF objects first, else OpenCL C.
+bool wants_gpu_lowering(const devices::Device& device) {
+  return !device.info().accepts(kCpuFormat);
+}
+
+// Code generation for the device's format: the CPU's ELF objects first, else OpenCL C, else
+// SPIR-V (in builds with the Vulkan device).
 Expected<Artifact> generate(const LoweredProgram& lowered, const devices::Device& device) {
   if (device.info().accepts(kCpuFormat)) return emit_llvm_object(lowered, host_target());
+  Expected<Artifact> artifact = Status(StatusCode::kUnsupported, "");
   if (device.info().accepts(kOpenClFormat)) {
-    Expected<Artifact> artifact = emit_opencl(lowered, gpu_target(device.info()));
-    if (!artifact) return artifact.status().with_context(fmt::format("device {}: ", device.id()));
-    return artifact;
+    artifact = emit_opencl(lowered, gpu_target(device.info()));
+#ifdef PLAIDML_HAVE_SPIRV
+  } else if (device.info().accepts(kSpirvFormat)) {
+    artifact = emit_spirv(lowered, spirv_target(device.info()));
+#endif
+  } else {
+    std::string formats;
+    for (const auto& f : device.info().formats) formats += (formats.empty() ? "" : ", ") + f;
+    return make_error(StatusCode::kUnsupported,
+                      "device {} accepts artifact formats [{}]; this build generates {}",
+                      device.id(), formats, generated_formats());
   }
-  std::string formats;
-  for (const auto& f : device.info().formats) formats += (formats.empty() ? "" : ", ") + f;
-  return make_error(StatusCode::kUnsupported,
-                    "device {} accepts artifact formats [{}]; this build generates {} and {}",
-                    device.id(), formats, kCpuFormat, kOpenClFormat);
+  if (!artifact) return artifact.status().with_context(fmt::format("device {}: ", device.id()));
+  return artifact;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

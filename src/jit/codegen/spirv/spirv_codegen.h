@@ -1,0 +1,41 @@
+// Loop-IR kernels to SPIR-V for Vulkan compute (artifact format "spirv"), emitted word by word
+// with the builder of spirv_builder.h over the enums of spirv-headers: no shaderc or glslang.
+//
+// The artifact is ONE SPIR-V module (the bytes are its 32-bit words, little-endian) holding
+// one GLCompute entry point per kernel, named after the kernel (KernelEntry::symbol), each with
+// its own LocalSize execution mode (KernelEntry::workgroup). Buffer slot k of the lowered
+// program is the storage buffer at descriptor set 0, binding k, for every entry point (a
+// runtime array of the slot's element type; each entry point lists only the bindings it uses
+// in its interface, but the Vulkan device binds every slot). No push constants: sizes are
+// constants in the code. KernelEntry::grid is the vkCmdDispatch group count.
+//
+// Targets Vulkan 1.1 / SPIR-V 1.3 with the capabilities the kernel's dtypes need (Int8,
+// Int16, Int64, Float16, Float64 and the 8/16-bit storage ones); a dtype the device cannot do
+// is kUnsupported naming the kernel and the dtype. Every module passes
+// `spirv-val --target-env vulkan1.1`.
+#pragma once
+
+#include "core/base/status.h"
+#include "jit/artifact.h"
+#include "jit/lower/lower.h"
+
+namespace plaidml::jit {
+
+inline constexpr const char* kSpirvFormat = "spirv";
+
+// What SPIR-V generation knows of a Vulkan device (jit/compiler.cc fills it from DeviceInfo).
+struct SpirvTarget {
+  std::string device_name;
+  int max_workgroup_size = 128;
+  int64_t shared_memory_bytes = 16384;
+  int compute_units = 1;
+  bool int8 = false, int16 = false, int64 = false, float16 = false, float64 = false;
+  // VK_KHR_shader_float_controls' shaderSignedZeroInfNanPreserveFloat32/64 (core in Vulkan
+  // 1.2): every entry point then declares SignedZeroInfNanPreserve, without which drivers may
+  // fold IEEE inf/NaN/-0 away (lavapipe gives 0 for x / (x - x)). [spirv helper: added field]
+  bool float_controls = false;
+};
+
+Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& target);
+
+}  // namespace plaidml::jit
