@@ -60,6 +60,9 @@ typedef struct plaidml_plugin_executable_s* plaidml_plugin_executable;
 #define PLAIDML_PLUGIN_DEVICE_INT8 (1u << 4)
 #define PLAIDML_PLUGIN_DEVICE_INT16 (1u << 5)
 #define PLAIDML_PLUGIN_DEVICE_INT64 (1u << 6)
+/* Kernels can ask that signed zeros, infinities and NaN be preserved (Vulkan:
+ * shaderSignedZeroInfNanPreserveFloat32). CPU and OpenCL always preserve them. */
+#define PLAIDML_PLUGIN_DEVICE_IEEE_FLOAT_CONTROLS (1u << 7)
 
 /* What a device is and what it accepts; filled by describe_device. Strings are owned by the
  * plugin and stay valid until the plugin is unloaded. */

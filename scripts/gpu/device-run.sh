@@ -76,6 +76,18 @@ setup_opencl_icd() {
   fi
 }
 
+# NVIDIA's Vulkan driver is installed but not registered with a loader; the carried loader
+# (libvulkan1) finds it through VK_DRIVER_FILES.
+setup_vulkan_icd() {
+  local nvidia=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  if [ -e "$nvidia" ]; then
+    export VK_DRIVER_FILES=$nvidia
+    echo "Vulkan driver: $nvidia (VK_DRIVER_FILES)"
+  else
+    echo "Vulkan driver: no NVIDIA Vulkan driver file; using the loader's defaults"
+  fi
+}
+
 # The conformance binary reads its unsupported lists from the source path compiled in at build
 # time. Where this checkout lives elsewhere, make that path lead to this checkout's lists.
 setup_unsupported_dir() {
@@ -171,6 +183,7 @@ record unpack $unpack_rc $unpack_start
 if [ $unpack_rc = 0 ]; then
   export pkg root OUT device bench_args torch_args
   setup_opencl_icd
+  setup_vulkan_icd
   setup_unsupported_dir
   # NVIDIA's kernel cache per run: the "compile" figures stay cold on a reused machine.
   export CUDA_CACHE_PATH=$work/nv-cache

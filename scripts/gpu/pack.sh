@@ -30,10 +30,11 @@ configure_and_build() {
   echo "== building in $build (Release, static LLVM)"
   mkdir -p "$build"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPLAIDML_LLVM_STATIC=ON \
-    -DPLAIDML_BUILD_BENCH=ON -DPLAIDML_BUILD_TESTS=ON >"$build/configure.log" 2>&1 ||
+    -DPLAIDML_BUILD_BENCH=ON -DPLAIDML_BUILD_TESTS=ON -DPLAIDML_DEVICE_VULKAN=ON \
+    >"$build/configure.log" 2>&1 ||
     { cat "$build/configure.log"; exit 1; }
-  ninja -C "$build" -j"$jobs" plaidml plaidml_device_opencl plaidml_cli plaidml_conformance_test \
-    plaidml_gpu_bench
+  ninja -C "$build" -j"$jobs" plaidml plaidml_device_opencl plaidml_device_vulkan plaidml_cli \
+    plaidml_conformance_test plaidml_gpu_bench
 }
 
 # The build-tree path of a target's file (found, not guessed: output folders may move).
@@ -50,6 +51,7 @@ stage_binaries() {
   mkdir -p "$stage/bin" "$stage/lib/plaidml/devices" "$stage/deps"
   cp -L "$(built_file libplaidml.so.0)" "$stage/lib/libplaidml.so.0"
   cp "$(built_file libplaidml_device_opencl.so)" "$stage/lib/plaidml/devices/"
+  cp "$(built_file libplaidml_device_vulkan.so)" "$stage/lib/plaidml/devices/"
   cp "$(built_file plaidml)" "$stage/bin/plaidml"
   cp "$(built_file plaidml_gpu_bench)" "$stage/bin/"
   cp "$(built_file plaidml_conformance_test)" "$stage/bin/"
@@ -84,11 +86,13 @@ check_no_forbidden() {
 }
 
 # The Debian packages that own the libraries above, minus the base ones, plus the OpenCL ICD
-# loader (the plugin loads libOpenCL.so.1, which the GPU machine does not have).
+# loader and the Vulkan loader (the plugins load libOpenCL.so.1 and libvulkan.so.1, which the
+# GPU machine does not have).
 packages_to_carry() {
   local lib pkg
   {
     echo ocl-icd-libopencl1
+    echo libvulkan1  # the Vulkan plugin dlopens libvulkan.so.1
     for lib in $(resolved_libraries); do
       pkg=$(dpkg -S "$(readlink -f "$lib")" 2>/dev/null | head -n 1 | cut -d: -f1) ||
         pkg=$(dpkg -S "$lib" 2>/dev/null | head -n 1 | cut -d: -f1) || true

@@ -56,6 +56,7 @@ DeviceInfo to_device_info(const plaidml_plugin_device_info& raw) {
   info.fp16 = raw.flags & PLAIDML_PLUGIN_DEVICE_FP16;
   info.fp64 = raw.flags & PLAIDML_PLUGIN_DEVICE_FP64;
   info.unified_memory = raw.flags & PLAIDML_PLUGIN_DEVICE_UNIFIED_MEMORY;
+  info.ieee_float_controls = raw.flags & PLAIDML_PLUGIN_DEVICE_IEEE_FLOAT_CONTROLS;
   if (raw.flags & PLAIDML_PLUGIN_DEVICE_INT_LIMITS) {
     info.int8 = raw.flags & PLAIDML_PLUGIN_DEVICE_INT8;
     info.int16 = raw.flags & PLAIDML_PLUGIN_DEVICE_INT16;

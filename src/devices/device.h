@@ -31,6 +31,7 @@ struct DeviceInfo {
   bool fp64 = false;
   bool unified_memory = false;
   bool int8 = true, int16 = true, int64 = true;  // false only where the plugin says so
+  bool ieee_float_controls = false;  // PLAIDML_PLUGIN_DEVICE_IEEE_FLOAT_CONTROLS
   int subgroup_size = 0;  // 0: unknown
   std::string memory_heaps;
 

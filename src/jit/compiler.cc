@@ -41,6 +41,7 @@ SpirvTarget spirv_target(const devices::DeviceInfo& info) {
   t.int64 = info.int64;
   t.float16 = info.fp16;
   t.float64 = info.fp64;
+  t.float_controls = info.ieee_float_controls;
   return t;
 }
 #endif

@@ -1,6 +1,7 @@
 // A machine without OpenCL drivers (OCL_ICD_VENDORS points at an empty directory, set by this
 // test's CTest ENVIRONMENT): the plugin reports "no devices" with the reason, the registry lists
 // OpenCL as unavailable with it, and the CPU keeps working.
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -38,12 +39,14 @@ TEST_CASE("opencl without a platform: no devices, with the reason") {
 TEST_CASE("opencl without a platform: the registry lists it as unavailable, the CPU works") {
   std::string reason = expected_reason();
   auto list = devices::list_devices({PLAIDML_TEST_OPENCL_DIR});
-  REQUIRE(list.size() == 2);
+  REQUIRE(list.size() >= 2);  // other plugins of the build (Vulkan) share the folder
   CHECK(list[0].id == "cpu:0");
   CHECK(list[0].available);
-  CHECK(list[1].id == "opencl");
-  CHECK_FALSE(list[1].available);
-  CHECK(list[1].unavailable_reason == reason);
+  auto opencl = std::find_if(list.begin(), list.end(),
+                             [](const devices::DeviceEntry& e) { return e.id == "opencl"; });
+  REQUIRE(opencl != list.end());
+  CHECK_FALSE(opencl->available);
+  CHECK(opencl->unavailable_reason == reason);
 
   auto rt = jit::Runtime::create({});
   INFO(rt.status().message());

@@ -218,17 +218,18 @@ void TiledEmitter::stage(const StagedTile& t, int indent) {
   }
   std::string in_range = fmt::format("k0 + kk < {}", loop_extent(form_.k_loop()));
   const Stmt* side_loop = nullptr;
+  // m_loop() exists only when the band has two loops: ask it only for an m-side tile.
+  bool side_is_m = sided && t.load.side == LoadSide::kM;
   if (sided) {
-    bool is_m = t.load.side == LoadSide::kM;
-    side_loop = is_m ? &form_.m_loop() : &form_.n_loop();
-    in_range += fmt::format(" && {} + s < {}", is_m ? "m0" : "n0", loop_extent(*side_loop));
+    side_loop = side_is_m ? &form_.m_loop() : &form_.n_loop();
+    in_range += fmt::format(" && {} + s < {}", side_is_m ? "m0" : "n0", loop_extent(*side_loop));
   }
   line(indent + 1, fmt::format("{} v = ({})0;", type, type));
   line(indent + 1, fmt::format("if ({}) {{", in_range));
   line(indent + 2, fmt::format("const {} sk = {};", ix_, value_of(form_.k_loop(), "k0 + kk")));
   bind(form_.k_loop().var, "sk");
   if (side_loop) {
-    std::string base = side_loop == &form_.m_loop() ? "m0 + s" : "n0 + s";
+    std::string base = side_is_m ? "m0 + s" : "n0 + s";
     line(indent + 2, fmt::format("const {} ss = {};", ix_, value_of(*side_loop, base)));
     bind(side_loop->var, "ss");
   }

@@ -5,9 +5,11 @@
 // one GLCompute entry point per kernel, named after the kernel (KernelEntry::symbol), each with
 // its own LocalSize execution mode (KernelEntry::workgroup). Buffer slot k of the lowered
 // program is the storage buffer at descriptor set 0, binding k, for every entry point (a
-// runtime array of the slot's element type; each entry point lists only the bindings it uses
-// in its interface, but the Vulkan device binds every slot). No push constants: sizes are
-// constants in the code. KernelEntry::grid is the vkCmdDispatch group count.
+// runtime array of the slot's element type; the Vulkan device binds every slot). SPIR-V 1.3
+// entry-point interfaces hold only Input/Output variables, so each lists just
+// GlobalInvocationId. Element types: bool as u8, f16/bf16 as u16 bit patterns computed in f32,
+// so Float16 is never needed. No push constants: sizes are constants in the code.
+// KernelEntry::grid is the vkCmdDispatch group count.
 //
 // Targets Vulkan 1.1 / SPIR-V 1.3 with the capabilities the kernel's dtypes need (Int8,
 // Int16, Int64, Float16, Float64 and the 8/16-bit storage ones); a dtype the device cannot do
@@ -32,7 +34,7 @@ struct SpirvTarget {
   bool int8 = false, int16 = false, int64 = false, float16 = false, float64 = false;
   // VK_KHR_shader_float_controls' shaderSignedZeroInfNanPreserveFloat32/64 (core in Vulkan
   // 1.2): every entry point then declares SignedZeroInfNanPreserve, without which drivers may
-  // fold IEEE inf/NaN/-0 away (lavapipe gives 0 for x / (x - x)). [spirv helper: added field]
+  // fold IEEE inf/NaN/-0 away (lavapipe gives 0 for x / (x - x)).
   bool float_controls = false;
 };
 

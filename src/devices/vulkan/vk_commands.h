@@ -1,0 +1,39 @@
+// The device's command batch: launches and copies are recorded into one command buffer, with a
+// barrier after each, and go to the queue in one submit when something must wait for them
+// (synchronize, read, write, freeing what they use). The fence wait has a time limit, so a hung
+// device gives an error instead of a hang. Every function here needs device->mutex held.
+#pragma once
+
+#include "devices/vulkan/vk_handles.h"
+#include "plaidml/plugin.h"
+
+namespace plaidml::devices::vulkan {
+
+// Command pool, command buffer and fence of a newly opened device.
+plaidml_plugin_status create_batch(plaidml_plugin_device device);
+void destroy_batch(plaidml_plugin_device device);
+
+// DEVICE_ERROR with the reason once the device was lost or timed out.
+plaidml_plugin_status check_usable(plaidml_plugin_device device);
+
+// Begins the command buffer unless it is already recording.
+plaidml_plugin_status begin_batch(plaidml_plugin_device device);
+
+// Orders every compute or transfer command recorded before it before every one after it.
+void record_barrier(plaidml_plugin_device device);
+
+// A descriptor set of `layout` (with `bindings` storage buffers) valid until the next flush.
+plaidml_plugin_status allocate_descriptor_set(plaidml_plugin_device device,
+                                              VkDescriptorSetLayout layout, uint32_t bindings,
+                                              VkDescriptorSet* out);
+
+// Submits what was recorded, waits for it (time-limited) and resets the batch. No-op when
+// nothing was recorded.
+plaidml_plugin_status flush(plaidml_plugin_device device);
+
+// Whether the device runs nothing any more, so that its objects may be destroyed: after a timed
+// out submit, waits once more, up to kCloseGraceMs. False: leave everything alive (leaked).
+inline constexpr uint64_t kCloseGraceMs = 10000;
+bool settle_for_close(plaidml_plugin_device device);
+
+}  // namespace plaidml::devices::vulkan

@@ -1,0 +1,141 @@
+#include "devices/vulkan/vk_memory.h"
+
+#include <algorithm>
+
+#include "devices/vulkan/vk_errors.h"
+
+namespace plaidml::devices::vulkan {
+namespace {
+
+constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+constexpr VkMemoryPropertyFlags kHostCoherent =
+    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+
+std::string bytes_on(uint64_t bytes, plaidml_plugin_device device) {
+  return std::to_string(bytes) + " bytes on " + device->record->name;
+}
+
+plaidml_plugin_status allocation_failed(const char* function, VkResult r, uint64_t bytes,
+                                        plaidml_plugin_device device) {
+  if (status_of(r) == PLAIDML_PLUGIN_OUT_OF_MEMORY) {
+    return fail(PLAIDML_PLUGIN_OUT_OF_MEMORY, "out of device memory: cannot allocate " +
+                                                  bytes_on(bytes, device) + " (" + function +
+                                                  ": " + vk_result_name(r) + ")");
+  }
+  return fail_vk(function, r, bytes_on(bytes, device));
+}
+
+// Creates the VkBuffer only, to learn which memory types may back it.
+VkResult create_vk_buffer(VkDevice device, uint64_t size, VkBuffer* out) {
+  VkBufferCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  info.size = size;
+  info.usage = kUsage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  return vk().vkCreateBuffer(device, &info, nullptr, out);
+}
+
+// Whether `type` lives on the heap of `main_type` or one as large: a discrete GPU's small
+// host-visible window (256 MiB BAR) is no place for every buffer.
+bool on_main_heap(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type,
+                  uint32_t main_type) {
+  uint32_t heap = memory.memoryTypes[type].heapIndex;
+  uint32_t main_heap = memory.memoryTypes[main_type].heapIndex;
+  return memory.memoryHeaps[heap].size >= memory.memoryHeaps[main_heap].size;
+}
+
+}  // namespace
+
+bool find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type_bits,
+                      VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
+                      uint32_t* out) {
+  int fallback = -1;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    if (!(type_bits & (1u << i))) continue;
+    VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
+    if ((flags & required) != required) continue;
+    if ((flags & preferred) == preferred) {
+      *out = i;
+      return true;
+    }
+    if (fallback < 0) fallback = static_cast<int>(i);
+  }
+  if (fallback < 0) return false;
+  *out = static_cast<uint32_t>(fallback);
+  return true;
+}
+
+plaidml_plugin_status create_allocation(plaidml_plugin_device device, uint64_t bytes,
+                                        uint32_t memory_type, VkAllocation* out) {
+  // Vulkan has no empty buffers and copies want 4-byte multiples.
+  const uint64_t size = std::max<uint64_t>(4, (bytes + 3) & ~uint64_t(3));
+  VkAllocation a;
+  a.size = size;
+  VkResult r = create_vk_buffer(device->device, size, &a.buffer);
+  if (r != VK_SUCCESS) return allocation_failed("vkCreateBuffer", r, bytes, device);
+  VkMemoryRequirements needs{};
+  vk().vkGetBufferMemoryRequirements(device->device, a.buffer, &needs);
+  if (!(needs.memoryTypeBits & (1u << memory_type))) {
+    destroy_allocation(device->device, &a);
+    return fail(PLAIDML_PLUGIN_DEVICE_ERROR, "the buffer memory type " +
+                                                 std::to_string(memory_type) +
+                                                 " cannot back a buffer of " +
+                                                 bytes_on(bytes, device));
+  }
+  VkMemoryAllocateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  info.allocationSize = needs.size;
+  info.memoryTypeIndex = memory_type;
+  r = vk().vkAllocateMemory(device->device, &info, nullptr, &a.memory);
+  if (r == VK_SUCCESS) r = vk().vkBindBufferMemory(device->device, a.buffer, a.memory, 0);
+  const auto flags = device->record->memory.memoryTypes[memory_type].propertyFlags;
+  if (r == VK_SUCCESS && (flags & kHostCoherent) == kHostCoherent) {
+    r = vk().vkMapMemory(device->device, a.memory, 0, VK_WHOLE_SIZE, 0, &a.mapped);
+  }
+  if (r != VK_SUCCESS) {
+    destroy_allocation(device->device, &a);
+    return allocation_failed("vkAllocateMemory", r, bytes, device);
+  }
+  *out = a;
+  return PLAIDML_PLUGIN_OK;
+}
+
+void destroy_allocation(VkDevice device, VkAllocation* a) {
+  // Freeing memory unmaps it.
+  if (a->buffer) vk().vkDestroyBuffer(device, a->buffer, nullptr);
+  if (a->memory) vk().vkFreeMemory(device, a->memory, nullptr);
+  *a = VkAllocation{};
+}
+
+plaidml_plugin_status choose_memory_types(plaidml_plugin_device device, bool allow_direct) {
+  VkBuffer probe = VK_NULL_HANDLE;
+  VkResult r = create_vk_buffer(device->device, 4, &probe);
+  if (r != VK_SUCCESS) return fail_vk("vkCreateBuffer", r, "probing buffer memory types");
+  VkMemoryRequirements needs{};
+  vk().vkGetBufferMemoryRequirements(device->device, probe, &needs);
+  vk().vkDestroyBuffer(device->device, probe, nullptr);
+  const auto& memory = device->record->memory;
+  // Device-local first; where it is also host-visible and coherent (CPUs, unified-memory
+  // GPUs), write/read map it directly instead of copying through a staging buffer.
+  if (!find_memory_type(memory, needs.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                        &device->buffer_memory_type) ||
+      !find_memory_type(memory, needs.memoryTypeBits, kHostCoherent,
+                        VK_MEMORY_PROPERTY_HOST_CACHED_BIT, &device->staging_memory_type)) {
+    return fail(PLAIDML_PLUGIN_UNSUPPORTED,
+                device->record->name + " has no host-visible memory for buffers");
+  }
+  uint32_t local_visible = 0;
+  if (allow_direct &&
+      find_memory_type(memory, needs.memoryTypeBits,
+                       VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | kHostCoherent, 0, &local_visible) &&
+      on_main_heap(memory, local_visible, device->buffer_memory_type)) {
+    device->buffer_memory_type = local_visible;
+    device->direct_host_access = true;
+  }
+  return PLAIDML_PLUGIN_OK;
+}
+
+}  // namespace plaidml::devices::vulkan

@@ -1,0 +1,26 @@
+// Buffers with their own device memory: memory-type choice, creation with the out-of-memory
+// cases reported as such, and destruction.
+#pragma once
+
+#include "devices/vulkan/vk_handles.h"
+#include "plaidml/plugin.h"
+
+namespace plaidml::devices::vulkan {
+
+// The first memory type allowed by `type_bits` with all `required` flags, preferring one that
+// also has `preferred`; false when none has `required`.
+bool find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type_bits,
+                      VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
+                      uint32_t* out);
+
+// A storage + transfer buffer of `bytes` (0 gets a small one) in memory type `memory_type`,
+// mapped when that type is host-visible. Failures are recorded (OUT_OF_MEMORY names the size).
+plaidml_plugin_status create_allocation(plaidml_plugin_device device, uint64_t bytes,
+                                        uint32_t memory_type, VkAllocation* out);
+
+void destroy_allocation(VkDevice device, VkAllocation* allocation);
+
+// Chooses the device's buffer and staging memory types (at open).
+plaidml_plugin_status choose_memory_types(plaidml_plugin_device device, bool allow_direct);
+
+}  // namespace plaidml::devices::vulkan

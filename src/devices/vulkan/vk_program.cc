@@ -1,0 +1,206 @@
+#include "devices/vulkan/vk_program.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "devices/vulkan/vk_commands.h"
+#include "devices/vulkan/vk_errors.h"
+#include "devices/vulkan/vk_spirv.h"
+
+namespace plaidml::devices::vulkan {
+namespace {
+
+void release(VkDevice device, plaidml_plugin_executable_s* exe) {
+  for (VkPipeline p : exe->pipelines) vk().vkDestroyPipeline(device, p, nullptr);
+  if (exe->layout) vk().vkDestroyPipelineLayout(device, exe->layout, nullptr);
+  if (exe->set_layout) vk().vkDestroyDescriptorSetLayout(device, exe->set_layout, nullptr);
+  if (exe->module) vk().vkDestroyShaderModule(device, exe->module, nullptr);
+  delete exe;
+}
+
+struct ExecutableDeleter {
+  VkDevice device;
+  void operator()(plaidml_plugin_executable_s* exe) const { release(device, exe); }
+};
+using ExecutablePtr = std::unique_ptr<plaidml_plugin_executable_s, ExecutableDeleter>;
+
+std::string entry_names(const SpirvModuleInfo& info) {
+  std::string names;
+  for (const auto& e : info.entry_points) {
+    if (e.execution_model == kGLComputeModel) names += (names.empty() ? "" : ", ") + e.name;
+  }
+  return names.empty() ? "none" : names;
+}
+
+// The GLCompute entry point `symbol`, checked against the device's workgroup limits.
+plaidml_plugin_status find_entry(const SpirvModuleInfo& info, const char* symbol,
+                                 const VkDeviceRecord& r) {
+  for (const auto& e : info.entry_points) {
+    if (e.execution_model != kGLComputeModel || e.name != symbol) continue;
+    const uint32_t* s = e.local_size;
+    uint64_t threads = uint64_t(s[0]) * s[1] * s[2];
+    bool dims_ok = s[0] <= r.max_workgroup_dims[0] && s[1] <= r.max_workgroup_dims[1] &&
+                   s[2] <= r.max_workgroup_dims[2];
+    if (!dims_ok || threads > r.max_workgroup_size) {
+      return fail(PLAIDML_PLUGIN_UNSUPPORTED,
+                  std::string("entry point '") + symbol + "' has LocalSize " +
+                      std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" +
+                      std::to_string(s[2]) + ", beyond what " + r.name + " allows (" +
+                      std::to_string(r.max_workgroup_size) + " invocations, " +
+                      std::to_string(r.max_workgroup_dims[0]) + "x" +
+                      std::to_string(r.max_workgroup_dims[1]) + "x" +
+                      std::to_string(r.max_workgroup_dims[2]) + ")");
+    }
+    return PLAIDML_PLUGIN_OK;
+  }
+  return fail(PLAIDML_PLUGIN_NOT_FOUND, std::string("no GLCompute entry point named '") + symbol +
+                                            "' in the SPIR-V module (entry points: " +
+                                            entry_names(info) + ")");
+}
+
+plaidml_plugin_status create_layouts(VkDevice device, plaidml_plugin_executable_s* exe) {
+  std::vector<VkDescriptorSetLayoutBinding> bindings(exe->num_bindings);
+  for (uint32_t k = 0; k < exe->num_bindings; ++k) {
+    bindings[k].binding = k;
+    bindings[k].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[k].descriptorCount = 1;
+    bindings[k].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  }
+  VkDescriptorSetLayoutCreateInfo set{};
+  set.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+  set.bindingCount = exe->num_bindings;
+  set.pBindings = bindings.data();
+  VkResult r = vk().vkCreateDescriptorSetLayout(device, &set, nullptr, &exe->set_layout);
+  if (r != VK_SUCCESS) return fail_vk("vkCreateDescriptorSetLayout", r);
+  VkPipelineLayoutCreateInfo layout{};
+  layout.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  layout.setLayoutCount = 1;
+  layout.pSetLayouts = &exe->set_layout;
+  r = vk().vkCreatePipelineLayout(device, &layout, nullptr, &exe->layout);
+  if (r != VK_SUCCESS) return fail_vk("vkCreatePipelineLayout", r);
+  return PLAIDML_PLUGIN_OK;
+}
+
+plaidml_plugin_status create_pipeline(plaidml_plugin_device device,
+                                      plaidml_plugin_executable_s* exe, const char* symbol) {
+  VkComputePipelineCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = exe->module;
+  info.stage.pName = symbol;
+  info.layout = exe->layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkResult r = vk().vkCreateComputePipelines(device->device, device->pipeline_cache, 1, &info,
+                                             nullptr, &pipeline);
+  if (r != VK_SUCCESS) {
+    return fail_vk("vkCreateComputePipelines", r,
+                   std::string("entry point '") + symbol + "' does not build on " +
+                       device->record->name);
+  }
+  exe->pipelines.push_back(pipeline);
+  exe->symbols.push_back(symbol);
+  return PLAIDML_PLUGIN_OK;
+}
+
+plaidml_plugin_status create_module(VkDevice device, const std::vector<uint32_t>& words,
+                                    plaidml_plugin_executable_s* exe) {
+  VkShaderModuleCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  info.codeSize = words.size() * sizeof(uint32_t);
+  info.pCode = words.data();
+  VkResult r = vk().vkCreateShaderModule(device, &info, nullptr, &exe->module);
+  if (r != VK_SUCCESS) return fail_vk("vkCreateShaderModule", r);
+  return PLAIDML_PLUGIN_OK;
+}
+
+// Format, size and entry points, before any Vulkan object exists.
+plaidml_plugin_status check_artifact(plaidml_plugin_device device, const char* format,
+                                     const void* bytes, uint64_t num_bytes,
+                                     const char* const* symbols, size_t num_symbols,
+                                     std::vector<uint32_t>* words, SpirvModuleInfo* info) {
+  if (std::strcmp(format, kFormat) != 0) {
+    return fail(PLAIDML_PLUGIN_UNSUPPORTED, std::string("artifact format '") + format +
+                                                "' is not supported by the Vulkan device "
+                                                "(it accepts spirv)");
+  }
+  if (num_bytes % 4 != 0) {
+    return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT,
+                "a SPIR-V module is whole 32-bit words; got " + std::to_string(num_bytes) +
+                    " bytes");
+  }
+  words->resize(num_bytes / 4);
+  if (num_bytes) std::memcpy(words->data(), bytes, num_bytes);  // aligned for the driver
+  std::string error;
+  if (!parse_spirv(*words, info, &error)) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, error);
+  const VkDeviceRecord& r = *device->record;
+  if (info->num_bindings > r.max_storage_buffers_per_stage) {
+    return fail(PLAIDML_PLUGIN_UNSUPPORTED,
+                "the module binds " + std::to_string(info->num_bindings) + " storage buffers; " +
+                    r.name + " allows " + std::to_string(r.max_storage_buffers_per_stage));
+  }
+  for (size_t i = 0; i < num_symbols; ++i) {
+    if (!symbols[i]) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "a kernel symbol is NULL");
+    if (auto s = find_entry(*info, symbols[i], r); s != PLAIDML_PLUGIN_OK) return s;
+  }
+  return PLAIDML_PLUGIN_OK;
+}
+
+}  // namespace
+
+plaidml_plugin_status load(plaidml_plugin_device device, const char* format, const void* bytes,
+                           uint64_t num_bytes, const char* const* symbols, size_t num_symbols,
+                           plaidml_plugin_executable* out_executable) {
+  return guarded([&] {
+    if (!device || !format || !out_executable || (!bytes && num_bytes) ||
+        (!symbols && num_symbols)) {
+      return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "load: NULL argument");
+    }
+    std::vector<uint32_t> words;
+    SpirvModuleInfo info;
+    if (auto s = check_artifact(device, format, bytes, num_bytes, symbols, num_symbols, &words,
+                                &info);
+        s != PLAIDML_PLUGIN_OK) {
+      return s;
+    }
+    {
+      std::lock_guard<std::mutex> lock(device->mutex);
+      if (auto s = check_usable(device); s != PLAIDML_PLUGIN_OK) return s;
+    }
+    // Pipelines build without the device lock: the pipeline cache synchronises itself, and
+    // launches of other programs need not wait for a compile.
+    ExecutablePtr exe(new plaidml_plugin_executable_s(), ExecutableDeleter{device->device});
+    exe->num_bindings = info.num_bindings;
+    if (auto s = create_module(device->device, words, exe.get()); s != PLAIDML_PLUGIN_OK) return s;
+    if (auto s = create_layouts(device->device, exe.get()); s != PLAIDML_PLUGIN_OK) return s;
+    for (size_t i = 0; i < num_symbols; ++i) {
+      if (auto s = create_pipeline(device, exe.get(), symbols[i]); s != PLAIDML_PLUGIN_OK) {
+        return s;
+      }
+    }
+    if (auto s = check_validation(); s != PLAIDML_PLUGIN_OK) return s;
+    *out_executable = exe.release();
+    return PLAIDML_PLUGIN_OK;
+  });
+}
+
+void unload(plaidml_plugin_device device, plaidml_plugin_executable executable) {
+  if (!device || !executable) return;
+  std::lock_guard<std::mutex> lock(device->mutex);
+  // Recorded launches may use its pipelines: they run first. A submit still running past its
+  // time limit may use them too: then they go when the device closes.
+  flush(device);
+  if (device->submit_pending) {
+    device->deferred_executables.push_back(executable);
+  } else {
+    release(device->device, executable);
+  }
+}
+
+void release_executable(VkDevice device, plaidml_plugin_executable executable) {
+  release(device, executable);
+}
+
+}  // namespace plaidml::devices::vulkan

@@ -1,0 +1,31 @@
+// What load needs to know of a SPIR-V module before the driver sees it: its entry points with
+// their LocalSize, and how many storage-buffer bindings of set 0 it declares. The walk also
+// rejects what is not a SPIR-V module at all (bad magic, truncated instructions): drivers are
+// not required to survive such input.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace plaidml::devices::vulkan {
+
+struct SpirvEntryPoint {
+  std::string name;
+  uint32_t execution_model = 0;  // 5: GLCompute
+  uint32_t function = 0;
+  uint32_t local_size[3] = {0, 0, 0};  // 0s: given by LocalSizeId or a constant, not checked
+};
+
+struct SpirvModuleInfo {
+  std::vector<SpirvEntryPoint> entry_points;
+  uint32_t num_bindings = 0;  // highest Binding of set 0, plus one
+};
+
+inline constexpr uint32_t kGLComputeModel = 5;
+
+// Parses the header, entry points, LocalSize modes and Binding/DescriptorSet decorations. On a
+// malformed module returns false with the reason in *error.
+bool parse_spirv(const std::vector<uint32_t>& words, SpirvModuleInfo* out, std::string* error);
+
+}  // namespace plaidml::devices::vulkan

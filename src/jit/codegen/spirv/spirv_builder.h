@@ -1,0 +1,94 @@
+// A small SPIR-V module builder: result ids, cached types and constants, decorations, entry
+// points and function bodies, assembled into words in the logical layout order the spec
+// requires (capabilities, extensions, imports, memory model, entry points, execution modes,
+// annotations, types/constants/globals, functions). Capabilities follow the types asked for
+// (an 8-bit int type adds Int8, ...), so a module declares only what it uses.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/spirv.hpp11>
+
+namespace plaidml::jit::spirv {
+
+using Id = uint32_t;
+
+class SpvBuilder {
+ public:
+  Id new_id() { return next_id_++; }
+
+  void capability(spv::Capability c) { capabilities_.insert(static_cast<uint32_t>(c)); }
+  void extension(const std::string& name) { extensions_.insert(name); }
+  Id glsl_import();  // the GLSL.std.450 extended instruction set
+
+  // Types (cached: asking twice gives the same id).
+  Id type_void();
+  Id type_bool();
+  Id type_int(int bits, bool is_signed);
+  Id type_float(int bits);
+  Id type_vector(Id component, int count);
+  Id type_pointer(spv::StorageClass storage, Id pointee);
+  Id type_void_function();
+  // struct { elem data[]; } decorated Block, member Offset 0, array ArrayStride `stride`.
+  Id type_buffer_block(Id elem, int stride);
+
+  // Constants (cached). Integer `value` is the bit pattern, zero- or sign-extended below 32 bits
+  // as the spec requires; 64-bit values take two words, low-order first.
+  Id const_bool(bool value);
+  Id const_int(int bits, bool is_signed, uint64_t value);
+  Id const_float(int bits, double value);
+  Id const_composite(Id type, const std::vector<Id>& parts);
+
+  Id global_variable(Id pointer_type, spv::StorageClass storage);
+  void decorate(Id target, spv::Decoration d, const std::vector<uint32_t>& literals = {});
+  void member_decorate(Id type, uint32_t member, spv::Decoration d,
+                       const std::vector<uint32_t>& literals = {});
+  void name(Id target, const std::string& name);
+  void entry_point(Id function, const std::string& name, const std::vector<Id>& interface);
+  void local_size(Id function, uint32_t x, uint32_t y, uint32_t z);
+  void execution_mode(Id function, spv::ExecutionMode mode, const std::vector<uint32_t>& literals);
+
+  // Function bodies: one at a time. begin_function opens the entry block.
+  Id begin_function();
+  void end_function();  // the current block must have been terminated
+  // A Function-storage variable, placed at the start of the entry block (as required).
+  Id local_variable(Id pointee);
+  // An instruction with a result type and id; returns the id.
+  Id op(spv::Op opcode, Id result_type, const std::vector<uint32_t>& operands);
+  // An instruction without result (stores, branches, merges).
+  void op_void(spv::Op opcode, const std::vector<uint32_t>& operands);
+  Id ext(GLSLstd450 inst, Id result_type, const std::vector<Id>& args);
+  // Opens block `label` (the previous block must have been terminated).
+  void label(Id label);
+  Id current_block() const { return current_block_; }
+
+  std::vector<uint32_t> finish(uint32_t version = 0x00010300) const;
+
+ private:
+  static void append(std::vector<uint32_t>& out, spv::Op opcode,
+                     const std::vector<uint32_t>& operands);
+  Id cached_type(spv::Op opcode, const std::vector<uint32_t>& operands);
+  Id cached_const(spv::Op opcode, Id type, const std::vector<uint32_t>& words);
+
+  Id next_id_ = 1;
+  Id glsl_ = 0;
+  std::set<uint32_t> capabilities_;
+  std::set<std::string> extensions_;
+  std::vector<uint32_t> entry_points_, execution_modes_, names_, annotations_, globals_;
+  std::vector<uint32_t> functions_;
+  std::map<std::vector<uint32_t>, Id> types_, constants_;
+  std::map<Id, Id> buffer_blocks_;
+  // The open function: its entry-block variables and the rest of its body.
+  std::vector<uint32_t> fn_head_, fn_vars_, fn_body_;
+  Id current_block_ = 0;
+};
+
+// A string literal as SPIR-V words: UTF-8, nul-terminated, padded to whole words.
+std::vector<uint32_t> string_words(const std::string& s);
+
+}  // namespace plaidml::jit::spirv

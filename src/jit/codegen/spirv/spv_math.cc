@@ -1,0 +1,133 @@
+// The float functions of the op table (SpvScalar::math) through GLSL.std.450. Exp, Log, Pow
+// and the trigonometric and hyperbolic functions exist there for 16- and 32-bit floats only: on
+// f64 they run in f32 (converted in and out), so f64 results of those functions have f32
+// precision. erf is not in GLSL.std.450: a minimax polynomial (below).
+#include "jit/codegen/spirv/spv_scalar.h"
+
+namespace plaidml::jit::spirv {
+
+using ir::OpKind;
+using spv::Op;
+
+namespace {
+
+// GLSL.std.450 instructions of the functions that map one to one; 0 when none does.
+GLSLstd450 glsl_function(OpKind op) {
+  switch (op) {
+    case OpKind::Exp: return GLSLstd450Exp;
+    case OpKind::Log: return GLSLstd450Log;
+    case OpKind::Pow: return GLSLstd450Pow;
+    case OpKind::Sin: return GLSLstd450Sin;
+    case OpKind::Cos: return GLSLstd450Cos;
+    case OpKind::Tan: return GLSLstd450Tan;
+    case OpKind::Sinh: return GLSLstd450Sinh;
+    case OpKind::Cosh: return GLSLstd450Cosh;
+    case OpKind::Asin: return GLSLstd450Asin;
+    case OpKind::Acos: return GLSLstd450Acos;
+    case OpKind::Atan: return GLSLstd450Atan;
+    case OpKind::Asinh: return GLSLstd450Asinh;
+    case OpKind::Acosh: return GLSLstd450Acosh;
+    case OpKind::Atanh: return GLSLstd450Atanh;
+    default: return GLSLstd450Bad;
+  }
+}
+
+}  // namespace
+
+Id SpvScalar::glsl(GLSLstd450 inst, DType t, const std::vector<Id>& v) {
+  return b_.ext(inst, value_type(t), v);
+}
+
+Id SpvScalar::glsl_f32_only(GLSLstd450 inst, DType t, const std::vector<Id>& v) {
+  if (t != DType::F64) return glsl(inst, t, v);
+  std::vector<Id> narrow;
+  for (Id a : v) narrow.push_back(b_.op(Op::OpFConvert, b_.type_float(32), {a}));
+  Id r = glsl(inst, DType::F32, narrow);
+  return b_.op(Op::OpFConvert, b_.type_float(64), {r});
+}
+
+// Halfway cases away from zero (llvm.round, C round): GLSL's Round leaves them open and
+// RoundEven rounds to even. x - trunc(x) is exact.
+Id SpvScalar::round_half_away(DType t, Id x) {
+  Id ty = value_type(t);
+  Id truncated = glsl(GLSLstd450Trunc, t, {x});
+  Id frac = glsl(GLSLstd450FAbs, t, {b_.op(Op::OpFSub, ty, {x, truncated})});
+  Id half = b_.op(Op::OpFOrdGreaterThanEqual, b_.type_bool(), {frac, float_const(t, 0.5)});
+  Id away = b_.op(Op::OpFAdd, ty, {truncated, glsl(GLSLstd450FSign, t, {x})});
+  return select(ty, half, away, truncated);
+}
+
+// erf in f32, within about 1 ulp (max error 0.99 ulp in each branch as published for this
+// minimax fit; checked here against std::erf at 8e6 points in [-20, 20]): a polynomial in x^2
+// for |x| <= 0.9277, else 1 - exp(polynomial in |x|) with the sign of x.
+Id SpvScalar::erf_f32(Id x) {
+  Id f = b_.type_float(32);
+  auto c = [&](double v) { return b_.const_float(32, v); };
+  auto fma = [&](Id a, Id b, Id d) { return b_.ext(GLSLstd450Fma, f, {a, b, d}); };
+  Id t = b_.ext(GLSLstd450FAbs, f, {x});
+  Id s = b_.op(Op::OpFMul, f, {x, x});
+  // |x| > 0.927734375
+  Id r = fma(c(-1.72853470e-5), t, c(3.83197126e-4));
+  Id u = fma(c(-3.88396438e-3), t, c(2.42546219e-2));
+  r = fma(r, s, u);
+  r = fma(r, t, c(-1.06777877e-1));
+  r = fma(r, t, c(-6.34846687e-1));
+  r = fma(r, t, c(-1.28717512e-1));
+  r = fma(r, t, b_.op(Op::OpFNegate, f, {t}));
+  Id big = b_.op(Op::OpFSub, f, {c(1.0), b_.ext(GLSLstd450Exp, f, {r})});
+  Id negative = b_.op(Op::OpFOrdLessThan, b_.type_bool(), {x, c(0.0)});
+  big = select(f, negative, b_.op(Op::OpFNegate, f, {big}), big);
+  // |x| <= 0.927734375
+  Id p = fma(c(-5.96761703e-4), s, c(4.99119423e-3));
+  p = fma(p, s, c(-2.67681349e-2));
+  p = fma(p, s, c(1.12819925e-1));
+  p = fma(p, s, c(-3.76125336e-1));
+  p = fma(p, s, c(1.28379166e-1));
+  Id small = fma(p, x, x);
+  Id is_big = b_.op(Op::OpFOrdGreaterThan, b_.type_bool(), {t, c(0.927734375)});
+  return select(f, is_big, big, small);  // NaN: the small branch, which keeps it
+}
+
+Expected<Id> SpvScalar::math(OpKind op, DType t, const std::vector<Id>& v) {
+  Id ty = value_type(t);
+  Id one = float_const(t, 1);
+  Id bt = b_.type_bool();
+  switch (op) {
+    case OpKind::Sqrt: return glsl(GLSLstd450Sqrt, t, v);
+    case OpKind::Floor: return glsl(GLSLstd450Floor, t, v);
+    case OpKind::Ceil: return glsl(GLSLstd450Ceil, t, v);
+    case OpKind::Round: return round_half_away(t, v[0]);
+    case OpKind::Sigmoid: {
+      Id e = glsl_f32_only(GLSLstd450Exp, t, {b_.op(Op::OpFNegate, ty, {v[0]})});
+      return b_.op(Op::OpFDiv, ty, {one, b_.op(Op::OpFAdd, ty, {one, e})});
+    }
+    case OpKind::Tanh: {
+      // Drivers may compute tanh from exp, giving inf/inf = NaN for large |x|; tanh is
+      // +-1 in f32 (and f64 computed in f32) well before |x| = 20.
+      Id r = glsl_f32_only(GLSLstd450Tanh, t, v);
+      Id large = b_.op(Op::OpFOrdGreaterThan, bt,
+                       {glsl(GLSLstd450FAbs, t, v), float_const(t, 20.0)});
+      return select(ty, large, glsl(GLSLstd450FSign, t, v), r);
+    }
+    case OpKind::Acos: {
+      // acos(x) = atan2(sqrt((1 - x)(1 + x)), x): lavapipe's Acos is off by 1e-4 relative.
+      Id root = glsl(GLSLstd450Sqrt, t, {b_.op(Op::OpFMul, ty, {b_.op(Op::OpFSub, ty, {one, v[0]}),
+                                                            b_.op(Op::OpFAdd, ty, {one, v[0]})})});
+      return glsl_f32_only(GLSLstd450Atan2, t, {root, v[0]});
+    }
+    case OpKind::Erf: {
+      if (t != DType::F64) return erf_f32(v[0]);
+      Id narrow = b_.op(Op::OpFConvert, b_.type_float(32), {v[0]});
+      return b_.op(Op::OpFConvert, ty, {erf_f32(narrow)});
+    }
+    default: break;
+  }
+  GLSLstd450 inst = glsl_function(op);
+  if (inst == GLSLstd450Bad) {
+    return make_error(StatusCode::kInternal, "SPIR-V: op {} on {} is not in the loop IR",
+                      ir::op_name(op), dtype_name(t));
+  }
+  return glsl_f32_only(inst, t, v);
+}
+
+}  // namespace plaidml::jit::spirv

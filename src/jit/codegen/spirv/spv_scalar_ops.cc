@@ -1,0 +1,194 @@
+// The op table in SPIR-V (spv_scalar.h): the semantics of llvm_scalar.cc and cl_scalar_ops.cc.
+// SPIR-V integer arithmetic wraps; divisions and shifts whose result SPIR-V leaves undefined
+// (by 0, MIN / -1, shift amounts out of range) run on a safe operand and are then replaced by
+// the loop IR's defined result.
+#include "jit/codegen/spirv/spv_scalar.h"
+
+namespace plaidml::jit::spirv {
+
+using ir::OpKind;
+using spv::Op;
+
+namespace {
+
+bool is_compare(OpKind op) { return ir::op_category(op) == ir::OpCategory::kCompare; }
+
+Status not_in_loop_ir(OpKind op, DType t) {
+  return make_error(StatusCode::kInternal, "SPIR-V: op {} on {} is not in the loop IR",
+                    ir::op_name(op), dtype_name(t));
+}
+
+Op int_compare(OpKind op, bool is_signed) {
+  switch (op) {
+    case OpKind::Eq: return Op::OpIEqual;
+    case OpKind::Ne: return Op::OpINotEqual;
+    case OpKind::Lt: return is_signed ? Op::OpSLessThan : Op::OpULessThan;
+    case OpKind::Gt: return is_signed ? Op::OpSGreaterThan : Op::OpUGreaterThan;
+    case OpKind::Le: return is_signed ? Op::OpSLessThanEqual : Op::OpULessThanEqual;
+    default: return is_signed ? Op::OpSGreaterThanEqual : Op::OpUGreaterThanEqual;
+  }
+}
+
+// Ordered, except != (true when either side is NaN, as in C and LLVM's fcmp une).
+Op float_compare(OpKind op) {
+  switch (op) {
+    case OpKind::Eq: return Op::OpFOrdEqual;
+    case OpKind::Ne: return Op::OpFUnordNotEqual;
+    case OpKind::Lt: return Op::OpFOrdLessThan;
+    case OpKind::Gt: return Op::OpFOrdGreaterThan;
+    case OpKind::Le: return Op::OpFOrdLessThanEqual;
+    default: return Op::OpFOrdGreaterThanEqual;
+  }
+}
+
+}  // namespace
+
+Id SpvScalar::compare(OpKind op, DType t, Id a, Id b) {
+  Op code = dtype_is_float(t) ? float_compare(op) : int_compare(op, dtype_is_signed(t));
+  return b_.op(code, b_.type_bool(), {a, b});
+}
+
+Id SpvScalar::int_div(DType t, Id a, Id b, bool remainder) {
+  Id ty = value_type(t);
+  Id bt = b_.type_bool();
+  bool is_signed = dtype_is_signed(t);
+  Id zero = int_const(t, 0);
+  Id by_zero = b_.op(Op::OpIEqual, bt, {b, zero});
+  Id bad = by_zero;
+  Id by_minus_one = 0;
+  if (is_signed) {
+    by_minus_one = b_.op(Op::OpIEqual, bt, {b, int_const(t, -1)});
+    bad = b_.op(Op::OpLogicalOr, bt, {by_zero, by_minus_one});
+  }
+  Id safe = select(ty, bad, int_const(t, 1), b);
+  Op code = remainder ? (is_signed ? Op::OpSRem : Op::OpUMod)
+                      : (is_signed ? Op::OpSDiv : Op::OpUDiv);
+  Id r = b_.op(code, ty, {a, safe});
+  if (is_signed) {
+    // x % -1 is 0; x / -1 is -x, wrapping for MIN.
+    Id special = remainder ? zero : b_.op(Op::OpISub, ty, {zero, a});
+    r = select(ty, by_minus_one, special, r);
+  }
+  return select(ty, by_zero, zero, r);
+}
+
+Id SpvScalar::shift(DType t, Id a, Id s, bool left) {
+  Id ty = value_type(t);
+  int bits = dtype_bits(t);
+  // The amount as unsigned of the same width: negative amounts are out of range too.
+  Id us = dtype_is_signed(t) ? b_.op(Op::OpBitcast, b_.type_int(bits, false), {s}) : s;
+  Id out = b_.op(Op::OpUGreaterThanEqual, b_.type_bool(),
+                 {us, b_.const_int(bits, false, static_cast<uint64_t>(bits))});
+  Id safe = select(ty, out, int_const(t, 0), s);
+  Op code = left ? Op::OpShiftLeftLogical
+                 : (dtype_is_signed(t) ? Op::OpShiftRightArithmetic : Op::OpShiftRightLogical);
+  Id r = b_.op(code, ty, {a, safe});
+  return select(ty, out, int_const(t, 0), r);
+}
+
+Expected<Id> SpvScalar::int_op(OpKind op, DType t, const std::vector<Id>& v) {
+  Id ty = value_type(t);
+  bool s = dtype_is_signed(t);
+  Id zero = int_const(t, 0);
+  if (is_compare(op)) return compare(op, t, v[0], v[1]);
+  switch (op) {
+    case OpKind::Add: return b_.op(Op::OpIAdd, ty, {v[0], v[1]});
+    case OpKind::Sub: return b_.op(Op::OpISub, ty, {v[0], v[1]});
+    case OpKind::Mul: return b_.op(Op::OpIMul, ty, {v[0], v[1]});
+    case OpKind::Neg: return b_.op(Op::OpISub, ty, {zero, v[0]});
+    case OpKind::Div: return int_div(t, v[0], v[1], false);
+    case OpKind::Mod: return int_div(t, v[0], v[1], true);
+    case OpKind::Recip: return int_div(t, int_const(t, 1), v[0], false);
+    case OpKind::BitAnd: return b_.op(Op::OpBitwiseAnd, ty, {v[0], v[1]});
+    case OpKind::BitOr: return b_.op(Op::OpBitwiseOr, ty, {v[0], v[1]});
+    case OpKind::BitXor: return b_.op(Op::OpBitwiseXor, ty, {v[0], v[1]});
+    case OpKind::BitNot: return b_.op(Op::OpNot, ty, {v[0]});
+    case OpKind::Shl: return shift(t, v[0], v[1], true);
+    case OpKind::Shr: return shift(t, v[0], v[1], false);
+    case OpKind::Abs: {
+      if (!s) return v[0];
+      Id neg = b_.op(Op::OpSLessThan, b_.type_bool(), {v[0], zero});
+      return select(ty, neg, b_.op(Op::OpISub, ty, {zero, v[0]}), v[0]);
+    }
+    case OpKind::Sign: {
+      Id pos = compare(OpKind::Gt, t, v[0], zero);
+      Id r = select(ty, pos, int_const(t, 1), zero);
+      if (!s) return r;
+      Id neg = compare(OpKind::Lt, t, v[0], zero);
+      return select(ty, neg, int_const(t, -1), r);
+    }
+    case OpKind::Max: return select(ty, compare(OpKind::Gt, t, v[0], v[1]), v[0], v[1]);
+    case OpKind::Min: return select(ty, compare(OpKind::Lt, t, v[0], v[1]), v[0], v[1]);
+    case OpKind::Relu:
+      if (!s) return v[0];
+      return select(ty, compare(OpKind::Lt, t, v[0], zero), zero, v[0]);
+    case OpKind::Select: return select(ty, v[0], v[1], v[2]);
+    default: return not_in_loop_ir(op, t);
+  }
+}
+
+// Arithmetic on bool operands follows the interpreter: computed on 0/1, then != 0 (in u32:
+// on 0/1 operands every arith and numeric op gives a result that is 0 exactly when the u64
+// computation does). Logic, shifts and comparisons stay on bools.
+Expected<Id> SpvScalar::bool_op(OpKind op, const std::vector<Id>& v) {
+  Id bt = b_.type_bool();
+  ir::OpCategory cat = ir::op_category(op);
+  if (cat == ir::OpCategory::kArith || cat == ir::OpCategory::kNumeric || is_compare(op)) {
+    std::vector<Id> wide;
+    for (Id a : v) wide.push_back(cast(a, DType::Bool, DType::U32));
+    PLAIDML_ASSIGN(Id r, int_op(op, DType::U32, wide));
+    return is_compare(op) ? r : cast(r, DType::U32, DType::Bool);
+  }
+  switch (op) {
+    case OpKind::BitAnd: return b_.op(Op::OpLogicalAnd, bt, {v[0], v[1]});
+    case OpKind::BitOr: return b_.op(Op::OpLogicalOr, bt, {v[0], v[1]});
+    case OpKind::BitXor: return b_.op(Op::OpLogicalNotEqual, bt, {v[0], v[1]});
+    case OpKind::BitNot: return b_.op(Op::OpLogicalNot, bt, {v[0]});
+    // A one-bit shift: by 0 keeps the value, by 1 (out of range) gives 0.
+    case OpKind::Shl:
+    case OpKind::Shr: return b_.op(Op::OpLogicalAnd, bt, {v[0], b_.op(Op::OpLogicalNot, bt, {v[1]})});
+    case OpKind::Select: return select(bt, v[0], v[1], v[2]);
+    default: return not_in_loop_ir(op, DType::Bool);
+  }
+}
+
+Expected<Id> SpvScalar::float_op(OpKind op, DType t, const std::vector<Id>& v) {
+  Id ty = value_type(t);
+  if (is_compare(op)) return compare(op, t, v[0], v[1]);
+  Id zero = float_const(t, 0), one = float_const(t, 1);
+  Id bt = b_.type_bool();
+  switch (op) {
+    case OpKind::Add: return b_.op(Op::OpFAdd, ty, {v[0], v[1]});
+    case OpKind::Sub: return b_.op(Op::OpFSub, ty, {v[0], v[1]});
+    case OpKind::Mul: return b_.op(Op::OpFMul, ty, {v[0], v[1]});
+    case OpKind::Div: return b_.op(Op::OpFDiv, ty, {v[0], v[1]});
+    case OpKind::Mod: return b_.op(Op::OpFRem, ty, {v[0], v[1]});  // C fmod: sign of v[0]
+    case OpKind::Neg: return b_.op(Op::OpFNegate, ty, {v[0]});
+    case OpKind::Recip: return b_.op(Op::OpFDiv, ty, {one, v[0]});
+    case OpKind::Abs: return glsl(GLSLstd450FAbs, t, v);
+    case OpKind::Max: return glsl(GLSLstd450NMax, t, v);  // a NaN operand gives the other
+    case OpKind::Min: return glsl(GLSLstd450NMin, t, v);
+    case OpKind::Relu:
+      return select(ty, b_.op(Op::OpFOrdLessThan, bt, {v[0], zero}), zero, v[0]);
+    case OpKind::Sign: {
+      Id r = select(ty, b_.op(Op::OpFOrdLessThan, bt, {v[0], zero}), float_const(t, -1), zero);
+      r = select(ty, b_.op(Op::OpFOrdGreaterThan, bt, {v[0], zero}), one, r);
+      return select(ty, b_.op(Op::OpIsNan, bt, {v[0]}), v[0], r);
+    }
+    case OpKind::Select: return select(ty, v[0], v[1], v[2]);
+    default: return math(op, t, v);
+  }
+}
+
+Expected<Id> SpvScalar::op(OpKind op, DType operand, const std::vector<Id>& args) {
+  int arity = ir::op_arity(op);
+  if (arity >= 0 && static_cast<size_t>(arity) != args.size()) {
+    return make_error(StatusCode::kInternal, "SPIR-V: op {} has {} operands, expected {}",
+                      ir::op_name(op), args.size(), arity);
+  }
+  if (operand == DType::Bool) return bool_op(op, args);
+  if (dtype_is_float(operand)) return float_op(op, operand, args);
+  return int_op(op, operand, args);
+}
+
+}  // namespace plaidml::jit::spirv

@@ -1,0 +1,217 @@
+// The Vulkan plugin's vtable: enumeration and description (checked against direct Vulkan
+// queries through the loader), and buffers: round trips with offsets, 0 bytes, the staging path,
+// device-side copies, range errors and allocations beyond the device.
+#include <vulkan/vulkan.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "vulkan_test_util.h"
+
+using namespace plaidml;
+using namespace plaidml::testing;
+
+namespace {
+
+// The oracle: device 0 straight from Vulkan (a second instance in this process).
+struct DirectVulkan {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  DirectVulkan() {
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.apiVersion = VK_API_VERSION_1_1;
+    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    info.pApplicationInfo = &app;
+    REQUIRE(vkCreateInstance(&info, nullptr, &instance) == VK_SUCCESS);
+    uint32_t count = 1;
+    VkResult r = vkEnumeratePhysicalDevices(instance, &count, &physical);
+    REQUIRE((r == VK_SUCCESS || r == VK_INCOMPLETE));
+    REQUIRE(count >= 1);
+  }
+  ~DirectVulkan() { vkDestroyInstance(instance, nullptr); }
+};
+
+}  // namespace
+
+TEST_CASE("vulkan plugin: enumerates and describes devices as Vulkan reports them") {
+  const plaidml_plugin* p = vulkan_plugin();
+  CHECK(std::string(p->name) == "vulkan");
+  uint32_t count = 0;
+  REQUIRE(p->device_count(&count) == PLAIDML_PLUGIN_OK);
+  REQUIRE(count >= 1);
+  plaidml_plugin_device_info info{};
+  info.struct_size = sizeof(info);
+  REQUIRE(p->describe_device(0, &info) == PLAIDML_PLUGIN_OK);
+
+  DirectVulkan direct;
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(direct.physical, &props);
+  const VkPhysicalDeviceLimits& limits = props.properties.limits;
+  CHECK(std::string(info.name) == props.properties.deviceName);
+  bool is_cpu = props.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  CHECK(std::string(info.kind) == (is_cpu ? "cpu" : "gpu"));
+  CHECK(std::string(info.artifact_formats) == "spirv");
+  CHECK(info.max_workgroup_size == limits.maxComputeWorkGroupInvocations);
+  CHECK(info.local_memory_bytes == limits.maxComputeSharedMemorySize);
+  CHECK(info.subgroup_size == subgroup.subgroupSize);
+  CHECK(info.subgroup_size >= 1);
+  CHECK(info.compute_units >= 1);
+
+  VkPhysicalDeviceMemoryProperties memory{};
+  vkGetPhysicalDeviceMemoryProperties(direct.physical, &memory);
+  uint64_t local = 0;
+  for (uint32_t i = 0; i < memory.memoryHeapCount; ++i) {
+    if (memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
+      local += memory.memoryHeaps[i].size;
+    }
+  }
+  CHECK(info.memory_bytes == local);
+  CHECK(info.max_allocation_bytes > 0);
+  CHECK(info.max_allocation_bytes <= info.memory_bytes);
+  REQUIRE(info.memory_heaps != nullptr);
+  CHECK(std::string(info.memory_heaps).find("device-local") != std::string::npos);
+
+  // Flags: the shader features the device has, always with INT_LIMITS.
+  VkPhysicalDevice16BitStorageFeatures s16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  VkPhysicalDevice8BitStorageFeatures s8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES,
+                                         &s16};
+  VkPhysicalDeviceShaderFloat16Int8Features f16i8{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES, &s8};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f16i8};
+  vkGetPhysicalDeviceFeatures2(direct.physical, &features);
+  const VkPhysicalDeviceFeatures& f = features.features;
+  auto flag = [&](uint32_t bit) { return bool(info.flags & bit); };
+  CHECK(flag(PLAIDML_PLUGIN_DEVICE_INT_LIMITS));
+  CHECK(flag(PLAIDML_PLUGIN_DEVICE_FP64) == bool(f.shaderFloat64));
+  CHECK(flag(PLAIDML_PLUGIN_DEVICE_INT64) == bool(f.shaderInt64));
+  CHECK(flag(PLAIDML_PLUGIN_DEVICE_INT16) == (f.shaderInt16 && s16.storageBuffer16BitAccess));
+  CHECK(flag(PLAIDML_PLUGIN_DEVICE_INT8) == (f16i8.shaderInt8 && s8.storageBuffer8BitAccess));
+  CHECK(flag(PLAIDML_PLUGIN_DEVICE_FP16) ==
+        (f16i8.shaderFloat16 && s16.storageBuffer16BitAccess));
+  CHECK_FALSE(flag(PLAIDML_PLUGIN_DEVICE_UNIFIED_MEMORY));
+}
+
+TEST_CASE("vulkan plugin: lavapipe is a cpu device with the expected limits") {
+  const plaidml_plugin* p = vulkan_plugin();
+  plaidml_plugin_device_info info{};
+  info.struct_size = sizeof(info);
+  REQUIRE(p->describe_device(0, &info) == PLAIDML_PLUGIN_OK);
+  if (std::string(info.name).find("llvmpipe") == std::string::npos) return;  // another driver
+  CHECK(std::string(info.kind) == "cpu");
+  CHECK(std::string(info.vendor) == "Mesa");
+  CHECK(info.max_workgroup_size == 1024);
+  CHECK(bool(info.flags & PLAIDML_PLUGIN_DEVICE_FP64));
+  CHECK(bool(info.flags & PLAIDML_PLUGIN_DEVICE_INT64));
+}
+
+TEST_CASE("vulkan plugin: a short caller struct is filled only up to its size") {
+  const plaidml_plugin* p = vulkan_plugin();
+  plaidml_plugin_device_info info{};
+  std::memset(&info, 0xAB, sizeof(info));
+  info.struct_size = offsetof(plaidml_plugin_device_info, memory_bytes);
+  REQUIRE(p->describe_device(0, &info) == PLAIDML_PLUGIN_OK);
+  CHECK(std::string(info.artifact_formats) == "spirv");
+  CHECK(info.memory_bytes == 0xABABABABABABABABull);
+}
+
+TEST_CASE("vulkan plugin: a device index past the end is NOT_FOUND") {
+  const plaidml_plugin* p = vulkan_plugin();
+  uint32_t count = 0;
+  REQUIRE(p->device_count(&count) == PLAIDML_PLUGIN_OK);
+  plaidml_plugin_device dev = nullptr;
+  CHECK(p->open_device(count, nullptr, 0, &dev) == PLAIDML_PLUGIN_NOT_FOUND);
+  CHECK(last_error(p) == "no Vulkan device " + std::to_string(count) + " (there are " +
+                             std::to_string(count) + ")");
+}
+
+// Both host-transfer paths: mapped device memory (lavapipe) and the staging buffer.
+TEST_CASE("vulkan plugin: buffers round trip, with offsets, on both transfer paths") {
+  for (const char* direct : {"1", "0"}) {
+    INFO("direct_host_access = " << direct);
+    OpenDevice dev(TestOptions{{"direct_host_access", direct}});
+    std::vector<int32_t> values(1000);
+    for (int i = 0; i < 1000; ++i) values[i] = i * 7 - 300;
+    auto b = dev.buffer_with(values);
+    CHECK(dev.read<int32_t>(b, 1000) == values);
+    // A write into the middle leaves the rest alone; reads at odd offsets see bytes exactly.
+    std::vector<int32_t> patch = {11, 22, 33};
+    REQUIRE(dev.p()->write(dev.get(), b, 40, patch.data(), 12) == PLAIDML_PLUGIN_OK);
+    auto all = dev.read<int32_t>(b, 1000);
+    for (int i = 0; i < 1000; ++i) {
+      int32_t want = i >= 10 && i < 13 ? patch[i - 10] : values[i];
+      REQUIRE(all[i] == want);
+    }
+    uint8_t bytes[3] = {};
+    REQUIRE(dev.p()->read(dev.get(), b, 41, bytes, 3) == PLAIDML_PLUGIN_OK);
+    uint8_t expect[3];
+    std::memcpy(expect, reinterpret_cast<const uint8_t*>(all.data()) + 41, 3);
+    CHECK(std::memcmp(bytes, expect, 3) == 0);
+    // An odd-sized buffer holds exactly its bytes.
+    std::vector<uint8_t> odd = {1, 2, 3, 4, 5, 6, 7};
+    auto o = dev.buffer_with(odd);
+    CHECK(dev.read<uint8_t>(o, 7) == odd);
+  }
+}
+
+TEST_CASE("vulkan plugin: 0-byte buffers, empty transfers and range errors") {
+  OpenDevice dev;
+  const plaidml_plugin* p = dev.p();
+  auto empty = dev.buffer(0);
+  CHECK(empty != nullptr);
+  CHECK(p->write(dev.get(), empty, 0, nullptr, 0) == PLAIDML_PLUGIN_OK);
+  CHECK(p->read(dev.get(), empty, 0, nullptr, 0) == PLAIDML_PLUGIN_OK);
+  int x = 0;
+  CHECK(p->read(dev.get(), empty, 0, &x, 4) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
+  CHECK(last_error(p) == "read of 4 bytes at offset 0 is outside the buffer of 0 bytes");
+  auto b = dev.buffer(16);
+  CHECK(p->write(dev.get(), b, 12, &x, 8) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
+  CHECK(last_error(p) == "write of 8 bytes at offset 12 is outside the buffer of 16 bytes");
+  CHECK(p->read(dev.get(), b, UINT64_MAX, &x, 4) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
+  CHECK(p->copy(dev.get(), b, 0, b, 4, 8) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
+  CHECK(last_error(p) ==
+        "copy within one buffer with overlapping ranges (8 bytes from offset 0 to 4)");
+}
+
+TEST_CASE("vulkan plugin: device-side copies, recorded and run before a read") {
+  for (const char* direct : {"1", "0"}) {
+    INFO("direct_host_access = " << direct);
+    OpenDevice dev(TestOptions{{"direct_host_access", direct}});
+    std::vector<float> a = ramp(64);
+    auto src = dev.buffer_with(a);
+    auto dst = dev.buffer_with(std::vector<float>(64, -1.0f));
+    const plaidml_plugin* p = dev.p();
+    REQUIRE(p->copy(dev.get(), src, 8 * 4, dst, 0, 16 * 4) == PLAIDML_PLUGIN_OK);
+    REQUIRE(p->copy(dev.get(), dst, 0, dst, 32 * 4, 16 * 4) == PLAIDML_PLUGIN_OK);
+    auto out = dev.read<float>(dst, 64);
+    for (int i = 0; i < 64; ++i) {
+      float want = i < 16 ? a[8 + i] : (i >= 32 && i < 48 ? a[8 + i - 32] : -1.0f);
+      REQUIRE(out[i] == want);
+    }
+  }
+}
+
+TEST_CASE("vulkan plugin: an allocation beyond the device is OUT_OF_MEMORY with the size") {
+  OpenDevice dev;
+  const plaidml_plugin* p = dev.p();
+  plaidml_plugin_buffer b = nullptr;
+  const uint64_t huge = uint64_t(1) << 50;
+  CHECK(p->allocate(dev.get(), huge, &b) == PLAIDML_PLUGIN_OUT_OF_MEMORY);
+  CHECK(b == nullptr);
+  CHECK(last_error(p).find(std::to_string(huge) + " bytes") != std::string::npos);
+  // The device still works afterwards.
+  auto ok = dev.buffer_with(std::vector<int>{5, 6});
+  CHECK(dev.read<int>(ok, 2) == std::vector<int>{5, 6});
+}
+
+TEST_CASE("vulkan plugin: bad options are rejected, unknown keys ignored") {
+  const plaidml_plugin* p = vulkan_plugin();
+  plaidml_plugin_option bad = {"fence_timeout_ms", "soon"};
+  plaidml_plugin_device dev = nullptr;
+  CHECK(p->open_device(0, &bad, 1, &dev) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
+  CHECK(last_error(p) == "fence_timeout_ms must be a positive integer, got 'soon'");
+  plaidml_plugin_option unknown = {"num_threads", "4"};
+  REQUIRE(p->open_device(0, &unknown, 1, &dev) == PLAIDML_PLUGIN_OK);
+  p->close_device(dev);
+}
