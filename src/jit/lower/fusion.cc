@@ -58,12 +58,10 @@ FusionPlan plan_fusion(const ir::BoundProgram& bound,
     auto c = static_cast<ir::ValueId>(n);
     if (program.nodes[c].kind != ir::NodeKind::kContraction) continue;
     std::vector<ir::ValueId> chain;
-    ir::ValueId last = c;
-    while (!uses.is_output[last] && uses.consumers[last].size() == 1 &&
-           plan.host[uses.consumers[last][0]] < 0 &&
-           joins_chain(bound, uses.consumers[last][0], c)) {
-      last = uses.consumers[last][0];
-      chain.push_back(last);
+    ir::ValueId next = single_consumer(uses, c);
+    while (next >= 0 && plan.host[next] < 0 && joins_chain(bound, next, c)) {
+      chain.push_back(next);
+      next = single_consumer(uses, next);
     }
     if (chain.empty() || !fusable(c)) continue;
     plan.host[c] = c;
