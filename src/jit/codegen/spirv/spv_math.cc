@@ -109,10 +109,13 @@ Expected<Id> SpvScalar::math(OpKind op, DType t, const std::vector<Id>& v) {
                        {glsl(GLSLstd450FAbs, t, v), float_const(t, 20.0)});
       return select(ty, large, glsl(GLSLstd450FSign, t, v), r);
     }
-    case OpKind::Acos: {
-      // acos(x) = atan2(sqrt((1 - x)(1 + x)), x): lavapipe's Acos is off by 1e-4 relative.
+    case OpKind::Acos:
+    case OpKind::Asin: {
+      // acos(x) = atan2(sqrt((1 - x)(1 + x)), x) and asin(x) = atan2(x, sqrt(...)): lavapipe's
+      // Acos and Asin are off by 1e-4 relative.
       Id root = glsl(GLSLstd450Sqrt, t, {b_.op(Op::OpFMul, ty, {b_.op(Op::OpFSub, ty, {one, v[0]}),
                                                             b_.op(Op::OpFAdd, ty, {one, v[0]})})});
+      if (op == OpKind::Asin) return glsl_f32_only(GLSLstd450Atan2, t, {v[0], root});
       return glsl_f32_only(GLSLstd450Atan2, t, {root, v[0]});
     }
     case OpKind::Erf: {
