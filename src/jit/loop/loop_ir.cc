@@ -1,5 +1,7 @@
 #include "jit/loop/loop_ir.h"
 
+#include <algorithm>
+
 #include <cassert>
 #include <limits>
 
@@ -221,12 +223,16 @@ std::vector<const Stmt*> find_band(const Kernel& kernel) {
   return band;
 }
 
+int64_t trip_count(const Stmt& loop) {
+  int64_t span = loop.hi->int_value - loop.lo->int_value;
+  return span <= 0 ? 0 : (span + loop.step - 1) / loop.step;
+}
+
 int64_t parallel_extent(const Kernel& kernel) {
   const Stmt* loop = find_parallel_loop(kernel);
   if (!loop || !loop->lo->is_const() || !loop->hi->is_const()) return 1;
-  int64_t span = loop->hi->int_value - loop->lo->int_value;
-  if (span <= 0) return 1;  // an empty loop: one call that does nothing
-  return (span + loop->step - 1) / loop->step;
+  // An empty loop: one call that does nothing.
+  return std::max<int64_t>(1, trip_count(*loop));
 }
 
 }  // namespace plaidml::jit::loop

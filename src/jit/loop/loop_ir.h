@@ -107,6 +107,8 @@ struct Kernel {
   double work = 0;         // estimated scalar operations (KernelEntry::work)
 };
 
+// Iterations of a kFor with constant bounds (0 when empty).
+int64_t trip_count(const Stmt& loop);
 // Trip count of the kernel's parallel loop, 1 when it has none.
 int64_t parallel_extent(const Kernel& kernel);
 // The parallel loop statement, or nullptr.

@@ -73,10 +73,9 @@ ExprPtr rewrite(const ExprPtr& e, const Bindings& bindings) {
 
 void simplify_body(const std::vector<StmtPtr>& in, Bindings& bindings, std::vector<StmtPtr>& out);
 
-std::optional<int64_t> trip_count(const Stmt& s) {
+std::optional<int64_t> constant_trip_count(const Stmt& s) {
   if (!s.lo->is_const() || !s.hi->is_const()) return std::nullopt;
-  int64_t span = s.hi->int_value - s.lo->int_value;
-  return span <= 0 ? 0 : (span + s.step - 1) / s.step;
+  return loop::trip_count(s);
 }
 
 void simplify_stmt(const StmtPtr& s, Bindings& bindings, std::vector<StmtPtr>& out) {
@@ -86,7 +85,7 @@ void simplify_stmt(const StmtPtr& s, Bindings& bindings, std::vector<StmtPtr>& o
   }
   switch (s->kind) {
     case StmtKind::kFor: {
-      auto trips = trip_count(*copy);
+      auto trips = constant_trip_count(*copy);
       if (trips && *trips == 0) return;
       if (trips && *trips == 1) {
         Bindings inner = bindings;

@@ -46,12 +46,6 @@ void collect_loads(const Expr& e, std::vector<const Expr*>& out) {
 
 }  // namespace
 
-int64_t loop_extent(const Stmt& s) {
-  int64_t span = s.hi->int_value - s.lo->int_value;
-  if (span <= 0) return 0;
-  return (span + s.step - 1) / s.step;
-}
-
 std::set<std::string> vars_of(const Expr& e) {
   std::set<std::string> out;
   std::function<void(const Expr&)> visit = [&](const Expr& x) {
@@ -73,7 +67,7 @@ std::optional<RegisterForm> match_register_form(const loop::Kernel& kernel) {
   form.band = loop::find_band(kernel);
   if (form.band.empty()) return std::nullopt;
   for (const Stmt* s : form.band) {
-    if (!constant_bounds(*s) || loop_extent(*s) == 0) return std::nullopt;
+    if (!constant_bounds(*s) || loop::trip_count(*s) == 0) return std::nullopt;
   }
   const auto& body = form.band.back()->body;
   if (body.size() < 3 || body[0]->kind != StmtKind::kDeclare) return std::nullopt;

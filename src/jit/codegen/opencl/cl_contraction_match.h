@@ -37,8 +37,6 @@ struct RegisterForm {
   size_t uniform_band_count() const { return band.size() - (has_m() ? 2 : 1); }
 };
 
-// Trip count of a loop with constant bounds (0 when empty).
-int64_t loop_extent(const loop::Stmt& s);
 
 // The register form of `kernel`, else nullopt: no parallel band, no reduction loop, a
 // reduction loop with non-constant bounds, or any other shape.

@@ -8,14 +8,10 @@
 #include <string>
 
 #include "core/base/status.h"
+#include "jit/codegen/gpu/band_launch.h"
 #include "jit/codegen/opencl/cl_printer.h"
 
 namespace plaidml::jit::opencl {
-
-struct LaunchDims {
-  std::array<uint32_t, 3> grid = {1, 1, 1};       // workgroups per dimension
-  std::array<uint32_t, 3> workgroup = {1, 1, 1};  // threads per workgroup
-};
 
 // Band-mapped kernel (any loop-IR kernel): the parallel loop and the independent loops
 // perfectly nested inside it become NDRange dimensions (innermost -> dim 0, next -> dim 1, the

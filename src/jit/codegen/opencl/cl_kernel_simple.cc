@@ -1,7 +1,6 @@
-// Band-mapped kernels (cl_kernel.h): one work-item per iteration of the kernel's band. The
-// innermost band loop takes NDRange dim 0, whose consecutive work-items then touch consecutive
-// elements (coalesced on GPUs); the next one dim 1; any further outer band loops share dim 2,
-// decoded with / and %. Work-items past a loop's end return (no barriers in these kernels).
+// Band-mapped kernels (cl_kernel.h): one work-item per iteration of the kernel's band, laid out
+// by jit/codegen/gpu/band_launch.h. Work-items past a loop's end return (no barriers in these
+// kernels).
 #include <algorithm>
 #include <limits>
 
@@ -15,70 +14,17 @@ using loop::Stmt;
 
 namespace {
 
-// Threads per workgroup: enough to fill a GPU's schedulers, few enough to keep many
-// workgroups per compute unit; dim 2 is limited to 64 threads on common GPUs.
-constexpr int64_t kMaxThreads = 256;
-constexpr int64_t kMaxDim2Threads = 64;
-
-int64_t trip_count(const Stmt& loop) {
-  int64_t span = loop.hi->int_value - loop.lo->int_value;
-  return span <= 0 ? 0 : (span + loop.step - 1) / loop.step;
-}
-
-int64_t ceil_pow2(int64_t n) {
-  int64_t p = 1;
-  while (p < n) p *= 2;
-  return p;
-}
-
-int64_t floor_pow2(int64_t n) {
-  int64_t p = 1;
-  while (p * 2 <= n) p *= 2;
-  return p;
-}
-
-// NDRange dim d runs the band loops dims[d] (outermost first) over `extent` work-items.
-struct Dim {
-  std::vector<const Stmt*> loops;
-  int64_t extent = 1;
-};
-
-std::array<Dim, 3> map_band(const std::vector<const Stmt*>& band) {
-  std::array<Dim, 3> dims;
-  size_t n = band.size();
-  dims[0].loops = {band[n - 1]};
-  if (n >= 2) dims[1].loops = {band[n - 2]};
-  if (n >= 3) dims[2].loops.assign(band.begin(), band.end() - 2);
-  for (Dim& d : dims) {
-    for (const Stmt* loop : d.loops) {
-      int64_t e = trip_count(*loop);
-      bool overflow = e != 0 && d.extent > std::numeric_limits<int64_t>::max() / e;
-      d.extent = overflow ? std::numeric_limits<int64_t>::max() : d.extent * e;
-    }
-  }
-  return dims;
-}
-
-Expected<LaunchDims> launch_dims(const std::array<Dim, 3>& dims, const GpuTarget& target,
+Expected<LaunchDims> launch_dims(const std::array<BandDim, 3>& dims, const GpuTarget& target,
                                  const std::string& kernel) {
-  LaunchDims out;
-  int64_t budget = floor_pow2(std::clamp<int64_t>(target.max_workgroup_size, 1, kMaxThreads));
-  for (size_t d = 0; d < 3; ++d) {
-    int64_t extent = std::max<int64_t>(dims[d].extent, 1);
-    int64_t wg = std::min(ceil_pow2(std::min(extent, kMaxThreads)), budget);
-    if (d == 2) wg = std::min(wg, kMaxDim2Threads);
-    budget /= wg;
-    int64_t grid = (extent + wg - 1) / wg;
-    if (grid > std::numeric_limits<uint32_t>::max()) {
-      return make_error(StatusCode::kUnsupported,
-                        "OpenCL kernel '{}': {} work-items in NDRange dimension {} exceed the "
-                        "launch limit",
-                        kernel, dims[d].extent, d);
-    }
-    out.workgroup[d] = static_cast<uint32_t>(wg);
-    out.grid[d] = static_cast<uint32_t>(grid);
+  size_t d = 0;
+  std::optional<LaunchDims> out = band_launch(dims, target.max_workgroup_size, &d);
+  if (!out) {
+    return make_error(StatusCode::kUnsupported,
+                      "OpenCL kernel '{}': {} work-items in NDRange dimension {} exceed the "
+                      "launch limit",
+                      kernel, dims[d].extent, d);
   }
-  return out;
+  return *out;
 }
 
 // `lo + id * step` of a band loop.
@@ -89,7 +35,7 @@ std::string loop_value(const Stmt& loop, const std::string& id) {
 }
 
 // The work-item ids, the ragged-edge guard and the band variables; then the band's body.
-void emit_band(const std::array<Dim, 3>& dims, const LaunchDims& launch, bool last,
+void emit_band(const std::array<BandDim, 3>& dims, const LaunchDims& launch, bool last,
                ClPrinter& printer, std::string& out) {
   std::string it = printer.index_type();
   std::vector<std::string> beyond;  // the work-item is past the band's end
@@ -141,7 +87,7 @@ Expected<LaunchDims> emit_simple_kernel(const loop::Kernel& kernel, const GpuTar
       printer.stmt(*top[i], 1, body);
       continue;
     }
-    std::array<Dim, 3> dims = map_band(band);
+    std::array<BandDim, 3> dims = map_band(band);
     PLAIDML_ASSIGN(launch, launch_dims(dims, target, kernel.name));
     emit_band(dims, launch, i + 1 == top.size(), printer, body);
   }

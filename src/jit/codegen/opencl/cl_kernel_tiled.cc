@@ -100,21 +100,21 @@ void TiledEmitter::header() {
     const Stmt& loop = *form_.band[i];
     std::string name = fmt::format("u{}", i);
     line(1, fmt::format("const {} {} = {};", ix_, name,
-                        value_of(loop, fmt::format("g2 % {}", loop_extent(loop)))));
-    line(1, fmt::format("g2 /= {};", loop_extent(loop)));
+                        value_of(loop, fmt::format("g2 % {}", loop::trip_count(loop)))));
+    line(1, fmt::format("g2 /= {};", loop::trip_count(loop)));
     bind(loop.var, name);
   }
 }
 
 void TiledEmitter::points() {
-  const int64_t n_extent = loop_extent(form_.n_loop());
+  const int64_t n_extent = loop::trip_count(form_.n_loop());
   for (int rn = 0; rn < c_.rn; ++rn) {
     std::string at = fmt::format("n0 + tx + {}", rn * c_.tx);
     line(1, fmt::format("const {} pn{} = {};", ix_, rn, value_of(form_.n_loop(), at)));
     line(1, fmt::format("const bool nv{} = {} < {};", rn, at, n_extent));
   }
   if (!form_.has_m()) return;
-  const int64_t m_extent = loop_extent(form_.m_loop());
+  const int64_t m_extent = loop::trip_count(form_.m_loop());
   for (int rm = 0; rm < c_.rm; ++rm) {
     std::string at = fmt::format("m0 + ty + {}", rm * c_.ty);
     line(1, fmt::format("const {} pm{} = {};", ix_, rm, value_of(form_.m_loop(), at)));
@@ -182,7 +182,7 @@ void TiledEmitter::reduction() {
       uniform_conds.push_back("(" + p_.expr(*s.cond) + ")");
     }
   }
-  std::string trips = std::to_string(loop_extent(form_.k_loop()));
+  std::string trips = std::to_string(loop::trip_count(form_.k_loop()));
   if (!uniform_conds.empty()) {
     trips = fmt::format("(({}) ? {} : 0)", fmt::join(uniform_conds, " && "), trips);
   }
@@ -216,13 +216,13 @@ void TiledEmitter::stage(const StagedTile& t, int indent) {
   } else {
     line(indent + 1, fmt::format("const int kk = e / {0}, s = e % {0};", width));
   }
-  std::string in_range = fmt::format("k0 + kk < {}", loop_extent(form_.k_loop()));
+  std::string in_range = fmt::format("k0 + kk < {}", loop::trip_count(form_.k_loop()));
   const Stmt* side_loop = nullptr;
   // m_loop() exists only when the band has two loops: ask it only for an m-side tile.
   bool side_is_m = sided && t.load.side == LoadSide::kM;
   if (sided) {
     side_loop = side_is_m ? &form_.m_loop() : &form_.n_loop();
-    in_range += fmt::format(" && {} + s < {}", side_is_m ? "m0" : "n0", loop_extent(*side_loop));
+    in_range += fmt::format(" && {} + s < {}", side_is_m ? "m0" : "n0", loop::trip_count(*side_loop));
   }
   line(indent + 1, fmt::format("{} v = ({})0;", type, type));
   line(indent + 1, fmt::format("if ({}) {{", in_range));
@@ -252,7 +252,7 @@ std::string TiledEmitter::tile_read(const StagedTile& t, int rm, int rn) const {
 // Every point of the register block, in the reference's order along k; the guards of the path
 // (other than the uniform ones) are evaluated here, at each point.
 void TiledEmitter::compute(int indent) {
-  const int64_t k_extent = loop_extent(form_.k_loop());
+  const int64_t k_extent = loop::trip_count(form_.k_loop());
   if (k_extent % c_.bk == 0) {
     // Whole chunks only: a constant trip count the OpenCL compiler can unroll.
     line(indent, fmt::format("for (int kk = 0; kk < {}; ++kk) {{", c_.bk));
@@ -309,8 +309,8 @@ LaunchDims TiledEmitter::emit(std::string& out) {
   out_ += "}\n\n";
   out += out_;
   LaunchDims dims;
-  const int64_t m_extent = form_.has_m() ? loop_extent(form_.m_loop()) : 1;
-  dims.grid = {static_cast<uint32_t>((loop_extent(form_.n_loop()) + c_.bn() - 1) / c_.bn()),
+  const int64_t m_extent = form_.has_m() ? loop::trip_count(form_.m_loop()) : 1;
+  dims.grid = {static_cast<uint32_t>((loop::trip_count(form_.n_loop()) + c_.bn() - 1) / c_.bn()),
                static_cast<uint32_t>((m_extent + c_.bm() - 1) / c_.bm()),
                static_cast<uint32_t>(plan_.problem.uniform)};
   dims.workgroup = {static_cast<uint32_t>(c_.tx), static_cast<uint32_t>(c_.ty), 1};

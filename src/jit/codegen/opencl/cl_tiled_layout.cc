@@ -57,13 +57,13 @@ StagedTile make_tile(const RegisterForm& form, const ClassifiedLoad& load, size_
 TileProblem describe(const RegisterForm& form, const std::vector<StagedTile>& tiles,
                      size_t global_loads) {
   TileProblem p;
-  p.n = loop_extent(form.n_loop());
+  p.n = loop::trip_count(form.n_loop());
   p.has_m = form.has_m();
-  p.m = p.has_m ? loop_extent(form.m_loop()) : 1;
-  p.k = loop_extent(form.k_loop());
-  for (size_t i = 0; i < form.uniform_band_count(); ++i) p.uniform *= loop_extent(*form.band[i]);
+  p.m = p.has_m ? loop::trip_count(form.m_loop()) : 1;
+  p.k = loop::trip_count(form.k_loop());
+  for (size_t i = 0; i < form.uniform_band_count(); ++i) p.uniform *= loop::trip_count(*form.band[i]);
   for (size_t i = 0; i < form.k_pos; ++i) {
-    if (form.path[i]->kind == StmtKind::kFor) p.serial *= loop_extent(*form.path[i]);
+    if (form.path[i]->kind == StmtKind::kFor) p.serial *= loop::trip_count(*form.path[i]);
   }
   for (const StagedTile& t : tiles) {
     int64_t bytes = value_bytes(t.load.load->dtype);

@@ -68,9 +68,9 @@ Expected<Artifact> emit_opencl(const LoweredProgram& lowered, const GpuTarget& t
   Artifact artifact;
   artifact.format = kOpenClFormat;
   for (const loop::Kernel& kernel : lowered.kernels) {
-    PLAIDML_ASSIGN(std::optional<opencl::LaunchDims> tiled,
+    PLAIDML_ASSIGN(std::optional<LaunchDims> tiled,
                    opencl::emit_tiled_kernel(kernel, target, printer, kernels));
-    opencl::LaunchDims dims;
+    LaunchDims dims;
     if (tiled) {
       dims = *tiled;
     } else {

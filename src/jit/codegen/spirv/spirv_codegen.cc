@@ -122,7 +122,7 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
   Artifact artifact;
   artifact.format = kSpirvFormat;
   for (const loop::Kernel& kernel : lowered.kernels) {
-    PLAIDML_ASSIGN(spirv::LaunchDims dims,
+    PLAIDML_ASSIGN(jit::LaunchDims dims,
                    spirv::emit_kernel(kernel, target, emitter, b, invocation_id));
     KernelEntry entry;
     entry.symbol = kernel.name;

@@ -6,15 +6,11 @@
 #include <cstdint>
 
 #include "core/base/status.h"
+#include "jit/codegen/gpu/band_launch.h"
 #include "jit/codegen/spirv/spirv_codegen.h"
 #include "jit/codegen/spirv/spv_emitter.h"
 
 namespace plaidml::jit::spirv {
-
-struct LaunchDims {
-  std::array<uint32_t, 3> grid = {1, 1, 1};       // workgroups per dimension (vkCmdDispatch)
-  std::array<uint32_t, 3> workgroup = {1, 1, 1};  // LocalSize
-};
 
 // Emits `kernel` as a function and its entry point (LocalSize included). The kernel's band (the
 // parallel loop and the independent loops perfectly nested in it) maps to invocations:

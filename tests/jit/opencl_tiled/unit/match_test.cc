@@ -33,7 +33,7 @@ TEST_CASE("matmul: band i then j, k staged, A on the m side and B on the n side"
   CHECK(form->n_loop().var == "j");
   CHECK(form->m_loop().var == "i");
   CHECK(form->k_loop().var == "k");
-  CHECK(loop_extent(form->k_loop()) == 24);
+  CHECK(loop::trip_count(form->k_loop()) == 24);
   CHECK(form->uniform_band_count() == 0);
   CHECK(form->epilogue.size() == 1);
   CHECK(form->epilogue[0]->kind == loop::StmtKind::kStore);
