@@ -7,8 +7,6 @@
 namespace plaidml::devices::opencl {
 namespace {
 
-thread_local std::string t_last_error;
-
 struct ErrorName {
   cl_int code;
   const char* name;
@@ -113,20 +111,11 @@ plaidml_plugin_status status_of(cl_int code) {
   }
 }
 
-plaidml_plugin_status fail(plaidml_plugin_status code, std::string message) {
-  t_last_error = std::move(message);
-  return code;
-}
-
 plaidml_plugin_status fail_cl(const char* function, cl_int code, const std::string& context) {
   std::string message =
       std::string(function) + " failed: " + cl_error_name(code) + " (" + std::to_string(code) + ")";
   if (!context.empty()) message += ": " + context;
   return fail(status_of(code), std::move(message));
 }
-
-const char* last_error() { return t_last_error.c_str(); }
-
-void clear_error() { t_last_error.clear(); }
 
 }  // namespace plaidml::devices::opencl

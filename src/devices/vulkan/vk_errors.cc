@@ -5,8 +5,6 @@
 namespace plaidml::devices::vulkan {
 namespace {
 
-thread_local std::string t_last_error;
-
 struct ResultName {
   VkResult result;
   const char* name;
@@ -65,21 +63,12 @@ plaidml_plugin_status status_of(VkResult result) {
   }
 }
 
-plaidml_plugin_status fail(plaidml_plugin_status code, std::string message) {
-  t_last_error = std::move(message);
-  return code;
-}
-
 plaidml_plugin_status fail_vk(const char* function, VkResult result, const std::string& context) {
   std::string message = std::string(function) + " failed: " + vk_result_name(result) + " (" +
                         std::to_string(static_cast<int>(result)) + ")";
   if (!context.empty()) message += ": " + context;
   return fail(status_of(result), std::move(message));
 }
-
-const char* last_error() { return t_last_error.c_str(); }
-
-void clear_error() { t_last_error.clear(); }
 
 plaidml_plugin_status check_validation() {
   std::string reported = take_validation_errors();
@@ -93,7 +82,7 @@ plaidml_plugin_status with_validation_errors(plaidml_plugin_status status) {
   if (status == PLAIDML_PLUGIN_OK) {
     return fail(PLAIDML_PLUGIN_DEVICE_ERROR, "Vulkan validation error: " + reported);
   }
-  t_last_error += "; Vulkan validation error: " + reported;
+  plugin_support::last_error_message() += "; Vulkan validation error: " + reported;
   return status;
 }
 
