@@ -117,8 +117,10 @@ Expected<Id> SpvScalar::int_op(OpKind op, DType t, const std::vector<Id>& v) {
       Id neg = compare(OpKind::Lt, t, v[0], zero);
       return select(ty, neg, int_const(t, -1), r);
     }
-    case OpKind::Max: return select(ty, compare(OpKind::Gt, t, v[0], v[1]), v[0], v[1]);
-    case OpKind::Min: return select(ty, compare(OpKind::Lt, t, v[0], v[1]), v[0], v[1]);
+    // GLSL.std.450 rather than compare-and-select: Mesa 22.3's lavapipe got
+    // select(sext(x) > 0, sext(x), 0) wrong for negative x (gather's clamped indices).
+    case OpKind::Max: return glsl(s ? GLSLstd450SMax : GLSLstd450UMax, t, v);
+    case OpKind::Min: return glsl(s ? GLSLstd450SMin : GLSLstd450UMin, t, v);
     case OpKind::Relu:
       if (!s) return v[0];
       return select(ty, compare(OpKind::Lt, t, v[0], zero), zero, v[0]);
