@@ -76,15 +76,20 @@ setup_opencl_icd() {
   fi
 }
 
-# NVIDIA's Vulkan driver is installed but not registered with a loader; the carried loader
-# (libvulkan1) finds it through VK_DRIVER_FILES.
+# NVIDIA's Vulkan driver is installed but not registered with a loader. Its manifest names
+# libGLX_nvidia.so.0, which returns no vkCreateInstance in this headless container (no X
+# server; the loader then reports VK_ERROR_INCOMPATIBLE_DRIVER). The EGL build of the driver,
+# libEGL_nvidia.so.0, exports the same Vulkan ICD entry points and works headless. So register
+# that with the carried loader (libvulkan1) through VK_DRIVER_FILES.
 setup_vulkan_icd() {
-  local nvidia=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-  if [ -e "$nvidia" ]; then
-    export VK_DRIVER_FILES=$nvidia
-    echo "Vulkan driver: $nvidia (VK_DRIVER_FILES)"
+  local egl=/usr/local/nvidia/lib64/libEGL_nvidia.so.0 manifest=$work/nvidia_egl_icd.json
+  if [ -e "$egl" ]; then
+    printf '{"file_format_version": "1.0.1", "ICD": {"library_path": "%s", "api_version": "1.3.0"}}\n' \
+      "$egl" >"$manifest"
+    export VK_DRIVER_FILES=$manifest
+    echo "Vulkan driver: $egl (VK_DRIVER_FILES=$manifest)"
   else
-    echo "Vulkan driver: no NVIDIA Vulkan driver file; using the loader's defaults"
+    echo "Vulkan driver: no NVIDIA EGL driver library; using the loader's defaults"
   fi
 }
 

@@ -61,9 +61,15 @@ Id SpvScalar::int_div(DType t, Id a, Id b, bool remainder) {
     bad = b_.op(Op::OpLogicalOr, bt, {by_zero, by_minus_one});
   }
   Id safe = select(ty, bad, int_const(t, 1), b);
-  Op code = remainder ? (is_signed ? Op::OpSRem : Op::OpUMod)
-                      : (is_signed ? Op::OpSDiv : Op::OpUDiv);
-  Id r = b_.op(code, ty, {a, safe});
+  Id r = 0;
+  if (!is_signed) {
+    r = b_.op(remainder ? Op::OpUMod : Op::OpUDiv, ty, {a, safe});
+  } else {
+    // No OpSRem: Vulkan leaves it undefined for negative operands, and NVIDIA's driver returns
+    // other values there. a - (a / b) * b is C's truncating remainder from the defined SDiv.
+    r = b_.op(Op::OpSDiv, ty, {a, safe});
+    if (remainder) r = b_.op(Op::OpISub, ty, {a, b_.op(Op::OpIMul, ty, {r, safe})});
+  }
   if (is_signed) {
     // x % -1 is 0; x / -1 is -x, wrapping for MIN.
     Id special = remainder ? zero : b_.op(Op::OpISub, ty, {zero, a});
