@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Joins plaidml_gpu_bench and bench/torch_gpu.py JSON lines into one markdown table.
+"""Joins bench/torch_gpu.py and plaidml_gpu_bench JSON lines into one markdown table.
 
-  python3 bench/compare_gpu.py plaidml_gpu.json torch_gpu.json > gpu_table.md
+  python3 bench/compare_gpu.py torch_gpu.json plaidml_opencl.json [plaidml_vulkan.json ...] \
+      > gpu_table.md
 
+One group of columns per plaidml file (one file per device, from the same run as torch's).
 Standard library only. Lines that are not JSON objects are ignored, so a log with other output
-mixed in still works; a missing file or case shows as "-". Ratios are plaidml / torch: for time,
-above 1 means plaidml is slower; for GFLOP/s ("speed"), the share of torch's throughput. torch's
-main figures are CUDA-event device time; its wall-clock median (plaidml's way of timing, launch
-and synchronisation included) is shown beside them.
+mixed in still works; a missing file or case shows as "-". The ratio is plaidml's GFLOP/s over
+torch's: plaidml's share of torch's throughput. torch's main figures are CUDA-event device time;
+its wall-clock median (plaidml's way of timing, launch and synchronisation included) is shown
+beside them.
 """
 import json
 import sys
@@ -68,35 +70,53 @@ def device_of(lines):
     return "-"
 
 
-def table(plaidml, torch):
-    names = list(plaidml) + [n for n in torch if n not in plaidml]
-    out = [
-        f"plaidml: {device_of(plaidml)}; torch: {device_of(torch)} (TF32 off)",
-        "",
-        "| case | plaidml median ms | torch median ms | time ratio | plaidml GFLOP/s | "
-        "torch GFLOP/s | speed ratio | plaidml compile ms | torch first call ms | "
-        "torch wall median ms | plaidml | torch |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
-    ]
+def device_label(lines, fallback):
+    for line in lines.values():
+        if line.get("device"):
+            return line["device"]
+    return fallback
+
+
+def table(torch, runs):
+    """runs: [(path, cases)] of plaidml_gpu_bench output, one per plaidml device."""
+    names = list(torch)
+    for _, cases in runs:
+        names += [n for n in cases if n not in names]
+    labels = [device_label(cases, path) for path, cases in runs]
+    out = [f"torch: {device_of(torch)} (TF32 off)"]
+    out += [f"plaidml {label}: {device_of(cases)}" for label, (_, cases) in zip(labels, runs)]
+    header = "| case | torch median ms | torch GFLOP/s | torch wall median ms |"
+    rule = "|---|---:|---:|---:|"
+    for label in labels:
+        header += (f" {label} median ms | {label} GFLOP/s | {label} / torch speed | "
+                   f"{label} compile ms |")
+        rule += "---:|---:|---:|---:|"
+    header += " status |"
+    rule += "---|"
+    out += ["", header, rule]
     for name in names:
-        p, t = plaidml.get(name), torch.get(name)
-        pm, tm = figure(p, "median_ms"), figure(t, "median_ms")
-        pg, tg = figure(p, "gflops"), figure(t, "gflops")
-        pc = p.get("compile_ms") if p else None
-        tc = figure(t, "compile_ms")
-        out.append(
-            f"| {name} | {fmt(pm, 3)} | {fmt(tm, 3)} | {fmt(ratio(pm, tm))} | {fmt(pg, 1)} | "
-            f"{fmt(tg, 1)} | {fmt(ratio(pg, tg), 3)} | {fmt(pc, 1)} | {fmt(tc, 1)} | "
-            f"{fmt(figure(t, 'wall_median_ms'), 3)} | "
-            f"{status_of(p)} | {status_of(t)} |")
+        t = torch.get(name)
+        tg = figure(t, "gflops")
+        row = (f"| {name} | {fmt(figure(t, 'median_ms'), 3)} | {fmt(tg, 1)} | "
+               f"{fmt(figure(t, 'wall_median_ms'), 3)} |")
+        statuses = [f"torch {status_of(t)}"]
+        for label, (_, cases) in zip(labels, runs):
+            p = cases.get(name)
+            pg = figure(p, "gflops")
+            compile_ms = p.get("compile_ms") if p else None
+            row += (f" {fmt(figure(p, 'median_ms'), 3)} | {fmt(pg, 1)} | "
+                    f"{fmt(ratio(pg, tg), 3)} | {fmt(compile_ms, 1)} |")
+            statuses.append(f"{label} {status_of(p)}")
+        out.append(row + " " + ", ".join(statuses) + " |")
     return "\n".join(out) + "\n"
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    sys.stdout.write(table(load(argv[1]), load(argv[2])))
+    runs = [(path, load(path)) for path in argv[2:]]
+    sys.stdout.write(table(load(argv[1]), runs))
     return 0
 
 

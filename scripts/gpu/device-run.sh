@@ -7,13 +7,14 @@
 # Steps (each runs under its own timeout and the next runs whatever happened; the exit codes are
 # summarised at the end, and the script exits 1 if any step failed):
 #   1. device info: nvidia-smi, `plaidml devices`
-#   2. the conformance suite on opencl:0             -> $OUT/conformance.txt
-#   3. `plaidml run` of examples/tile/matmul.tile on opencl:0
-#   4. plaidml_gpu_bench --device opencl:0           -> $OUT/plaidml_gpu.json
+#   2. the conformance suite on each device          -> $OUT/conformance.<device>.txt
+#   3. `plaidml run` of examples/tile/matmul.tile on each device
+#   4. plaidml_gpu_bench --device D, for each device  -> $OUT/plaidml_gpu.<device>.json
 #   5. bench/torch_gpu.py (whichever python has torch) -> $OUT/torch_gpu.json
 #   6. bench/compare_gpu.py                          -> $OUT/gpu_table.md
-# Everything printed also goes to $OUT/device-run.log. The whole run fits in about 9 minutes;
-# STEPS="bench torch compare" runs a subset.
+# The devices: PLAIDML_GPU_DEVICES (default "opencl:0 vulkan:0"); <device> is the id without
+# its colon (opencl0). Everything printed also goes to $OUT/device-run.log. STEPS="bench torch
+# compare" runs a subset.
 # Without NVIDIA's OpenCL library (e.g. here, with PoCL) it uses the machine's own ICDs.
 # shellcheck disable=SC2317  # the step functions run through `bash -c` (export -f)
 set -uo pipefail
@@ -21,7 +22,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT"
 tarball=${PLAIDML_GPU_TARBALL:-$root/.devrun/plaidml-gpu.tar.xz}
-device=${PLAIDML_GPU_DEVICE:-opencl:0}
+devices=${PLAIDML_GPU_DEVICES:-opencl:0 vulkan:0}
 # Per-step limits in seconds (sum about 520 s, under the 10-minute limit of one remote command).
 t_conformance=${T_CONFORMANCE:-200}
 t_cli=${T_CLI:-45}
@@ -119,34 +120,51 @@ device_info() {
   with_libs "$pkg/bin/plaidml" devices
 }
 
-# One process per family, all at once (the GPU machine has many cores; the driver's compiler
-# is the bottleneck), each line-buffered with durations: a run cut off by its timeout still
-# shows how far every family got. conformance.txt holds the families one after the other.
+# One process per family and device, all at once (the GPU machine has many cores; the driver's
+# compiler is the bottleneck), each line-buffered with durations: a run cut off by its timeout
+# still shows how far every family got. conformance.<device>.txt holds a device's families.
 conformance() {
-  local families rc=0 pids=() i=0
+  local families rc=0 pids=() i device
   mapfile -t families < <(with_libs "$pkg/bin/plaidml_conformance_test" --list-test-cases \
     --no-intro=true --no-version=true | grep '^conformance: ')
-  for family in "${families[@]}"; do
-    PLAIDML_CONFORMANCE_DEVICES=$device PLAIDML_TEST_DATA=$root/tests/data \
-      with_libs stdbuf -oL -eL "$pkg/bin/plaidml_conformance_test" --duration=true \
-      "--test-case=$family" >"$OUT/conformance.$i.txt" 2>&1 &
-    pids+=($!)
-    i=$((i + 1))
+  for device in $devices; do
+    i=0
+    for family in "${families[@]}"; do
+      PLAIDML_CONFORMANCE_DEVICES=$device PLAIDML_TEST_DATA=$root/tests/data \
+        with_libs stdbuf -oL -eL "$pkg/bin/plaidml_conformance_test" --duration=true \
+        "--test-case=$family" >"$OUT/conformance.${device//:/}.$i.txt" 2>&1 &
+      pids+=($!)
+      i=$((i + 1))
+    done
   done
   for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
-  cat "$OUT"/conformance.*.txt >"$OUT/conformance.txt" && rm -f "$OUT"/conformance.*.txt
-  grep -E "TEST CASE|test cases|assertions|Status|ERROR" "$OUT/conformance.txt" | tail -n 60
+  for device in $devices; do
+    local stem=$OUT/conformance.${device//:/}
+    cat "$stem".[0-9]*.txt >"$stem.txt" && rm -f "$stem".[0-9]*.txt
+    echo "--- $device"
+    grep -E "TEST CASE|test cases|assertions|Status|ERROR" "$stem.txt" | tail -n 60
+  done
   return "$rc"
 }
 
 cli_run() {
-  with_libs "$pkg/bin/plaidml" run --device "$device" "$root/examples/tile/matmul.tile" \
-    --input A=random:f32:256x512 --input B=random:f32:512x128 --repeat 5
+  local device rc=0
+  for device in $devices; do
+    with_libs "$pkg/bin/plaidml" run --device "$device" "$root/examples/tile/matmul.tile" \
+      --input A=random:f32:256x512 --input B=random:f32:512x128 --repeat 5 || rc=1
+  done
+  return "$rc"
 }
 
+# One device after the other, so that they do not share the GPU while timed.
 bench() {
-  # shellcheck disable=SC2086
-  with_libs "$pkg/bin/plaidml_gpu_bench" --device "$device" $bench_args >"$OUT/plaidml_gpu.json"
+  local device rc=0
+  for device in $devices; do
+    # shellcheck disable=SC2086
+    with_libs "$pkg/bin/plaidml_gpu_bench" --device "$device" $bench_args \
+      >"$OUT/plaidml_gpu.${device//:/}.json" || rc=1
+  done
+  return "$rc"
 }
 
 torch_python() {
@@ -175,18 +193,20 @@ torch_bench() {
 compare() {
   local py
   py=$(command -v python3 || command -v python)
-  "$py" "$root/bench/compare_gpu.py" "$OUT/plaidml_gpu.json" "$OUT/torch_gpu.json" \
+  local files=() device
+  for device in $devices; do files+=("$OUT/plaidml_gpu.${device//:/}.json"); done
+  "$py" "$root/bench/compare_gpu.py" "$OUT/torch_gpu.json" "${files[@]}" \
     >"$OUT/gpu_table.md" && cat "$OUT/gpu_table.md"
 }
 
 export -f with_libs device_info conformance cli_run bench torch_python torch_bench compare
-echo "device-run: $(date -u), root $root, OUT $OUT, device $device"
+echo "device-run: $(date -u), root $root, OUT $OUT, devices $devices"
 unpack_start=$SECONDS
 unpack
 unpack_rc=$?
 record unpack $unpack_rc $unpack_start
 if [ $unpack_rc = 0 ]; then
-  export pkg root OUT device bench_args torch_args
+  export pkg root OUT devices bench_args torch_args
   setup_opencl_icd
   setup_vulkan_icd
   setup_unsupported_dir
