@@ -1,11 +1,11 @@
-#include "jit/codegen/opencl/cl_contraction_match.h"
+#include "jit/codegen/gpu/contraction_match.h"
 
 #include <algorithm>
 #include <functional>
 
 #include "jit/loop/printer.h"
 
-namespace plaidml::jit::opencl {
+namespace plaidml::jit::gpu {
 
 using loop::Expr;
 using loop::ExprKind;
@@ -145,4 +145,4 @@ std::optional<int64_t> linear_coeff(const Expr& e, const std::string& var) {
   }
 }
 
-}  // namespace plaidml::jit::opencl
+}  // namespace plaidml::jit::gpu

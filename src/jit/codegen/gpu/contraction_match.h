@@ -1,12 +1,12 @@
 // Recognises the register form of a contraction (jit/lower/lower_contraction.cc) in a loop-IR
-// kernel, as the tiled OpenCL emitter needs it:
+// kernel, as the tiled GPU emitters (OpenCL C, SPIR-V) need it:
 //   band loops (independent, constant bounds) {
 //     var acc = init
 //     [if g0] for r1 { [if g1] for r2 { ... [if gk] acc = agg(acc, comb(loads)) } }
 //     epilogue (the store of acc, possibly with a fused elementwise tail)
 //   }
 // and sorts the loads of the aggregation by what their index depends on, which decides whether
-// a load can be staged through __local memory.
+// a load can be staged through workgroup-shared memory.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@
 
 #include "jit/loop/loop_ir.h"
 
-namespace plaidml::jit::opencl {
+namespace plaidml::jit::gpu {
 
 struct RegisterForm {
   std::vector<const loop::Stmt*> band;  // outermost first; back() is the n loop
@@ -50,20 +50,20 @@ bool has_load(const loop::Expr& e);
 // Where a load of the aggregation lives in the tiled kernel.
 enum class LoadSide {
   kGlobal,  // read from global memory at each point (depends on both m and n, or not on k)
-  kM,       // a [BK][BM] __local tile: depends on k and m, not n
-  kN,       // a [BK][BN] __local tile: depends on k and n, not m
-  kK,       // a [BK] __local tile: depends on k only (among k, m, n)
+  kM,       // a [BK][BM] shared tile: depends on k and m, not n
+  kN,       // a [BK][BN] shared tile: depends on k and n, not m
+  kK,       // a [BK] shared tile: depends on k only (among k, m, n)
 };
 
 struct ClassifiedLoad {
   const loop::Expr* load = nullptr;
   LoadSide side = LoadSide::kGlobal;
-  std::string key;  // the load's printed text: equal loads share one tile
+  std::string key;  // the load's loop-IR text (loop::to_string): equal loads share one tile
 };
 
 // The distinct loads of the aggregation statement. A load is staged only when its index reads
 // nothing but k, its own side's variable, uniform band variables and outer reduction variables,
-// contains no load, and its value is not bool (no bool in __local memory).
+// contains no load, and its value is not bool (no bool in shared memory).
 std::vector<ClassifiedLoad> classify_loads(const RegisterForm& form);
 
 // Variables the whole workgroup agrees on: uniform band variables and reduction loop variables
@@ -74,4 +74,4 @@ std::set<std::string> uniform_vars(const RegisterForm& form);
 // nullopt when it is not of that shape.
 std::optional<int64_t> linear_coeff(const loop::Expr& e, const std::string& var);
 
-}  // namespace plaidml::jit::opencl
+}  // namespace plaidml::jit::gpu

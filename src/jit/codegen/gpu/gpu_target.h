@@ -1,5 +1,5 @@
-// What OpenCL C code generation knows of a device: its limits, from the plugin's device info
-// (jit/compiler.cc fills it). Tile sizes and workgroup shapes are chosen from these numbers,
+// What GPU code generation knows of a device: its limits, from the plugin's device info
+// (jit/compiler.cc fills it for OpenCL; the SPIR-V generator derives one from SpirvTarget). Tile sizes and workgroup shapes are chosen from these numbers,
 // never hard-coded for one GPU.
 #pragma once
 
@@ -11,7 +11,7 @@ namespace plaidml::jit {
 struct GpuTarget {
   std::string device_name;          // for messages
   int max_workgroup_size = 256;     // threads per workgroup
-  int64_t local_memory_bytes = 32768;  // __local bytes per workgroup
+  int64_t local_memory_bytes = 32768;  // shared bytes per workgroup
   int compute_units = 1;            // SMs / CUs: how many workgroups run at once, roughly
   bool fp16 = false;                // cl_khr_fp16 (f16 arithmetic; storage works everywhere)
   bool fp64 = false;                // cl_khr_fp64

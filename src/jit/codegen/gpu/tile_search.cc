@@ -1,9 +1,9 @@
-#include "jit/codegen/opencl/cl_tile_search.h"
+#include "jit/codegen/gpu/tile_search.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace plaidml::jit::opencl {
+namespace plaidml::jit::gpu {
 namespace {
 
 constexpr int kThreadCandidates[] = {4, 8, 16, 32};
@@ -87,4 +87,4 @@ std::optional<TileChoice> choose_tiles(const TileProblem& p, const GpuTarget& ta
   return best;
 }
 
-}  // namespace plaidml::jit::opencl
+}  // namespace plaidml::jit::gpu

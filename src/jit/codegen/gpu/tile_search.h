@@ -1,4 +1,4 @@
-// Tile sizes of a tiled contraction kernel (cl_kernel_tiled.cc): a small search over thread
+// Tile sizes of a tiled contraction kernel (tiled_layout.h): a small search over thread
 // blocks TX x TY, register blocks RN x RM and reduction chunks BK, within the device's limits
 // (GpuTarget), ranked by a cost model, so small or skinny problems get small tiles.
 #pragma once
@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <optional>
 
-#include "jit/codegen/opencl/gpu_target.h"
+#include "jit/codegen/gpu/gpu_target.h"
 
-namespace plaidml::jit::opencl {
+namespace plaidml::jit::gpu {
 
 // The shape of one contraction as the tiler sees it.
 struct TileProblem {
@@ -33,7 +33,7 @@ struct TileChoice {
   int64_t bm() const { return int64_t{ty} * rm; }
 };
 
-// __local bytes the tiles of `c` take (each row padded by one element against bank conflicts).
+// Shared-memory bytes the tiles of `c` take (each row padded by one element against bank conflicts).
 int64_t local_bytes(const TileProblem& p, const TileChoice& c);
 
 // The model's estimate for `c` (lower is better); exposed for tests.
@@ -45,4 +45,4 @@ double tile_cost(const TileProblem& p, const TileChoice& c, const GpuTarget& tar
 // one work-item per output).
 std::optional<TileChoice> choose_tiles(const TileProblem& p, const GpuTarget& target);
 
-}  // namespace plaidml::jit::opencl
+}  // namespace plaidml::jit::gpu

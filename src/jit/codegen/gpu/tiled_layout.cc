@@ -1,9 +1,9 @@
-#include "jit/codegen/opencl/cl_tiled_layout.h"
+#include "jit/codegen/gpu/tiled_layout.h"
 
 #include <algorithm>
 #include <cstdlib>
 
-namespace plaidml::jit::opencl {
+namespace plaidml::jit::gpu {
 
 using loop::ExprPtr;
 using loop::Stmt;
@@ -11,7 +11,7 @@ using loop::StmtKind;
 
 namespace {
 
-// Bytes of a value in __local memory: f16/bf16 are staged as float (their value type).
+// Bytes of a value in shared memory: f16/bf16 are staged as float (their value type).
 int64_t value_bytes(DType dtype) {
   if (dtype == DType::F16 || dtype == DType::BF16) return 4;
   return dtype_size(dtype);
@@ -114,4 +114,4 @@ std::optional<TiledPlan> plan_tiled(const RegisterForm& form) {
   return plan;
 }
 
-}  // namespace plaidml::jit::opencl
+}  // namespace plaidml::jit::gpu

@@ -1,6 +1,8 @@
-// The plan of one tiled contraction kernel, between matching (cl_contraction_match.h), tile
-// search (cl_tile_search.h) and printing (cl_kernel_tiled.cc): which loads get __local tiles,
-// which guards are uniform (they gate the chunk loop) and which are evaluated per point.
+// The plan of one tiled contraction kernel, between matching (contraction_match.h), tile
+// search (tile_search.h) and emission (opencl/cl_kernel_tiled.cc, spirv/spv_kernel_tiled.cc):
+// which loads get workgroup-shared tiles, which guards are uniform (they gate the chunk loop)
+// and which are evaluated per point. Device-neutral: the emitters differ only in the code
+// they write for it.
 #pragma once
 
 #include <optional>
@@ -8,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "jit/codegen/opencl/cl_contraction_match.h"
-#include "jit/codegen/opencl/cl_tile_search.h"
+#include "jit/codegen/gpu/contraction_match.h"
+#include "jit/codegen/gpu/tile_search.h"
 
-namespace plaidml::jit::opencl {
+namespace plaidml::jit::gpu {
 
 struct StagedTile {
   ClassifiedLoad load;
-  std::string name;  // the __local array
+  std::string name;  // the shared array (OpenCL __local, SPIR-V Workgroup)
   // The cooperative load walks k fastest when the load is contiguous along k (A[m, k]), else
   // the m/n side fastest (B[k, n]): neighbouring threads read neighbouring addresses.
   bool k_fastest = false;
@@ -41,4 +43,4 @@ void conjuncts(const loop::ExprPtr& cond, std::vector<loop::ExprPtr>& out);
 // The plan of a matched kernel; nullopt when no load can be staged.
 std::optional<TiledPlan> plan_tiled(const RegisterForm& form);
 
-}  // namespace plaidml::jit::opencl
+}  // namespace plaidml::jit::gpu

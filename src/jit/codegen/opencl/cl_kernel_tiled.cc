@@ -13,11 +13,17 @@
 #include <vector>
 
 #include "jit/codegen/opencl/cl_kernel.h"
-#include "jit/codegen/opencl/cl_tiled_layout.h"
+#include "jit/codegen/gpu/tiled_layout.h"
 #include "jit/loop/printer.h"
 
 namespace plaidml::jit::opencl {
 
+using gpu::LoadSide;
+using gpu::RegisterForm;
+using gpu::StagedTile;
+using gpu::TileChoice;
+using gpu::TiledPlan;
+using gpu::TileProblem;
 using loop::Stmt;
 using loop::StmtKind;
 
@@ -328,11 +334,11 @@ bool launchable(const TileProblem& p, const TileChoice& c) {
 Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel,
                                                       const GpuTarget& target,
                                                       ClPrinter& printer, std::string& out) {
-  std::optional<RegisterForm> form = match_register_form(kernel);
+  std::optional<RegisterForm> form = gpu::match_register_form(kernel);
   if (!form) return std::optional<LaunchDims>();
-  std::optional<TiledPlan> plan = plan_tiled(*form);
+  std::optional<TiledPlan> plan = gpu::plan_tiled(*form);
   if (!plan) return std::optional<LaunchDims>();
-  std::optional<TileChoice> tiles = choose_tiles(plan->problem, target);
+  std::optional<TileChoice> tiles = gpu::choose_tiles(plan->problem, target);
   if (!tiles || !launchable(plan->problem, *tiles)) return std::optional<LaunchDims>();
   TiledEmitter emitter(kernel, *plan, *tiles, printer);
   return std::optional<LaunchDims>(emitter.emit(out));

@@ -11,7 +11,7 @@
 #include <set>
 #include <string>
 
-#include "jit/codegen/opencl/gpu_target.h"
+#include "jit/codegen/gpu/gpu_target.h"
 #include "jit/lower/lower.h"
 
 namespace plaidml::jit::opencl {

@@ -13,7 +13,7 @@
 
 #include "core/base/status.h"
 #include "jit/artifact.h"
-#include "jit/codegen/opencl/gpu_target.h"
+#include "jit/codegen/gpu/gpu_target.h"
 #include "jit/lower/lower.h"
 
 namespace plaidml::jit {

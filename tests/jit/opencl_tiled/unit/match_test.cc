@@ -1,12 +1,12 @@
 // The register-form matcher and the tiling plan on real lowered programs.
 #include <doctest/doctest.h>
 
-#include "jit/codegen/opencl/cl_contraction_match.h"
-#include "jit/codegen/opencl/cl_tiled_layout.h"
+#include "jit/codegen/gpu/contraction_match.h"
+#include "jit/codegen/gpu/tiled_layout.h"
 #include "jit/loop/printer.h"
 #include "jit/opencl_tiled/lowering.h"
 
-namespace plaidml::jit::opencl {
+namespace plaidml::jit::gpu {
 namespace {
 
 using jit::testing::lower_gpu;
@@ -134,4 +134,4 @@ TEST_CASE("linear_coeff reads strides of affine index expressions") {
 }
 
 }  // namespace
-}  // namespace plaidml::jit::opencl
+}  // namespace plaidml::jit::gpu

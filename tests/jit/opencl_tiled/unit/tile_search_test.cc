@@ -1,9 +1,9 @@
 // The tile search: device limits respected, tile sizes follow the problem's shape.
 #include <doctest/doctest.h>
 
-#include "jit/codegen/opencl/cl_tile_search.h"
+#include "jit/codegen/gpu/tile_search.h"
 
-namespace plaidml::jit::opencl {
+namespace plaidml::jit::gpu {
 namespace {
 
 TileProblem matmul(int64_t m, int64_t n, int64_t k) {
@@ -91,4 +91,4 @@ TEST_CASE("without an m loop the thread block is one row") {
 }
 
 }  // namespace
-}  // namespace plaidml::jit::opencl
+}  // namespace plaidml::jit::gpu
