@@ -1,6 +1,6 @@
 // What GPU code generation knows of a device: its limits, from the plugin's device info
-// (jit/compiler.cc fills it for OpenCL; the SPIR-V generator derives one from SpirvTarget). Tile sizes and workgroup shapes are chosen from these numbers,
-// never hard-coded for one GPU.
+// (jit/compiler.cc fills it for OpenCL; the SPIR-V generator derives one from SpirvTarget).
+// Tile sizes and workgroup shapes are chosen from these numbers, never hard-coded for one GPU.
 #pragma once
 
 #include <cstdint>

@@ -33,7 +33,8 @@ struct TileChoice {
   int64_t bm() const { return int64_t{ty} * rm; }
 };
 
-// Shared-memory bytes the tiles of `c` take (each row padded by one element against bank conflicts).
+// Shared-memory bytes the tiles of `c` take (each row padded by one element against bank
+// conflicts).
 int64_t local_bytes(const TileProblem& p, const TileChoice& c);
 
 // The model's estimate for `c` (lower is better); exposed for tests.

@@ -61,7 +61,9 @@ TileProblem describe(const RegisterForm& form, const std::vector<StagedTile>& ti
   p.has_m = form.has_m();
   p.m = p.has_m ? loop::trip_count(form.m_loop()) : 1;
   p.k = loop::trip_count(form.k_loop());
-  for (size_t i = 0; i < form.uniform_band_count(); ++i) p.uniform *= loop::trip_count(*form.band[i]);
+  for (size_t i = 0; i < form.uniform_band_count(); ++i) {
+    p.uniform *= loop::trip_count(*form.band[i]);
+  }
   for (size_t i = 0; i < form.k_pos; ++i) {
     if (form.path[i]->kind == StmtKind::kFor) p.serial *= loop::trip_count(*form.path[i]);
   }

@@ -65,6 +65,10 @@ Id SpvBuilder::type_void_function() {
   return cached_type(spv::Op::OpTypeFunction, {type_void()});
 }
 
+Id SpvBuilder::type_array(Id elem, uint32_t length) {
+  return cached_type(spv::Op::OpTypeArray, {elem, const_int(32, false, length)});
+}
+
 Id SpvBuilder::type_buffer_block(Id elem, int stride) {
   auto it = buffer_blocks_.find(elem);
   if (it != buffer_blocks_.end()) return it->second;
@@ -225,6 +229,46 @@ Id SpvBuilder::ext(GLSLstd450 inst, Id result_type, const std::vector<Id>& args)
 void SpvBuilder::label(Id label) {
   append(fn_body_, spv::Op::OpLabel, {label});
   current_block_ = label;
+}
+
+void SpvBuilder::if_then(Id cond, const std::function<void()>& then) {
+  Id then_label = new_id(), merge = new_id();
+  op_void(spv::Op::OpSelectionMerge, {merge, 0 /* SelectionControl None */});
+  op_void(spv::Op::OpBranchConditional, {cond, then_label, merge});
+  label(then_label);
+  then();
+  op_void(spv::Op::OpBranch, {merge});
+  label(merge);
+}
+
+void SpvBuilder::counted_loop(Id counter, Id type, const std::function<Id()>& bound, Id step,
+                              const std::function<void()>& body) {
+  Id header = new_id(), check = new_id(), loop_body = new_id();
+  Id cont = new_id(), merge = new_id();
+  op_void(spv::Op::OpBranch, {header});
+  label(header);
+  op_void(spv::Op::OpLoopMerge, {merge, cont, 0 /* LoopControl None */});
+  op_void(spv::Op::OpBranch, {check});
+  label(check);
+  Id hi = bound();
+  Id v = op(spv::Op::OpLoad, type, {counter});
+  Id more = op(spv::Op::OpSLessThan, type_bool(), {v, hi});
+  op_void(spv::Op::OpBranchConditional, {more, loop_body, merge});
+  label(loop_body);
+  body();
+  op_void(spv::Op::OpBranch, {cont});
+  label(cont);
+  Id now = op(spv::Op::OpLoad, type, {counter});
+  op_void(spv::Op::OpStore, {counter, op(spv::Op::OpIAdd, type, {now, step})});
+  op_void(spv::Op::OpBranch, {header});
+  label(merge);
+}
+
+void SpvBuilder::workgroup_barrier() {
+  Id workgroup = const_int(32, false, static_cast<uint32_t>(spv::Scope::Workgroup));
+  uint32_t semantics = static_cast<uint32_t>(spv::MemorySemanticsMask::AcquireRelease |
+                                             spv::MemorySemanticsMask::WorkgroupMemory);
+  op_void(spv::Op::OpControlBarrier, {workgroup, workgroup, const_int(32, false, semantics)});
 }
 
 std::vector<uint32_t> SpvBuilder::finish(uint32_t version) const {

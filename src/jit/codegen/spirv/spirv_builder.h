@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -34,6 +35,8 @@ class SpvBuilder {
   Id type_vector(Id component, int count);
   Id type_pointer(spv::StorageClass storage, Id pointee);
   Id type_void_function();
+  // elem[length] (no ArrayStride: for Function and Workgroup storage, which have no layout).
+  Id type_array(Id elem, uint32_t length);
   // struct { elem data[]; } decorated Block, member Offset 0, array ArrayStride `stride`.
   Id type_buffer_block(Id elem, int stride);
 
@@ -66,6 +69,20 @@ class SpvBuilder {
   // Opens block `label` (the previous block must have been terminated).
   void label(Id label);
   Id current_block() const { return current_block_; }
+
+  // Structured control flow (every branch nested in a construct with its merge block, as
+  // Vulkan requires). Both leave the merge block open.
+  // if (cond) then(): a selection construct.
+  void if_then(Id cond, const std::function<void()>& then);
+  // while (*counter < bound()) { body(); *counter += step; }: a loop construct (header with
+  // OpLoopMerge -> check -> body -> continue block -> header). `counter` is an initialised
+  // Function variable of the signed integer type `type`; `bound` is emitted in the check
+  // block, so it is evaluated on every trip.
+  void counted_loop(Id counter, Id type, const std::function<Id()>& bound, Id step,
+                    const std::function<void()>& body);
+  // OpControlBarrier(Workgroup, Workgroup, AcquireRelease | WorkgroupMemory): GLSL's
+  // barrier(), OpenCL's barrier(CLK_LOCAL_MEM_FENCE). Only in workgroup-uniform control flow.
+  void workgroup_barrier();
 
   std::vector<uint32_t> finish(uint32_t version = 0x00010300) const;
 

@@ -100,15 +100,6 @@ std::vector<Id> declare_slots(const LoweredProgram& lowered, spirv::SpvScalar& s
   return vars;
 }
 
-Id declare_invocation_id(SpvBuilder& b) {
-  Id uvec3 = b.type_vector(b.type_int(32, false), 3);
-  Id var = b.global_variable(b.type_pointer(spv::StorageClass::Input, uvec3),
-                             spv::StorageClass::Input);
-  b.decorate(var, spv::Decoration::BuiltIn,
-             {static_cast<uint32_t>(spv::BuiltIn::GlobalInvocationId)});
-  return var;
-}
-
 }  // namespace
 
 Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& target) {
@@ -117,13 +108,19 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
   b.capability(spv::Capability::Shader);
   spirv::SpvScalar scalar(b);
   std::vector<Id> slot_vars = declare_slots(lowered, scalar, b);
-  Id invocation_id = declare_invocation_id(b);
+  spirv::Builtins builtins(b);
   spirv::SpvEmitter emitter(lowered, scalar, slot_vars, fits_index32(lowered));
   Artifact artifact;
   artifact.format = kSpirvFormat;
   for (const loop::Kernel& kernel : lowered.kernels) {
-    PLAIDML_ASSIGN(jit::LaunchDims dims,
-                   spirv::emit_kernel(kernel, target, emitter, b, invocation_id));
+    PLAIDML_ASSIGN(std::optional<LaunchDims> tiled,
+                   spirv::emit_tiled_kernel(kernel, target, emitter, b, builtins));
+    LaunchDims dims;
+    if (tiled) {
+      dims = *tiled;
+    } else {
+      PLAIDML_ASSIGN(dims, spirv::emit_kernel(kernel, target, emitter, b, builtins));
+    }
     KernelEntry entry;
     entry.symbol = kernel.name;
     entry.parallel_extent = loop::parallel_extent(kernel);

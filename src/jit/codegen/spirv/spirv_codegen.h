@@ -6,10 +6,15 @@
 // its own LocalSize execution mode (KernelEntry::workgroup). Buffer slot k of the lowered
 // program is the storage buffer at descriptor set 0, binding k, for every entry point (a
 // runtime array of the slot's element type; the Vulkan device binds every slot). SPIR-V 1.3
-// entry-point interfaces hold only Input/Output variables, so each lists just
-// GlobalInvocationId. Element types: bool as u8, f16/bf16 as u16 bit patterns computed in f32,
-// so Float16 is never needed. No push constants: sizes are constants in the code.
-// KernelEntry::grid is the vkCmdDispatch group count.
+// entry-point interfaces hold only Input/Output variables, so each lists just the builtins it
+// reads (GlobalInvocationId; a tiled kernel LocalInvocationId and WorkgroupId). Element types:
+// bool as u8, f16/bf16 as u16 bit patterns computed in f32, so Float16 is never needed. No
+// push constants: sizes are constants in the code. KernelEntry::grid is the vkCmdDispatch
+// group count.
+//
+// Register-form contractions become tiled kernels (spv_kernel.h: Workgroup arrays, barriers,
+// a register block per invocation) planned as for OpenCL (jit/codegen/gpu); other kernels are
+// band-mapped, one invocation per band iteration.
 //
 // Targets Vulkan 1.1 / SPIR-V 1.3 with the capabilities the kernel's dtypes need (Int8,
 // Int16, Int64, Float16, Float64 and the 8/16-bit storage ones); a dtype the device cannot do
@@ -17,8 +22,11 @@
 // `spirv-val --target-env vulkan1.1`.
 #pragma once
 
+#include <string>
+
 #include "core/base/status.h"
 #include "jit/artifact.h"
+#include "jit/codegen/gpu/gpu_target.h"
 #include "jit/lower/lower.h"
 
 namespace plaidml::jit {
@@ -36,6 +44,25 @@ struct SpirvTarget {
   // 1.2): every entry point then declares SignedZeroInfNanPreserve, without which drivers may
   // fold IEEE inf/NaN/-0 away (lavapipe gives 0 for x / (x - x)).
   bool float_controls = false;
+
+  // The limits the tile search (jit/codegen/gpu/tile_search.h) works within.
+  GpuTarget limits() const {
+    GpuTarget t;
+    t.device_name = device_name;
+    t.max_workgroup_size = max_workgroup_size;
+    t.local_memory_bytes = shared_memory_bytes;
+    t.compute_units = compute_units;
+    t.fp16 = float16;
+    t.fp64 = float64;
+    return t;
+  }
+  // Goes into cache keys: everything above that changes the generated code.
+  std::string key() const {
+    return device_name + "|wg" + std::to_string(max_workgroup_size) + "|sm" +
+           std::to_string(shared_memory_bytes) + "|cu" + std::to_string(compute_units) +
+           (int8 ? "|i8" : "") + (int16 ? "|i16" : "") + (int64 ? "|i64" : "") +
+           (float16 ? "|f16" : "") + (float64 ? "|f64" : "") + (float_controls ? "|fc" : "");
+  }
 };
 
 Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& target);

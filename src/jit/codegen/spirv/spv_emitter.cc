@@ -43,6 +43,16 @@ void SpvEmitter::bind_value(const std::string& name, Id id) {
   bound_[name] = Binding{id, false, DType::I64};
 }
 
+void SpvEmitter::bind_pointer(const std::string& name, Id ptr, DType t) {
+  bound_[name] = Binding{ptr, true, t};
+}
+
+void SpvEmitter::scoped(const std::function<void()>& f) {
+  std::map<std::string, Binding> saved = bound_;
+  f();
+  bound_ = std::move(saved);
+}
+
 Id SpvEmitter::var(const Expr& e) {
   auto it = bound_.find(e.name);
   if (it == bound_.end()) {
@@ -64,6 +74,9 @@ Id SpvEmitter::element_pointer(int slot, const Expr& index) {
 }
 
 Id SpvEmitter::load(const Expr& e) {
+  if (load_hook_) {
+    if (std::optional<Id> staged = load_hook_(e)) return *staged;
+  }
   DType t = program_.slots.at(static_cast<size_t>(e.slot)).shape.dtype;
   Id ptr = element_pointer(e.slot, *e.args[0]);
   Id stored = b_.op(Op::OpLoad, scalar_.storage_type(t), {ptr});
@@ -154,27 +167,13 @@ void SpvEmitter::for_loop(const Stmt& s) {
   Id lo = expr(*s.lo);
   Id ptr = b_.local_variable(i64);
   b_.op_void(Op::OpStore, {ptr, lo});
-  Id header = b_.new_id(), check = b_.new_id(), loop_body = b_.new_id();
-  Id cont = b_.new_id(), merge = b_.new_id();
-  b_.op_void(Op::OpBranch, {header});
-  b_.label(header);
-  b_.op_void(Op::OpLoopMerge, {merge, cont, kNoControl});
-  b_.op_void(Op::OpBranch, {check});
-  b_.label(check);
-  Id hi = expr(*s.hi);  // bound before the variable: hi never names it
-  Id v = b_.op(Op::OpLoad, i64, {ptr});
-  Id more = b_.op(Op::OpSLessThan, b_.type_bool(), {v, hi});
-  b_.op_void(Op::OpBranchConditional, {more, loop_body, merge});
-  b_.label(loop_body);
-  bound_[s.var] = Binding{ptr, true, DType::I64};
-  body(s.body);
-  b_.op_void(Op::OpBranch, {cont});
-  b_.label(cont);
-  Id now = b_.op(Op::OpLoad, i64, {ptr});
-  Id next = b_.op(Op::OpIAdd, i64, {now, b_.const_int(64, true, static_cast<uint64_t>(s.step))});
-  b_.op_void(Op::OpStore, {ptr, next});
-  b_.op_void(Op::OpBranch, {header});
-  b_.label(merge);
+  // hi is emitted before the variable is bound: hi never names it.
+  b_.counted_loop(
+      ptr, i64, [&] { return expr(*s.hi); }, b_.const_int(64, true, static_cast<uint64_t>(s.step)),
+      [&] {
+        bound_[s.var] = Binding{ptr, true, DType::I64};
+        body(s.body);
+      });
   if (saved) {
     bound_[s.var] = *saved;
   } else {
@@ -183,14 +182,7 @@ void SpvEmitter::for_loop(const Stmt& s) {
 }
 
 void SpvEmitter::if_then(const Stmt& s) {
-  Id cond = expr(*s.cond);
-  Id then_label = b_.new_id(), merge = b_.new_id();
-  b_.op_void(Op::OpSelectionMerge, {merge, kNoControl});
-  b_.op_void(Op::OpBranchConditional, {cond, then_label, merge});
-  b_.label(then_label);
-  body(s.body);
-  b_.op_void(Op::OpBranch, {merge});
-  b_.label(merge);
+  b_.if_then(expr(*s.cond), [&] { body(s.body); });
 }
 
 void SpvEmitter::store(const Stmt& s) {

@@ -5,7 +5,9 @@
 // Kernel emitters bind band variables to computed values before emitting the band's body.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,16 @@ class SpvEmitter {
 
   // Loop variable `name` (I64) is the value `id` from now on (until rebound).
   void bind_value(const std::string& name, Id id);
+  // Variable `name` of dtype `t` lives in the Function variable `ptr` (loaded on each use,
+  // assignable), as a declared local does.
+  void bind_pointer(const std::string& name, Id ptr, DType t);
+  // Runs `f`, then restores every binding as it was before (what `f` bound is forgotten).
+  void scoped(const std::function<void()>& f);
+
+  // Consulted for every load: a value (of the load's dtype) replaces the buffer read, as the
+  // tiled kernel reads staged loads from shared memory; nullopt reads the buffer. Empty: none.
+  using LoadHook = std::function<std::optional<Id>(const loop::Expr& load)>;
+  void set_load_hook(LoadHook hook) { load_hook_ = std::move(hook); }
 
   Id expr(const loop::Expr& e);
   void stmt(const loop::Stmt& s);
@@ -31,6 +43,7 @@ class SpvEmitter {
 
   // The first error met (an op the loop IR never holds): check after each kernel.
   const Status& status() const { return status_; }
+  SpvScalar& scalar() { return scalar_; }
 
  private:
   struct Binding {
@@ -56,6 +69,7 @@ class SpvEmitter {
   std::vector<Id> slot_vars_;
   bool index32_;
   std::map<std::string, Binding> bound_;
+  LoadHook load_hook_;
   Status status_;
 };
 

@@ -29,18 +29,16 @@ Expected<LaunchDims> launch_dims(const std::array<BandDim, 3>& dims, const Spirv
 
 // Emits the invocation ids, the ragged-edge guard, the band variables and the band's body.
 void emit_band(const std::array<BandDim, 3>& dims, const LaunchDims& launch, SpvEmitter& emitter,
-               SpvBuilder& b, Id invocation_id) {
-  Id u32 = b.type_int(32, false);
+               SpvBuilder& b, Builtins& builtins) {
   Id i64 = b.type_int(64, true);
   Id bt = b.type_bool();
   auto c64 = [&](int64_t v) { return b.const_int(64, true, static_cast<uint64_t>(v)); };
-  Id ids = b.op(Op::OpLoad, b.type_vector(u32, 3), {invocation_id});
+  std::array<Id, 3> ids = builtins.load(spv::BuiltIn::GlobalInvocationId);
   std::array<Id, 3> g = {0, 0, 0};
   Id beyond = 0;  // the invocation is past the band's end
   for (uint32_t d = 0; d < 3; ++d) {
     if (dims[d].loops.empty()) continue;
-    Id component = b.op(Op::OpCompositeExtract, u32, {ids, d});
-    Id wide = b.op(Op::OpUConvert, b.type_int(64, false), {component});
+    Id wide = b.op(Op::OpUConvert, b.type_int(64, false), {ids[d]});
     g[d] = b.op(Op::OpBitcast, i64, {wide});
     uint64_t global = uint64_t{launch.grid[d]} * launch.workgroup[d];
     if (global == static_cast<uint64_t>(dims[d].extent)) continue;
@@ -78,7 +76,7 @@ void emit_band(const std::array<BandDim, 3>& dims, const LaunchDims& launch, Spv
 }  // namespace
 
 Expected<LaunchDims> emit_kernel(const loop::Kernel& kernel, const SpirvTarget& target,
-                                 SpvEmitter& emitter, SpvBuilder& b, Id invocation_id) {
+                                 SpvEmitter& emitter, SpvBuilder& b, Builtins& builtins) {
   std::vector<const Stmt*> band = loop::find_band(kernel);
   LaunchDims launch;
   Id fn = b.begin_function();
@@ -90,22 +88,15 @@ Expected<LaunchDims> emit_kernel(const loop::Kernel& kernel, const SpirvTarget& 
     }
     std::array<BandDim, 3> dims = map_band(band);
     PLAIDML_ASSIGN(launch, launch_dims(dims, target, kernel.name));
-    emit_band(dims, launch, emitter, b, invocation_id);
+    emit_band(dims, launch, emitter, b, builtins);
   }
   b.op_void(Op::OpReturn, {});
   b.end_function();
   if (!emitter.status().is_ok()) {
     return emitter.status().with_context(fmt::format("Vulkan kernel '{}': ", kernel.name));
   }
-  b.entry_point(fn, kernel.name, {invocation_id});
-  b.local_size(fn, launch.workgroup[0], launch.workgroup[1], launch.workgroup[2]);
-  b.name(fn, kernel.name);
-  if (target.float_controls) {
-    b.capability(spv::Capability::SignedZeroInfNanPreserve);
-    b.extension("SPV_KHR_float_controls");
-    b.execution_mode(fn, spv::ExecutionMode::SignedZeroInfNanPreserve, {32});
-    if (target.float64) b.execution_mode(fn, spv::ExecutionMode::SignedZeroInfNanPreserve, {64});
-  }
+  declare_entry(b, fn, kernel.name, {builtins.get(spv::BuiltIn::GlobalInvocationId)}, launch,
+                target);
   return launch;
 }
 

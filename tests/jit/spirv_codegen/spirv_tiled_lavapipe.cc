@@ -1,0 +1,43 @@
+// The tiled contraction kernels run on lavapipe through the Vulkan plugin and compared with
+// the reference interpreter, for a device with Vulkan's minimum limits (the tile search then
+// picks small tiles) and for one with a large GPU's limits (large tiles, several chunks).
+#include <doctest/doctest.h>
+
+#include "lavapipe_device.h"
+#include "tiled_cases.h"
+
+namespace plaidml::jit {
+namespace {
+
+using testing::Device;
+
+SpirvTarget target(int max_workgroup_size, int64_t shared_memory_bytes, int compute_units) {
+  SpirvTarget t;
+  t.device_name = "test";
+  t.max_workgroup_size = max_workgroup_size;
+  t.shared_memory_bytes = shared_memory_bytes;
+  t.compute_units = compute_units;
+  t.int8 = t.int16 = t.int64 = t.float64 = t.float_controls = true;
+  return t;
+}
+
+void run_all(const SpirvTarget& t) {
+  Device dev;
+  for (const testing::TiledCase& c : testing::tiled_cases()) {
+    CAPTURE(c.name);
+    std::vector<HostTensor> inputs;
+    for (size_t i = 0; i < c.shapes.size(); ++i) {
+      inputs.push_back(plaidml::testing::random_tensor(c.shapes[i], 21 + i));
+    }
+    Artifact artifact;
+    std::string report = testing::run_spirv(dev, c.tile, inputs, t, std::nullopt, &artifact);
+    CHECK_MESSAGE(report.empty(), c.name << ": " << report);
+    CHECK_MESSAGE(testing::has_tiled_kernel(artifact.bytes), c.name << ": not tiled");
+  }
+}
+
+TEST_CASE("spirv tiled lavapipe: Vulkan's minimum limits") { run_all(target(128, 16384, 1)); }
+TEST_CASE("spirv tiled lavapipe: a large GPU's limits") { run_all(target(1024, 49152, 132)); }
+
+}  // namespace
+}  // namespace plaidml::jit

@@ -1,0 +1,104 @@
+// The tiled contraction kernels of the SPIR-V generator without a device: each case of
+// tiled_cases.h takes the tiled path (Workgroup arrays and barriers) and its module passes
+// spirv-val --target-env vulkan1.1; the launch respects the target's workgroup limit; kernels
+// that cannot be tiled keep the band-mapped form.
+#include <doctest/doctest.h>
+
+#include "core/ir/bind.h"
+#include "core/parse/parse.h"
+#include "jit/passes/pipeline.h"
+#include "spirv_val.h"
+#include "tiled_cases.h"
+
+namespace plaidml::jit {
+namespace {
+
+SpirvTarget target(int max_workgroup_size, int64_t shared_memory_bytes) {
+  SpirvTarget t;
+  t.device_name = "test device";
+  t.max_workgroup_size = max_workgroup_size;
+  t.shared_memory_bytes = shared_memory_bytes;
+  t.compute_units = 8;
+  t.int8 = t.int16 = t.int64 = t.float16 = t.float64 = t.float_controls = true;
+  return t;
+}
+
+Artifact emit(const std::string& tile, const std::vector<Shape>& shapes, const SpirvTarget& t) {
+  auto program = parse::parse_tile(tile, "test");
+  REQUIRE_MESSAGE(program.has_value(), program.status().message());
+  auto bound = ir::bind(*program, shapes);
+  REQUIRE_MESSAGE(bound.has_value(), bound.status().message());
+  LowerOptions options;
+  options.gpu = true;
+  auto lowered = lower(*bound, options);
+  REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
+  Status s = passes::run_pipeline(*lowered);
+  REQUIRE_MESSAGE(s.is_ok(), s.message());
+  auto artifact = emit_spirv(*lowered, t);
+  REQUIRE_MESSAGE(artifact.has_value(), artifact.status().message());
+  return std::move(*artifact);
+}
+
+void check_tiled(const SpirvTarget& t) {
+  for (const testing::TiledCase& c : testing::tiled_cases()) {
+    CAPTURE(c.name);
+    Artifact a = emit(c.tile, c.shapes, t);
+    CHECK(testing::has_tiled_kernel(a.bytes));
+    std::string errors = plaidml::testing::spirv_val(a.bytes);
+    CHECK_MESSAGE(errors.empty(), errors);
+    for (const KernelEntry& k : a.kernels) {
+      CHECK(k.workgroup[0] * k.workgroup[1] * k.workgroup[2] <=
+            static_cast<uint32_t>(t.max_workgroup_size));
+      CHECK(k.grid[0] >= 1);
+    }
+  }
+}
+
+TEST_CASE("spirv tiled: every case is tiled and valid at Vulkan's minimum limits") {
+  check_tiled(target(128, 16384));
+}
+
+TEST_CASE("spirv tiled: every case is tiled and valid at a large GPU's limits") {
+  check_tiled(target(1024, 49152));
+}
+
+TEST_CASE("spirv tiled: i8, i64 and f64 tiles are valid") {
+  const std::string matmul =
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+  for (DType d : {DType::I8, DType::I64, DType::F64, DType::BF16}) {
+    CAPTURE(dtype_name(d));
+    Artifact a = emit(matmul, {Shape(d, {24, 40}), Shape(d, {40, 36})}, target(256, 32768));
+    CHECK(testing::has_tiled_kernel(a.bytes));
+    std::string errors = plaidml::testing::spirv_val(a.bytes);
+    CHECK_MESSAGE(errors.empty(), errors);
+  }
+}
+
+TEST_CASE("spirv tiled: kernels the plan rejects stay band-mapped") {
+  // A 1x1 matmul is too small to pay for tiles; a max pool has no stageable load.
+  Artifact tiny =
+      emit("function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }",
+           {testing::f32({1, 1}), testing::f32({1, 1})}, target(128, 16384));
+  CHECK_FALSE(testing::has_tiled_kernel(tiny.bytes));
+  Artifact pool = emit(
+      "function (I[H, W]) -> (O) { O[x, y : 5, 5] = >(I[2 * x + i, 2 * y + j]), i < 3, j < 3; }",
+      {testing::f32({11, 11})}, target(128, 16384));
+  CHECK_FALSE(testing::has_tiled_kernel(pool.bytes));
+  CHECK(plaidml::testing::spirv_val(pool.bytes).empty());
+}
+
+TEST_CASE("spirv tiled: the target key names every limit the tiles depend on") {
+  SpirvTarget a = target(128, 16384), b = a;
+  CHECK(a.key() == b.key());
+  b.shared_memory_bytes = 32768;
+  CHECK(a.key() != b.key());
+  b = a;
+  b.compute_units = 9;
+  CHECK(a.key() != b.key());
+  b = a;
+  b.max_workgroup_size = 256;
+  CHECK(a.key() != b.key());
+}
+
+}  // namespace
+}  // namespace plaidml::jit

@@ -1,0 +1,79 @@
+// The contractions the tiled SPIR-V kernels are tested on (spirv_tiled_test.cc checks their
+// modules with spirv-val, spirv_tiled_lavapipe.cc runs them on lavapipe): a matmul in both
+// layouts, fused epilogues, a padded NHWC convolution (uniform and per-point guards), ragged
+// extents, a max aggregation and a k-only tile. Also how a test sees that the tiled path was
+// taken: the module declares Workgroup arrays and barriers.
+#pragma once
+
+#include <cstdint>
+#include <spirv/unified1/spirv.hpp11>
+#include <string>
+#include <vector>
+
+#include "core/types/shape.h"
+#include "jit/codegen/spirv/spirv_codegen.h"
+
+namespace plaidml::jit::testing {
+
+struct TiledCase {
+  std::string name;
+  std::string tile;
+  std::vector<Shape> shapes;
+};
+
+inline Shape f32(std::vector<int64_t> dims) { return Shape(DType::F32, std::move(dims)); }
+
+inline std::vector<TiledCase> tiled_cases() {
+  const std::string matmul =
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+  return {
+      {"matmul", matmul, {f32({64, 48}), f32({48, 40})}},
+      {"matmul ragged 67x45x33", matmul, {f32({67, 45}), f32({45, 33})}},
+      {"matmul transposed A",
+       "function (A[K, M], B[K, N]) -> (C) { C[i, j : M, N] = +(A[k, i] * B[k, j]); }",
+       {f32({13, 7}), f32({13, 31})}},
+      {"matmul with a fused bias and relu",
+       "function (A[M, K], B[K, N], Bias[N]) -> (R) {\n"
+       "  C[i, j : M, N] = +(A[i, k] * B[k, j]);\n"
+       "  R = relu(C + Bias);\n"
+       "}",
+       {f32({37, 29}), f32({29, 41}), f32({41})}},
+      {"padded 3x3 conv NHWC",
+       "function (I[N, H, W, C], F[KH, KW, C, CO]) -> (O) {\n"
+       "  O[n, x, y, co : N, H, W, CO] = +(I[n, x + i - 1, y + j - 1, c] * F[i, j, c, co]);\n"
+       "}",
+       {f32({2, 9, 11, 8}), f32({3, 3, 8, 12})}},
+      {"max-plus product (max aggregation)",
+       "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = >(A[i, k] + B[k, j]); }",
+       {f32({20, 30}), f32({30, 18})}},
+      {"matrix-vector product (a k-only tile)",
+       "function (A[M, K], X[K]) -> (Y) { Y[i : M] = +(A[i, k] * X[k]); }",
+       {f32({70, 33}), f32({33})}},
+      {"i32 matmul", matmul, {Shape(DType::I32, {19, 24}), Shape(DType::I32, {24, 21})}},
+      {"f16 matmul", matmul, {Shape(DType::F16, {33, 40}), Shape(DType::F16, {40, 20})}},
+      {"i8 matmul", matmul, {Shape(DType::I8, {17, 32}), Shape(DType::I8, {32, 25})}},
+  };
+}
+
+// The words of a module's bytes, and whether it stages through shared memory: a Workgroup
+// OpVariable and an OpControlBarrier, which only the tiled kernels emit.
+inline bool has_tiled_kernel(const std::vector<uint8_t>& bytes) {
+  std::vector<uint32_t> words(bytes.size() / 4);
+  for (size_t i = 0; i < words.size(); ++i) {
+    for (size_t j = 0; j < 4; ++j) words[i] |= uint32_t{bytes[i * 4 + j]} << (8 * j);
+  }
+  bool workgroup = false, barrier = false;
+  for (size_t at = 5; at < words.size();) {
+    uint32_t count = words[at] >> spv::WordCountShift;
+    auto opcode = static_cast<spv::Op>(words[at] & spv::OpCodeMask);
+    if (count == 0) return false;
+    if (opcode == spv::Op::OpVariable && at + 3 < words.size()) {
+      workgroup |= words[at + 3] == static_cast<uint32_t>(spv::StorageClass::Workgroup);
+    }
+    barrier |= opcode == spv::Op::OpControlBarrier;
+    at += count;
+  }
+  return workgroup && barrier;
+}
+
+}  // namespace plaidml::jit::testing
