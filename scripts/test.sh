@@ -17,9 +17,18 @@ if [ "${PLAIDML_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "=== ASan + UBSan build ==="
   bash "$root/scripts/build.sh" "$root/build-asan" -DPLAIDML_BUILD_TESTS=ON -DPLAIDML_SANITIZE=ON
   # LLVM's JIT-ed code is not instrumented; leak checks stay on for our own allocations.
+  # A process with Mesa's lavapipe loaded cannot be leak-checked: LeakSanitizer (GCC 12) crashes
+  # scanning its dynamic TLS ("Tracer caught signal 11"), and lavapipe keeps allocations to the
+  # end by design. So the tests that drive lavapipe (names with vulkan, lavapipe or spirv) run
+  # in a second pass with ASan and UBSan but no leak check, and the first pass hides every
+  # Vulkan driver (VK_DRIVER_FILES names none), so that listing devices never loads one.
+  vulkan_tests='vulkan|lavapipe|spirv'
   (cd "$root/build-asan" &&
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    LSAN_OPTIONS=suppressions=$root/tests/lsan.supp \
-    ctest --output-on-failure -j"$jobs" -LE no-sanitize)
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 &&
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$root/tests/lsan.supp \
+    VK_DRIVER_FILES=/nonexistent/no_vulkan_driver.json \
+    ctest --output-on-failure -j"$jobs" -LE no-sanitize -E "$vulkan_tests" &&
+    ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+    ctest --output-on-failure -j"$jobs" -LE no-sanitize -R "$vulkan_tests")
 fi
 echo "all tests passed"

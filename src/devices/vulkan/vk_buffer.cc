@@ -6,6 +6,7 @@
 
 #include "devices/vulkan/vk_commands.h"
 #include "devices/vulkan/vk_errors.h"
+#include "devices/vulkan/vk_exit.h"
 #include "devices/vulkan/vk_memory.h"
 
 namespace plaidml::devices::vulkan {
@@ -118,6 +119,10 @@ plaidml_plugin_status allocate(plaidml_plugin_device device, uint64_t bytes,
 
 void free_buffer(plaidml_plugin_device device, plaidml_plugin_buffer buffer) {
   if (!device || !buffer) return;
+  if (process_exiting()) {  // the driver may be gone (vk_exit.h)
+    abandon(buffer);
+    return;
+  }
   std::lock_guard<std::mutex> lock(device->mutex);
   // Recorded launches may use it: they run first. A submit still running past its time limit
   // may use it too: then it goes when the device closes.

@@ -7,6 +7,7 @@
 
 #include "devices/vulkan/vk_commands.h"
 #include "devices/vulkan/vk_errors.h"
+#include "devices/vulkan/vk_exit.h"
 #include "devices/vulkan/vk_memory.h"
 #include "devices/vulkan/vk_program.h"
 
@@ -103,6 +104,7 @@ void release(plaidml_plugin_device_s* d, bool idle) {
 plaidml_plugin_status init_device(plaidml_plugin_device d, const OpenOptions& options) {
   VkResult r = create_logical_device(*d->record, &d->device);
   if (r != VK_SUCCESS) return fail_vk("vkCreateDevice", r, d->record->name);
+  watch_process_exit();
   vk().vkGetDeviceQueue(d->device, d->record->queue_family, 0, &d->queue);
   d->fence_timeout_ns = options.fence_timeout_ms * 1000 * 1000;
   if (auto s = choose_memory_types(d, options.direct_host_access); s != PLAIDML_PLUGIN_OK) {
@@ -167,6 +169,10 @@ plaidml_plugin_status query_device(plaidml_plugin_device device, plaidml_plugin_
 
 void close_device(plaidml_plugin_device device) {
   if (!device) return;
+  if (process_exiting()) {  // the driver may be gone (vk_exit.h)
+    abandon(device);
+    return;
+  }
   bool idle = false;
   {
     std::lock_guard<std::mutex> lock(device->mutex);

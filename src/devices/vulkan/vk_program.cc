@@ -7,6 +7,7 @@
 
 #include "devices/vulkan/vk_commands.h"
 #include "devices/vulkan/vk_errors.h"
+#include "devices/vulkan/vk_exit.h"
 #include "devices/vulkan/vk_spirv.h"
 
 namespace plaidml::devices::vulkan {
@@ -188,6 +189,10 @@ plaidml_plugin_status load(plaidml_plugin_device device, const char* format, con
 
 void unload(plaidml_plugin_device device, plaidml_plugin_executable executable) {
   if (!device || !executable) return;
+  if (process_exiting()) {  // the driver may be gone (vk_exit.h)
+    abandon(executable);
+    return;
+  }
   std::lock_guard<std::mutex> lock(device->mutex);
   // Recorded launches may use its pipelines: they run first. A submit still running past its
   // time limit may use them too: then they go when the device closes.

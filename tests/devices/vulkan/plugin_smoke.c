@@ -4,8 +4,11 @@
  * results by hand. It needs only the module, a Vulkan loader and a driver, so the same binary
  * checks lavapipe in CI and a real GPU driver (the device machine's NVIDIA H100).
  *
- * usage: plugin_smoke PATH/libplaidml_device_vulkan.so PATH/add_then_twice.spv
- * (prints "N passed, N failed") */
+ * usage: plugin_smoke PATH/libplaidml_device_vulkan.so PATH/add_then_twice.spv [--release-at-exit]
+ * (prints "N passed, N failed"). --release-at-exit leaves the last device and its buffers open
+ * and releases them from an exit handler registered before the device was opened, as a static
+ * object's destructor would: it runs after the plugin's own exit handler (src/devices/vulkan/
+ * vk_exit.h), so the plugin must release them without calling the driver, and exit cleanly. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +71,33 @@ static void run_kernels(const plaidml_plugin* p, plaidml_plugin_device dev,
   p->unload(dev, exe);
 }
 
+/* --release-at-exit: what release_at_exit() frees. */
+static int release_at_exit_mode = 0;
+static const plaidml_plugin* held_plugin = NULL;
+static plaidml_plugin_device held_device = NULL;
+static plaidml_plugin_buffer held_buffers[3] = {NULL, NULL, NULL};
+
+static void release_at_exit(void) {
+  int i;
+  if (!held_device) return;
+  for (i = 0; i < 3; ++i) held_plugin->free_buffer(held_device, held_buffers[i]);
+  held_plugin->close_device(held_device);
+}
+
+static void release(const plaidml_plugin* p, plaidml_plugin_device dev,
+                    plaidml_plugin_buffer* bufs) {
+  int i;
+  if (release_at_exit_mode) {
+    release_at_exit(); /* the previous device, if any */
+    held_plugin = p;
+    held_device = dev;
+    for (i = 0; i < 3; ++i) held_buffers[i] = bufs[i];
+    return;
+  }
+  for (i = 0; i < 3; ++i) p->free_buffer(dev, bufs[i]);
+  p->close_device(dev);
+}
+
 static void run_on_device(const plaidml_plugin* p, uint32_t index) {
   static float a[kN];
   plaidml_plugin_device dev = NULL;
@@ -90,8 +120,7 @@ static void run_on_device(const plaidml_plugin* p, uint32_t index) {
     check(s != PLAIDML_PLUGIN_OK && none == NULL, "junk fails to load", p);
     check(strstr(p->last_error(), "not a SPIR-V module") != NULL, "the error says why", p);
   }
-  for (i = 0; i < 3; ++i) p->free_buffer(dev, bufs[i]);
-  p->close_device(dev);
+  release(p, dev, bufs);
 }
 
 int main(int argc, char** argv) {
@@ -99,8 +128,13 @@ int main(int argc, char** argv) {
   plaidml_plugin_get_v1_fn get;
   const plaidml_plugin* p;
   uint32_t count = 0, i;
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s PATH/libplaidml_device_vulkan.so PATH/add_then_twice.spv\n",
+  if (argc == 4 && strcmp(argv[3], "--release-at-exit") == 0) {
+    release_at_exit_mode = 1;
+    atexit(release_at_exit);
+  } else if (argc != 3) {
+    fprintf(stderr,
+            "usage: %s PATH/libplaidml_device_vulkan.so PATH/add_then_twice.spv "
+            "[--release-at-exit]\n",
             argv[0]);
     return 2;
   }
