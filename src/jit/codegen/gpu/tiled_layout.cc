@@ -116,4 +116,15 @@ std::optional<TiledPlan> plan_tiled(const RegisterForm& form) {
   return plan;
 }
 
+LaunchDims tiled_launch(const TiledPlan& plan, const TileChoice& c) {
+  const RegisterForm& form = plan.form;
+  const int64_t m_extent = form.has_m() ? loop::trip_count(form.m_loop()) : 1;
+  LaunchDims dims;
+  dims.grid = {static_cast<uint32_t>((loop::trip_count(form.n_loop()) + c.bn() - 1) / c.bn()),
+               static_cast<uint32_t>((m_extent + c.bm() - 1) / c.bm()),
+               static_cast<uint32_t>(plan.problem.uniform)};
+  dims.workgroup = {static_cast<uint32_t>(c.tx), static_cast<uint32_t>(c.ty), 1};
+  return dims;
+}
+
 }  // namespace plaidml::jit::gpu

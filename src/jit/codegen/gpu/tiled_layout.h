@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/codegen/gpu/band_launch.h"
 #include "jit/codegen/gpu/contraction_match.h"
 #include "jit/codegen/gpu/tile_search.h"
 
@@ -42,5 +43,9 @@ void conjuncts(const loop::ExprPtr& cond, std::vector<loop::ExprPtr>& out);
 
 // The plan of a matched kernel; nullopt when no load can be staged.
 std::optional<TiledPlan> plan_tiled(const RegisterForm& form);
+
+// The launch of a tiled kernel: one workgroup of TX x TY threads per BN x BM output tile (n along
+// dimension 0, m along 1), one per value of the other band loops along dimension 2.
+LaunchDims tiled_launch(const TiledPlan& plan, const TileChoice& c);
 
 }  // namespace plaidml::jit::gpu

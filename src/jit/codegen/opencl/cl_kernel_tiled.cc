@@ -314,13 +314,7 @@ LaunchDims TiledEmitter::emit(std::string& out) {
   unbind_all();
   out_ += "}\n\n";
   out += out_;
-  LaunchDims dims;
-  const int64_t m_extent = form_.has_m() ? loop::trip_count(form_.m_loop()) : 1;
-  dims.grid = {static_cast<uint32_t>((loop::trip_count(form_.n_loop()) + c_.bn() - 1) / c_.bn()),
-               static_cast<uint32_t>((m_extent + c_.bm() - 1) / c_.bm()),
-               static_cast<uint32_t>(plan_.problem.uniform)};
-  dims.workgroup = {static_cast<uint32_t>(c_.tx), static_cast<uint32_t>(c_.ty), 1};
-  return dims;
+  return gpu::tiled_launch(plan_, c_);
 }
 
 // Grid dims are 32-bit, and int index arithmetic must hold the padded tile origins.

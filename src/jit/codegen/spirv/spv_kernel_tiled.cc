@@ -373,17 +373,6 @@ void TiledEmitter::emit(const std::string& kernel_name) {
   epilogue();
 }
 
-LaunchDims tiled_launch(const TiledPlan& plan, const TileChoice& c) {
-  const RegisterForm& form = plan.form;
-  const int64_t m_extent = form.has_m() ? loop::trip_count(form.m_loop()) : 1;
-  LaunchDims dims;
-  dims.grid = {static_cast<uint32_t>((loop::trip_count(form.n_loop()) + c.bn() - 1) / c.bn()),
-               static_cast<uint32_t>((m_extent + c.bm() - 1) / c.bm()),
-               static_cast<uint32_t>(plan.problem.uniform)};
-  dims.workgroup = {static_cast<uint32_t>(c.tx), static_cast<uint32_t>(c.ty), 1};
-  return dims;
-}
-
 bool launchable(const TileProblem& p, const TileChoice& c) {
   auto groups = [](int64_t extent, int64_t block) { return (extent + block - 1) / block; };
   return p.uniform <= kMaxGroups && groups(p.n, c.bn()) <= kMaxGroups &&
@@ -409,7 +398,7 @@ Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel
   if (!emitter.status().is_ok()) {
     return emitter.status().with_context(fmt::format("Vulkan kernel '{}': ", kernel.name));
   }
-  LaunchDims dims = tiled_launch(*plan, *tiles);
+  LaunchDims dims = gpu::tiled_launch(*plan, *tiles);
   declare_entry(
       b, fn, kernel.name,
       {builtins.get(spv::BuiltIn::LocalInvocationId), builtins.get(spv::BuiltIn::WorkgroupId)},
