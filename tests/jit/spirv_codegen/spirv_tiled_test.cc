@@ -44,6 +44,8 @@ void check_tiled(const SpirvTarget& t) {
     CAPTURE(c.name);
     Artifact a = emit(c.tile, c.shapes, t);
     CHECK(testing::has_tiled_kernel(a.bytes));
+    // No case has i64 data and every index fits int32: all index arithmetic is i32.
+    CHECK_FALSE(testing::uses_int64(a.bytes));
     std::string errors = plaidml::testing::spirv_val(a.bytes);
     CHECK_MESSAGE(errors.empty(), errors);
     for (const KernelEntry& k : a.kernels) {
@@ -72,6 +74,31 @@ TEST_CASE("spirv tiled: i8, i64 and f64 tiles are valid") {
     std::string errors = plaidml::testing::spirv_val(a.bytes);
     CHECK_MESSAGE(errors.empty(), errors);
   }
+}
+
+TEST_CASE("spirv index32: indices are i32 when the program fits, i64 otherwise") {
+  const std::string matmul =
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+  Artifact fits = emit(matmul, {testing::f32({256, 128}), testing::f32({128, 192})},
+                       target(1024, 49152));
+  CHECK(testing::has_tiled_kernel(fits.bytes));
+  CHECK_FALSE(testing::uses_int64(fits.bytes));
+  CHECK(plaidml::testing::spirv_val(fits.bytes).empty());
+  // A band-mapped kernel with serial loops and guards (a max pool) too.
+  Artifact pool = emit(
+      "function (I[H, W]) -> (O) { O[x, y : 5, 5] = >(I[2 * x + i - 1, 2 * y + j - 1]), "
+      "i < 3, j < 3; }",
+      {testing::f32({11, 11})}, target(128, 16384));
+  CHECK_FALSE(testing::has_tiled_kernel(pool.bytes));
+  CHECK_FALSE(testing::uses_int64(pool.bytes));
+  CHECK(plaidml::testing::spirv_val(pool.bytes).empty());
+  // A of 2^16 x (2^15 + 1) elements passes 2^31 (shapes only: nothing is allocated).
+  Artifact big = emit(matmul, {testing::f32({1 << 16, (1 << 15) + 1}),
+                               testing::f32({(1 << 15) + 1, 8})},
+                      target(1024, 49152));
+  CHECK(testing::uses_int64(big.bytes));
+  std::string errors = plaidml::testing::spirv_val(big.bytes);
+  CHECK_MESSAGE(errors.empty(), errors);
 }
 
 TEST_CASE("spirv tiled: kernels the plan rejects stay band-mapped") {

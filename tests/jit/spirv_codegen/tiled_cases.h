@@ -2,7 +2,8 @@
 // modules with spirv-val, spirv_tiled_lavapipe.cc runs them on lavapipe): a matmul in both
 // layouts, fused epilogues, a padded NHWC convolution (uniform and per-point guards), ragged
 // extents, a max aggregation and a k-only tile. Also how a test sees that the tiled path was
-// taken: the module declares Workgroup arrays and barriers.
+// taken (the module declares Workgroup arrays and barriers) and whether a module computes in
+// 64-bit integers.
 #pragma once
 
 #include <cstdint>
@@ -55,25 +56,44 @@ inline std::vector<TiledCase> tiled_cases() {
   };
 }
 
-// The words of a module's bytes, and whether it stages through shared memory: a Workgroup
-// OpVariable and an OpControlBarrier, which only the tiled kernels emit.
-inline bool has_tiled_kernel(const std::vector<uint8_t>& bytes) {
+// Calls f(opcode, operands) for each instruction of a module (bytes: its little-endian words).
+template <typename F>
+void for_each_instruction(const std::vector<uint8_t>& bytes, F f) {
   std::vector<uint32_t> words(bytes.size() / 4);
   for (size_t i = 0; i < words.size(); ++i) {
     for (size_t j = 0; j < 4; ++j) words[i] |= uint32_t{bytes[i * 4 + j]} << (8 * j);
   }
-  bool workgroup = false, barrier = false;
   for (size_t at = 5; at < words.size();) {
     uint32_t count = words[at] >> spv::WordCountShift;
+    if (count == 0 || at + count > words.size()) return;
     auto opcode = static_cast<spv::Op>(words[at] & spv::OpCodeMask);
-    if (count == 0) return false;
-    if (opcode == spv::Op::OpVariable && at + 3 < words.size()) {
-      workgroup |= words[at + 3] == static_cast<uint32_t>(spv::StorageClass::Workgroup);
-    }
-    barrier |= opcode == spv::Op::OpControlBarrier;
+    f(opcode, std::vector<uint32_t>(words.begin() + at + 1, words.begin() + at + count));
     at += count;
   }
+}
+
+// Whether a module stages through shared memory: a Workgroup OpVariable and an
+// OpControlBarrier, which only the tiled kernels emit.
+inline bool has_tiled_kernel(const std::vector<uint8_t>& bytes) {
+  bool workgroup = false, barrier = false;
+  for_each_instruction(bytes, [&](spv::Op opcode, const std::vector<uint32_t>& operands) {
+    if (opcode == spv::Op::OpVariable && operands.size() >= 3) {
+      workgroup |= operands[2] == static_cast<uint32_t>(spv::StorageClass::Workgroup);
+    }
+    barrier |= opcode == spv::Op::OpControlBarrier;
+  });
   return workgroup && barrier;
+}
+
+// Whether a module declares a 64-bit integer type or the Int64 capability.
+inline bool uses_int64(const std::vector<uint8_t>& bytes) {
+  bool found = false;
+  for_each_instruction(bytes, [&](spv::Op opcode, const std::vector<uint32_t>& operands) {
+    found |= opcode == spv::Op::OpTypeInt && operands.size() >= 2 && operands[1] == 64;
+    found |= opcode == spv::Op::OpCapability && !operands.empty() &&
+             operands[0] == static_cast<uint32_t>(spv::Capability::Int64);
+  });
+  return found;
 }
 
 }  // namespace plaidml::jit::testing

@@ -1,9 +1,7 @@
 // ClPrinter: loop-IR expressions and statements as OpenCL C (the scalar forms: cl_scalar.h).
 #include "jit/codegen/opencl/cl_printer.h"
 
-#include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -19,87 +17,12 @@ using loop::StmtKind;
 
 namespace {
 
-constexpr double kIntMin = -2147483648.0;
-constexpr double kIntMax = 2147483647.0;
-
-bool fits_int(double lo, double hi) { return lo >= kIntMin && hi <= kIntMax; }
-
-// Value ranges of loop variables and the set of locals, gathered over every kernel (names are
-// reused across kernels: their ranges are joined). A range is nullopt when unknown.
-struct Scan {
-  std::map<std::string, std::optional<std::pair<double, double>>> loops;
-  std::set<std::string> locals;
-  bool bounds_fit_int = true;  // every loop runs (and steps past its end) within int
-
-  std::optional<std::pair<double, double>> range(const Expr& e) const {
-    if (e.dtype != DType::I64) return std::nullopt;
-    switch (e.kind) {
-      case ExprKind::kConst: return std::make_pair(double(e.int_value), double(e.int_value));
-      case ExprKind::kVar: {
-        auto it = loops.find(e.name);
-        if (it == loops.end() || locals.count(e.name)) return std::nullopt;
-        return it->second;
-      }
-      case ExprKind::kOp: {
-        std::vector<std::pair<double, double>> a;
-        for (const auto& arg : e.args) {
-          auto r = range(*arg);
-          if (!r) return std::nullopt;
-          a.push_back(*r);
-        }
-        switch (e.op) {
-          case ir::OpKind::Add: return std::make_pair(a[0].first + a[1].first,
-                                                      a[0].second + a[1].second);
-          case ir::OpKind::Sub: return std::make_pair(a[0].first - a[1].second,
-                                                      a[0].second - a[1].first);
-          case ir::OpKind::Mul: {
-            double p[] = {a[0].first * a[1].first, a[0].first * a[1].second,
-                          a[0].second * a[1].first, a[0].second * a[1].second};
-            return std::make_pair(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
-          }
-          default: return std::nullopt;
-        }
-      }
-      default: return std::nullopt;
-    }
-  }
-
-  void stmt(const Stmt& s) {
-    if (s.kind == StmtKind::kDeclare) locals.insert(s.var);
-    if (s.kind == StmtKind::kFor) {
-      auto lo = range(*s.lo), hi = range(*s.hi);
-      std::optional<std::pair<double, double>> r;
-      if (lo && hi) r = std::make_pair(lo->first, std::max(lo->first, hi->second - 1));
-      if (!r || !fits_int(r->first, r->second + double(s.step))) bounds_fit_int = false;
-      auto [it, fresh] = loops.emplace(s.var, r);
-      if (!fresh && it->second && r) {
-        it->second = std::make_pair(std::min(it->second->first, r->first),
-                                    std::max(it->second->second, r->second));
-      } else if (!fresh) {
-        it->second = std::nullopt;
-      }
-    }
-    for (const auto& b : s.body) stmt(*b);
-  }
-};
-
-Scan scan(const LoweredProgram& program) {
-  Scan sc;
-  for (const auto& k : program.kernels) sc.stmt(*k.body);
-  return sc;
-}
-
 std::string pad(int indent) { return std::string(static_cast<size_t>(indent) * 2, ' '); }
 
 }  // namespace
 
 ClPrinter::ClPrinter(const LoweredProgram& program, bool index32)
-    : program_(program), index32_(index32) {
-  Scan sc = scan(program);
-  for (const auto& [name, r] : sc.loops) {
-    loop_ranges_[name] = r ? std::optional<Range>(Range{r->first, r->second}) : std::nullopt;
-  }
-  locals_ = std::move(sc.locals);
+    : program_(program), index32_(index32), ranges_(program) {
   for (const auto& slot : program.slots) {
     if (slot.shape.dtype == DType::F64) uses_f64_ = true;
     if (slot.shape.dtype == DType::F16) uses_f16_ = true;
@@ -107,10 +30,7 @@ ClPrinter::ClPrinter(const LoweredProgram& program, bool index32)
 }
 
 bool ClPrinter::fits_index32(const LoweredProgram& program) {
-  for (const auto& slot : program.slots) {
-    if (slot.shape.elements() > static_cast<int64_t>(kIntMax)) return false;
-  }
-  return scan(program).bounds_fit_int;
+  return gpu::IndexRanges(program).fits_int32();
 }
 
 std::string ClPrinter::storage_type(DType dtype) { return cl_storage_type(dtype); }
@@ -146,49 +66,9 @@ void ClPrinter::fail(Status status) {
   if (status_.is_ok()) status_ = std::move(status);
 }
 
-std::optional<ClPrinter::Range> ClPrinter::int_range(const Expr& e) const {
-  if (!index32_ || e.dtype != DType::I64) return std::nullopt;
-  std::optional<Range> r;
-  switch (e.kind) {
-    case ExprKind::kConst: r = Range{double(e.int_value), double(e.int_value)}; break;
-    case ExprKind::kVar: {
-      auto it = loop_ranges_.find(e.name);
-      if (it != loop_ranges_.end() && !locals_.count(e.name)) r = it->second;
-      break;
-    }
-    case ExprKind::kOp: {
-      bool unary = e.op == ir::OpKind::Neg;
-      if (!unary && e.args.size() != 2) return std::nullopt;
-      auto a = int_range(*e.args[0]);
-      if (!a) return std::nullopt;
-      if (unary) {
-        r = Range{-a->hi, -a->lo};
-        break;
-      }
-      bool by_const = e.args[1]->kind == ExprKind::kConst && e.args[1]->int_value > 0;
-      double c = by_const ? double(e.args[1]->int_value) : 0;
-      if (e.op == ir::OpKind::Div && by_const) {
-        r = Range{std::trunc(a->lo / c), std::trunc(a->hi / c)};
-        break;
-      }
-      if (e.op == ir::OpKind::Mod && by_const) {
-        r = Range{a->lo < 0 ? -(c - 1) : 0, a->hi > 0 ? c - 1 : 0};
-        break;
-      }
-      auto b = int_range(*e.args[1]);
-      if (!b) return std::nullopt;
-      if (e.op == ir::OpKind::Add) r = Range{a->lo + b->lo, a->hi + b->hi};
-      if (e.op == ir::OpKind::Sub) r = Range{a->lo - b->hi, a->hi - b->lo};
-      if (e.op == ir::OpKind::Mul) {
-        double p[] = {a->lo * b->lo, a->lo * b->hi, a->hi * b->lo, a->hi * b->hi};
-        r = Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
-      }
-      break;
-    }
-    default: break;
-  }
-  if (r && !fits_int(r->lo, r->hi)) return std::nullopt;
-  return r;
+std::optional<gpu::IndexRange> ClPrinter::int_range(const Expr& e) const {
+  if (!index32_) return std::nullopt;
+  return ranges_.range(e);
 }
 
 std::string ClPrinter::int_index(const Expr& e) {
@@ -219,7 +99,7 @@ std::string ClPrinter::expr(const Expr& e) {
   switch (e.kind) {
     case ExprKind::kConst: return cl_const(e);
     case ExprKind::kVar: {
-      bool int_loop_var = index32_ && e.dtype == DType::I64 && !locals_.count(e.name);
+      bool int_loop_var = index32_ && e.dtype == DType::I64 && !ranges_.is_local(e.name);
       return int_loop_var ? "((long)" + var_name(e.name) + ")" : var_name(e.name);
     }
     case ExprKind::kLoad: {

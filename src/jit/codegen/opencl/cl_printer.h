@@ -8,10 +8,10 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 
 #include "jit/codegen/gpu/gpu_target.h"
+#include "jit/codegen/gpu/index_range.h"
 #include "jit/lower/lower.h"
 
 namespace plaidml::jit::opencl {
@@ -65,12 +65,9 @@ class ClPrinter {
   std::string signature(const std::string& name, const std::string& attributes = "") const;
 
  private:
-  struct Range {
-    double lo = 0, hi = 0;
-  };
-  // Value range of an index expression (I64 constants, loop variables, + - * neg, / and % by
-  // a positive constant) when it and every partial result fit in int; nullopt otherwise.
-  std::optional<Range> int_range(const loop::Expr& e) const;
+  // Value range of an index expression when it and every partial result fit in int
+  // (gpu::IndexRanges::range) in an index32 program; nullopt otherwise.
+  std::optional<gpu::IndexRange> int_range(const loop::Expr& e) const;
   std::string int_index(const loop::Expr& e);  // e in int: int_range(e) must hold
   std::string var_name(const std::string& name) const;
   void body(const std::vector<loop::StmtPtr>& stmts, int indent, std::string& out);
@@ -83,8 +80,7 @@ class ClPrinter {
   mutable std::map<std::string, std::string> helpers_;  // helper name -> definition, printed once
   bool uses_f64_ = false;
   bool uses_f16_ = false;
-  std::map<std::string, std::optional<Range>> loop_ranges_;  // every loop variable of the program
-  std::set<std::string> locals_;                            // every declared local
+  gpu::IndexRanges ranges_;
   Status status_;
 };
 

@@ -67,13 +67,6 @@ Status check_dtypes(const LoweredProgram& lowered, const SpirvTarget& target) {
   return Status::ok();
 }
 
-bool fits_index32(const LoweredProgram& lowered) {
-  for (const auto& slot : lowered.slots) {
-    if (slot.shape.elements() > int64_t{0x7FFFFFFF}) return false;
-  }
-  return true;
-}
-
 // Slot k: a StorageBuffer variable at set 0, binding k, of struct { T data[]; }.
 std::vector<Id> declare_slots(const LoweredProgram& lowered, spirv::SpvScalar& scalar,
                               SpvBuilder& b) {
@@ -109,7 +102,7 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
   spirv::SpvScalar scalar(b);
   std::vector<Id> slot_vars = declare_slots(lowered, scalar, b);
   spirv::Builtins builtins(b);
-  spirv::SpvEmitter emitter(lowered, scalar, slot_vars, fits_index32(lowered));
+  spirv::SpvEmitter emitter(lowered, scalar, slot_vars);
   Artifact artifact;
   artifact.format = kSpirvFormat;
   for (const loop::Kernel& kernel : lowered.kernels) {

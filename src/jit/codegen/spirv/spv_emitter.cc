@@ -28,19 +28,21 @@ constexpr uint32_t kNoControl = 0;  // SelectionControl / LoopControl None
 }  // namespace
 
 SpvEmitter::SpvEmitter(const LoweredProgram& program, SpvScalar& scalar,
-                       std::vector<Id> slot_vars, bool index32)
+                       std::vector<Id> slot_vars)
     : program_(program),
       scalar_(scalar),
       b_(scalar.builder()),
       slot_vars_(std::move(slot_vars)),
-      index32_(index32) {}
+      ranges_(program),
+      index32_(ranges_.fits_int32()),
+      narrow_access_(ranges_.slots_fit_int32()) {}
 
 void SpvEmitter::fail(Status status) {
   if (status_.is_ok()) status_ = std::move(status);
 }
 
 void SpvEmitter::bind_value(const std::string& name, Id id) {
-  bound_[name] = Binding{id, false, DType::I64};
+  bound_[name] = Binding{id, false, index_dtype()};
 }
 
 void SpvEmitter::bind_pointer(const std::string& name, Id ptr, DType t) {
@@ -53,21 +55,69 @@ void SpvEmitter::scoped(const std::function<void()>& f) {
   bound_ = std::move(saved);
 }
 
-Id SpvEmitter::var(const Expr& e) {
-  auto it = bound_.find(e.name);
+// The variable's value as dtype `as`: an i32 loop variable is widened where the loop IR uses
+// it as an i64 value that the ranges do not cover (a name some kernel also declares a local).
+Id SpvEmitter::bound_value(const std::string& name, DType as) {
+  auto it = bound_.find(name);
   if (it == bound_.end()) {
-    fail(make_error(StatusCode::kInternal, "SPIR-V: variable '{}' is not bound", e.name));
-    return scalar_.int_const(e.dtype, 0);
+    fail(make_error(StatusCode::kInternal, "SPIR-V: variable '{}' is not bound", name));
+    return scalar_.int_const(as, 0);
   }
   const Binding& bnd = it->second;
-  if (!bnd.pointer) return bnd.id;
-  return b_.op(Op::OpLoad, scalar_.value_type(bnd.dtype), {bnd.id});
+  Id v = bnd.pointer ? b_.op(Op::OpLoad, scalar_.value_type(bnd.dtype), {bnd.id}) : bnd.id;
+  return scalar_.cast(v, bnd.dtype, as);
 }
 
-Id SpvEmitter::element_pointer(int slot, const Expr& index) {
+Id SpvEmitter::var(const Expr& e) { return bound_value(e.name, e.dtype); }
+
+std::optional<gpu::IndexRange> SpvEmitter::int32_range(const Expr& e) const {
+  if (!index32_) return std::nullopt;
+  return ranges_.range(e);
+}
+
+Id SpvEmitter::int32_index(const Expr& e) {
+  if (e.kind == ExprKind::kConst) return scalar_.int_const(DType::I32, e.int_value);
+  if (e.kind == ExprKind::kVar) return bound_value(e.name, DType::I32);
+  Id i32 = b_.type_int(32, true);
+  Id a = int32_index(*e.args[0]);
+  if (e.op == ir::OpKind::Neg) return b_.op(Op::OpSNegate, i32, {a});
+  Id c = int32_index(*e.args[1]);
+  switch (e.op) {
+    case ir::OpKind::Add: return b_.op(Op::OpIAdd, i32, {a, c});
+    case ir::OpKind::Sub: return b_.op(Op::OpISub, i32, {a, c});
+    case ir::OpKind::Mul: return b_.op(Op::OpIMul, i32, {a, c});
+    // The ranges admit / and % only by a positive constant: never by 0 or MIN / -1.
+    case ir::OpKind::Div: return b_.op(Op::OpSDiv, i32, {a, c});
+    default: {
+      // % as a - (a / c) * c, C's truncating remainder: Vulkan leaves OpSRem undefined for
+      // negative operands.
+      Id q = b_.op(Op::OpSDiv, i32, {a, c});
+      return b_.op(Op::OpISub, i32, {a, b_.op(Op::OpIMul, i32, {q, c})});
+    }
+  }
+}
+
+// Non-negative values are zero-extended: lavapipe (Mesa 22.3) miscompiles some sign extensions
+// of i32 results (an OpSConvert of an OpSDiv came out of range), and most indices are >= 0.
+Id SpvEmitter::widen(Id i32, bool non_negative) {
+  Id i64 = b_.type_int(64, true);
+  if (!non_negative) return b_.op(Op::OpSConvert, i64, {i32});
+  Id u32 = b_.op(Op::OpBitcast, b_.type_int(32, false), {i32});
+  return b_.op(Op::OpBitcast, i64, {b_.op(Op::OpUConvert, b_.type_int(64, false), {u32})});
+}
+
+// In index32 programs an index the ranges do not cover (one that loads a gather index, say)
+// runs in i64 and is narrowed: its value, an in-bounds index or a loop bound, fits int32.
+Id SpvEmitter::index(const Expr& e) {
+  if (int32_range(e)) return int32_index(e);
+  Id v = expr(e);
+  return index32_ ? scalar_.cast(v, e.dtype, DType::I32) : v;
+}
+
+Id SpvEmitter::element_pointer(int slot, const Expr& index_expr) {
   DType t = program_.slots.at(static_cast<size_t>(slot)).shape.dtype;
-  Id i = expr(index);
-  if (index32_) i = b_.op(Op::OpSConvert, b_.type_int(32, true), {i});
+  Id i = index(index_expr);
+  if (!index32_ && narrow_access_) i = b_.op(Op::OpSConvert, b_.type_int(32, true), {i});
   Id ptr = b_.type_pointer(spv::StorageClass::StorageBuffer, scalar_.storage_type(t));
   return b_.op(Op::OpAccessChain, ptr,
                {slot_vars_.at(static_cast<size_t>(slot)), b_.const_int(32, true, 0), i});
@@ -107,8 +157,12 @@ Id SpvEmitter::op(const Expr& e) {
     return lazy_select(e);
   }
   DType operand = e.op == ir::OpKind::Select ? e.args[1]->dtype : e.args[0]->dtype;
+  // Index comparisons (guards) in i32 when both sides are i32 index expressions.
+  bool compare = ir::op_category(e.op) == ir::OpCategory::kCompare;
+  bool in_int32 = compare && int32_range(*e.args[0]) && int32_range(*e.args[1]);
+  if (in_int32) operand = DType::I32;
   std::vector<Id> args;
-  for (const auto& a : e.args) args.push_back(expr(*a));
+  for (const auto& a : e.args) args.push_back(in_int32 ? int32_index(*a) : expr(*a));
   Expected<Id> r = scalar_.op(e.op, operand, args);
   if (!r) {
     fail(r.status());
@@ -117,12 +171,30 @@ Id SpvEmitter::op(const Expr& e) {
   return *r;
 }
 
+// A cast of an index expression converts its i32 value: the same value as the i64 one, so
+// every cast but one to a 64-bit integer gives the same result without i64 code.
+Id SpvEmitter::cast(const Expr& e) {
+  const Expr& from = *e.args[0];
+  bool to_int64 = !dtype_is_float(e.dtype) && dtype_bits(e.dtype) == 64;
+  if (!to_int64 && int32_range(from)) {
+    return scalar_.cast(int32_index(from), DType::I32, e.dtype);
+  }
+  return scalar_.cast(expr(from), from.dtype, e.dtype);
+}
+
 Id SpvEmitter::expr(const Expr& e) {
+  // An I64 index-valued subexpression of a data expression runs in i32 and is widened once
+  // (as the OpenCL printer's ((long)int-expression)); constants stay i64 constants.
+  if (e.kind != ExprKind::kConst) {
+    if (std::optional<gpu::IndexRange> r = int32_range(e)) {
+      return widen(int32_index(e), r->lo >= 0);
+    }
+  }
   switch (e.kind) {
     case ExprKind::kConst: return scalar_.constant(e);
     case ExprKind::kVar: return var(e);
     case ExprKind::kLoad: return load(e);
-    case ExprKind::kCast: return scalar_.cast(expr(*e.args[0]), e.args[0]->dtype, e.dtype);
+    case ExprKind::kCast: return cast(e);
     case ExprKind::kOp: return op(e);
   }
   return scalar_.int_const(e.dtype, 0);
@@ -163,15 +235,15 @@ void SpvEmitter::declare(const Stmt& s) {
 void SpvEmitter::for_loop(const Stmt& s) {
   std::optional<Binding> saved;
   if (auto it = bound_.find(s.var); it != bound_.end()) saved = it->second;
-  Id i64 = scalar_.value_type(DType::I64);
-  Id lo = expr(*s.lo);
-  Id ptr = b_.local_variable(i64);
+  Id type = index_type();
+  Id lo = index(*s.lo);
+  Id ptr = b_.local_variable(type);
   b_.op_void(Op::OpStore, {ptr, lo});
   // hi is emitted before the variable is bound: hi never names it.
   b_.counted_loop(
-      ptr, i64, [&] { return expr(*s.hi); }, b_.const_int(64, true, static_cast<uint64_t>(s.step)),
+      ptr, type, [&] { return index(*s.hi); }, index_const(s.step),
       [&] {
-        bound_[s.var] = Binding{ptr, true, DType::I64};
+        bound_[s.var] = Binding{ptr, true, index_dtype()};
         body(s.body);
       });
   if (saved) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "jit/codegen/gpu/index_range.h"
 #include "jit/codegen/spirv/spv_scalar.h"
 #include "jit/lower/lower.h"
 
@@ -18,12 +19,21 @@ namespace plaidml::jit::spirv {
 
 class SpvEmitter {
  public:
-  // slot_vars[k]: the StorageBuffer variable of slot k. index32: every slot has fewer than 2^31
-  // elements, so in-bounds indices are narrowed to i32 for the access chains.
-  SpvEmitter(const LoweredProgram& program, SpvScalar& scalar, std::vector<Id> slot_vars,
-             bool index32);
+  // slot_vars[k]: the StorageBuffer variable of slot k.
+  SpvEmitter(const LoweredProgram& program, SpvScalar& scalar, std::vector<Id> slot_vars);
 
-  // Loop variable `name` (I64) is the value `id` from now on (until rebound).
+  // Index arithmetic is i32 when the whole program fits (gpu::IndexRanges::fits_int32, as for
+  // OpenCL's int indices): loop and band variables, tile positions, loop bounds and
+  // access-chain indices are then i32, else i64. I64 data keeps exact i64 semantics either way.
+  bool index32() const { return index32_; }
+  DType index_dtype() const { return index32_ ? DType::I32 : DType::I64; }
+  Id index_type() { return scalar_.value_type(index_dtype()); }
+  Id index_const(int64_t v) { return scalar_.int_const(index_dtype(), v); }
+
+  // An i32 value as the exact i64 (non_negative: it is known to be >= 0).
+  Id widen(Id i32, bool non_negative);
+
+  // Loop variable `name` is the value `id` (of the index type) from now on (until rebound).
   void bind_value(const std::string& name, Id id);
   // Variable `name` of dtype `t` lives in the Function variable `ptr` (loaded on each use,
   // assignable), as a declared local does.
@@ -52,7 +62,14 @@ class SpvEmitter {
     DType dtype = DType::I64;
   };
 
+  // The range of an I64 index expression computed in i32 (index32 programs only).
+  std::optional<gpu::IndexRange> int32_range(const loop::Expr& e) const;
+  Id int32_index(const loop::Expr& e);  // e in i32 arithmetic: int32_range(e) must hold
+  // An I64 index expression (access-chain index, loop bound) as a value of the index type.
+  Id index(const loop::Expr& e);
   Id element_pointer(int slot, const loop::Expr& index);
+  Id cast(const loop::Expr& e);
+  Id bound_value(const std::string& name, DType as);
   Id load(const loop::Expr& e);
   Id op(const loop::Expr& e);
   Id lazy_select(const loop::Expr& e);  // select whose branches load: only one runs
@@ -67,7 +84,9 @@ class SpvEmitter {
   SpvScalar& scalar_;
   SpvBuilder& b_;
   std::vector<Id> slot_vars_;
+  gpu::IndexRanges ranges_;
   bool index32_;
+  bool narrow_access_;  // i64 access-chain indices are narrowed: every slot fits int32
   std::map<std::string, Binding> bound_;
   LoadHook load_hook_;
   Status status_;

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,8 +53,7 @@ class TiledEmitter {
         b_(b),
         builtins_(builtins),
         i32_(b.type_int(32, true)),
-        u32_(b.type_int(32, false)),
-        i64_(b.type_int(64, true)),
+        ix_(emitter.index_type()),
         bool_(b.type_bool()) {}
 
   // The function body (the caller opens and closes the function).
@@ -61,16 +61,14 @@ class TiledEmitter {
 
  private:
   Id c32(int64_t v) { return b_.const_int(32, true, static_cast<uint64_t>(v)); }
-  Id c64(int64_t v) { return b_.const_int(64, true, static_cast<uint64_t>(v)); }
+  Id cx(int64_t v) { return e_.index_const(v); }  // in the index type
   Id op(Op code, Id type, std::vector<uint32_t> args) { return b_.op(code, type, args); }
-  // A non-negative i32 (an invocation coordinate or tile position) as i64. Zero-extended:
-  // lavapipe miscompiles OpSConvert of an OpSDiv result (the staged k came out of range).
-  Id widen(Id i32) {
-    Id u64 = b_.type_int(64, false);
-    return op(Op::OpBitcast, i64_, {op(Op::OpUConvert, u64, {op(Op::OpBitcast, u32_, {i32})})});
-  }
+  // A non-negative i32 (an invocation coordinate or tile position) in the index type. Into i64
+  // zero-extended (SpvEmitter::widen): lavapipe miscompiles OpSConvert of an OpSDiv result
+  // (the staged k came out of range).
+  Id widen(Id i32) { return e_.index32() ? i32 : e_.widen(i32, true); }
   Id all(const std::vector<Id>& conds);  // their conjunction; true when empty
-  // lo + position * step of a loop of constant bounds (position: i64).
+  // lo + position * step of a loop of constant bounds (position: the index type).
   Id value_of(const Stmt& loop, Id position);
 
   void ids();
@@ -100,9 +98,9 @@ class TiledEmitter {
   SpvScalar& s_;
   SpvBuilder& b_;
   Builtins& builtins_;
-  Id i32_, u32_, i64_, bool_;
+  Id i32_, ix_, bool_;  // ix_: the index type (SpvEmitter::index_type)
   Id tx_ = 0, ty_ = 0, tid_ = 0;       // i32 invocation coordinates
-  Id n0_ = 0, m0_ = 0;                 // i64 tile origins (band positions)
+  Id n0_ = 0, m0_ = 0;                 // tile origins (band positions) in the index type
   std::vector<Id> pn_, nv_, pm_, mv_;  // point values and validity per rn / rm
   std::vector<Id> tiles_;              // Workgroup variable per plan tile
   std::vector<std::vector<Id>> acc_;   // Function variable per (rm, rn)
@@ -116,8 +114,8 @@ Id TiledEmitter::all(const std::vector<Id>& conds) {
 }
 
 Id TiledEmitter::value_of(const Stmt& loop, Id position) {
-  Id v = loop.step == 1 ? position : op(Op::OpIMul, i64_, {position, c64(loop.step)});
-  return loop.lo->int_value == 0 ? v : op(Op::OpIAdd, i64_, {v, c64(loop.lo->int_value)});
+  Id v = loop.step == 1 ? position : op(Op::OpIMul, ix_, {position, cx(loop.step)});
+  return loop.lo->int_value == 0 ? v : op(Op::OpIAdd, ix_, {v, cx(loop.lo->int_value)});
 }
 
 Id TiledEmitter::point_valid(int rm, int rn) {
@@ -144,29 +142,29 @@ void TiledEmitter::ids() {
   tid_ = op(Op::OpIAdd, i32_, {op(Op::OpIMul, i32_, {ty_, c32(c_.tx)}), tx_});
   std::array<Id, 3> group = builtins_.load(spv::BuiltIn::WorkgroupId);
   auto wide = [&](Id u32) { return widen(op(Op::OpBitcast, i32_, {u32})); };
-  n0_ = op(Op::OpIMul, i64_, {wide(group[0]), c64(c_.bn())});
-  m0_ = op(Op::OpIMul, i64_, {wide(group[1]), c64(c_.bm())});
+  n0_ = op(Op::OpIMul, ix_, {wide(group[0]), cx(c_.bn())});
+  m0_ = op(Op::OpIMul, ix_, {wide(group[1]), cx(c_.bm())});
   if (form_.uniform_band_count() == 0) return;
   Id g2 = wide(group[2]);  // non-negative: SRem and SDiv are exact
   for (size_t i = form_.uniform_band_count(); i-- > 0;) {
     const Stmt& loop = *form_.band[i];
-    Id trips = c64(loop::trip_count(loop));
-    e_.bind_value(loop.var, value_of(loop, op(Op::OpSRem, i64_, {g2, trips})));
-    g2 = op(Op::OpSDiv, i64_, {g2, trips});
+    Id trips = cx(loop::trip_count(loop));
+    e_.bind_value(loop.var, value_of(loop, op(Op::OpSRem, ix_, {g2, trips})));
+    g2 = op(Op::OpSDiv, ix_, {g2, trips});
   }
 }
 
 void TiledEmitter::points() {
-  const Id n_extent = c64(loop::trip_count(form_.n_loop()));
+  const Id n_extent = cx(loop::trip_count(form_.n_loop()));
   for (int rn = 0; rn < c_.rn; ++rn) {
-    Id at = op(Op::OpIAdd, i64_, {n0_, widen(op(Op::OpIAdd, i32_, {tx_, c32(rn * c_.tx)}))});
+    Id at = op(Op::OpIAdd, ix_, {n0_, widen(op(Op::OpIAdd, i32_, {tx_, c32(rn * c_.tx)}))});
     pn_.push_back(value_of(form_.n_loop(), at));
     nv_.push_back(op(Op::OpSLessThan, bool_, {at, n_extent}));
   }
   if (!form_.has_m()) return;
-  const Id m_extent = c64(loop::trip_count(form_.m_loop()));
+  const Id m_extent = cx(loop::trip_count(form_.m_loop()));
   for (int rm = 0; rm < c_.rm; ++rm) {
-    Id at = op(Op::OpIAdd, i64_, {m0_, widen(op(Op::OpIAdd, i32_, {ty_, c32(rm * c_.ty)}))});
+    Id at = op(Op::OpIAdd, ix_, {m0_, widen(op(Op::OpIAdd, i32_, {ty_, c32(rm * c_.ty)}))});
     pm_.push_back(value_of(form_.m_loop(), at));
     mv_.push_back(op(Op::OpSLessThan, bool_, {at, m_extent}));
   }
@@ -209,19 +207,19 @@ void TiledEmitter::accumulators() {
 
 void TiledEmitter::reduction(size_t i, std::vector<Id>& uniform) {
   if (i == form_.k_pos) {
-    Id trips = c64(loop::trip_count(form_.k_loop()));
-    if (!uniform.empty()) trips = op(Op::OpSelect, i64_, {all(uniform), trips, c64(0)});
+    Id trips = cx(loop::trip_count(form_.k_loop()));
+    if (!uniform.empty()) trips = op(Op::OpSelect, ix_, {all(uniform), trips, cx(0)});
     chunk_loop(trips);
     return;
   }
   const Stmt& s = *form_.path[i];
   if (s.kind == StmtKind::kFor) {
-    Id counter = b_.local_variable(i64_);
-    b_.op_void(Op::OpStore, {counter, c64(s.lo->int_value)});
+    Id counter = b_.local_variable(ix_);
+    b_.op_void(Op::OpStore, {counter, cx(s.lo->int_value)});
     b_.counted_loop(
-        counter, i64_, [&] { return c64(s.hi->int_value); }, c64(s.step),
+        counter, ix_, [&] { return cx(s.hi->int_value); }, cx(s.step),
         [&] {
-          e_.bind_pointer(s.var, counter, DType::I64);
+          e_.bind_pointer(s.var, counter, e_.index_dtype());
           reduction(i + 1, uniform);
         });
     return;
@@ -236,12 +234,12 @@ void TiledEmitter::reduction(size_t i, std::vector<Id>& uniform) {
 }
 
 void TiledEmitter::chunk_loop(Id trips) {
-  Id k0 = b_.local_variable(i64_);
-  b_.op_void(Op::OpStore, {k0, c64(0)});
+  Id k0 = b_.local_variable(ix_);
+  b_.op_void(Op::OpStore, {k0, cx(0)});
   b_.counted_loop(
-      k0, i64_, [&] { return trips; }, c64(c_.bk),
+      k0, ix_, [&] { return trips; }, cx(c_.bk),
       [&] {
-        Id k0_value = op(Op::OpLoad, i64_, {k0});
+        Id k0_value = op(Op::OpLoad, ix_, {k0});
         for (size_t t = 0; t < plan_.tiles.size(); ++t) stage(t, k0_value);
         b_.workgroup_barrier();
         compute(k0_value);
@@ -276,7 +274,7 @@ void TiledEmitter::stage_element(size_t tile, Id k0, Id e, Id v) {
     side = op(Op::OpSRem, i32_, {e, c32(width(t) - 1)});
   }
   b_.op_void(Op::OpStore, {v, s_.int_const(t.load.load->dtype, 0)});
-  fetch(t, op(Op::OpIAdd, i64_, {k0, widen(kk)}), side, v);
+  fetch(t, op(Op::OpIAdd, ix_, {k0, widen(kk)}), side, v);
   Id index = sided ? op(Op::OpIAdd, i32_, {op(Op::OpIMul, i32_, {kk, c32(width(t))}), side}) : kk;
   Id value = op(Op::OpLoad, s_.value_type(t.load.load->dtype), {v});
   b_.op_void(Op::OpStore, {tile_pointer(tile, index), value});
@@ -289,11 +287,11 @@ void TiledEmitter::fetch(const StagedTile& t, Id k_at, Id side, Id v) {
   const bool sided = t.load.side != LoadSide::kK;
   const Stmt& side_loop = t.load.side == LoadSide::kM ? form_.m_loop() : form_.n_loop();
   std::vector<Id> in_range = {
-      op(Op::OpSLessThan, bool_, {k_at, c64(loop::trip_count(form_.k_loop()))})};
+      op(Op::OpSLessThan, bool_, {k_at, cx(loop::trip_count(form_.k_loop()))})};
   Id side_at = 0;
   if (sided) {
-    side_at = op(Op::OpIAdd, i64_, {t.load.side == LoadSide::kM ? m0_ : n0_, widen(side)});
-    in_range.push_back(op(Op::OpSLessThan, bool_, {side_at, c64(loop::trip_count(side_loop))}));
+    side_at = op(Op::OpIAdd, ix_, {t.load.side == LoadSide::kM ? m0_ : n0_, widen(side)});
+    in_range.push_back(op(Op::OpSLessThan, bool_, {side_at, cx(loop::trip_count(side_loop))}));
   }
   b_.if_then(all(in_range), [&] {
     e_.bind_value(form_.k_loop().var, value_of(form_.k_loop(), k_at));
@@ -326,9 +324,10 @@ void TiledEmitter::compute(Id k0) {
   const int64_t k_extent = loop::trip_count(form_.k_loop());
   Id chunk = c32(c_.bk);
   if (k_extent % c_.bk != 0) {  // the last chunk is short
-    Id left = op(Op::OpISub, i64_, {c64(k_extent), k0});
-    Id shorter = op(Op::OpSLessThan, bool_, {left, c64(c_.bk)});
-    chunk = op(Op::OpSConvert, i32_, {op(Op::OpSelect, i64_, {shorter, left, c64(c_.bk)})});
+    Id left = op(Op::OpISub, ix_, {cx(k_extent), k0});
+    Id shorter = op(Op::OpSLessThan, bool_, {left, cx(c_.bk)});
+    chunk = op(Op::OpSelect, ix_, {shorter, left, cx(c_.bk)});
+    if (!e_.index32()) chunk = op(Op::OpSConvert, i32_, {chunk});
   }
   Id kk = b_.local_variable(i32_);
   b_.op_void(Op::OpStore, {kk, c32(0)});
@@ -337,7 +336,7 @@ void TiledEmitter::compute(Id k0) {
       [&] {
         Id kk_value = op(Op::OpLoad, i32_, {kk});
         e_.bind_value(form_.k_loop().var,
-                      value_of(form_.k_loop(), op(Op::OpIAdd, i64_, {k0, widen(kk_value)})));
+                      value_of(form_.k_loop(), op(Op::OpIAdd, ix_, {k0, widen(kk_value)})));
         for (int rm = 0; rm < c_.rm; ++rm) {
           for (int rn = 0; rn < c_.rn; ++rn) {
             bind_point(rm, rn);
@@ -373,8 +372,12 @@ void TiledEmitter::emit(const std::string& kernel_name) {
   epilogue();
 }
 
-bool launchable(const TileProblem& p, const TileChoice& c) {
+// index32: positions are i32. Those along n and m stay below kMaxGroups tiles of at most
+// 16384 points (tile_search.h), under 2^31; the chunk loop steps k0 up to K + BK, which must
+// not wrap either.
+bool launchable(const TileProblem& p, const TileChoice& c, bool index32) {
   auto groups = [](int64_t extent, int64_t block) { return (extent + block - 1) / block; };
+  if (index32 && p.k + c.bk > std::numeric_limits<int32_t>::max()) return false;
   return p.uniform <= kMaxGroups && groups(p.n, c.bn()) <= kMaxGroups &&
          groups(p.m, c.bm()) <= kMaxGroups;
 }
@@ -390,7 +393,9 @@ Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel
   std::optional<TiledPlan> plan = gpu::plan_tiled(*form);
   if (!plan) return std::optional<LaunchDims>();
   std::optional<TileChoice> tiles = gpu::choose_tiles(plan->problem, target.limits());
-  if (!tiles || !launchable(plan->problem, *tiles)) return std::optional<LaunchDims>();
+  if (!tiles || !launchable(plan->problem, *tiles, emitter.index32())) {
+    return std::optional<LaunchDims>();
+  }
   Id fn = b.begin_function();
   emitter.scoped([&] { TiledEmitter(*plan, *tiles, emitter, b, builtins).emit(kernel.name); });
   b.op_void(Op::OpReturn, {});
