@@ -13,9 +13,12 @@
 
 namespace plaidml::devices::plugin_support {
 
-// The calling thread's last failure message, as last_error() returns it.
+// The calling thread's last failure message, as last_error() returns it. Initial-exec TLS:
+// plugin modules are dlopened, and their default (dynamic) TLS blocks make GCC 12's
+// LeakSanitizer crash at exit ("Tracer caught signal 11" on a bogus DTLS range); glibc keeps
+// static TLS space for a few initial-exec variables of dlopened modules, which LSan scans fine.
 inline std::string& last_error_message() {
-  thread_local std::string message;
+  thread_local std::string message __attribute__((tls_model("initial-exec")));
   return message;
 }
 
