@@ -4,9 +4,7 @@
 // that cannot be tiled keep the band-mapped form.
 #include <doctest/doctest.h>
 
-#include "core/ir/bind.h"
-#include "core/parse/parse.h"
-#include "jit/passes/pipeline.h"
+#include "jit/gpu_lowering.h"
 #include "spirv_val.h"
 #include "tiled_cases.h"
 
@@ -24,17 +22,8 @@ SpirvTarget target(int max_workgroup_size, int64_t shared_memory_bytes) {
 }
 
 Artifact emit(const std::string& tile, const std::vector<Shape>& shapes, const SpirvTarget& t) {
-  auto program = parse::parse_tile(tile, "test");
-  REQUIRE_MESSAGE(program.has_value(), program.status().message());
-  auto bound = ir::bind(*program, shapes);
-  REQUIRE_MESSAGE(bound.has_value(), bound.status().message());
-  LowerOptions options;
-  options.gpu = true;
-  auto lowered = lower(*bound, options);
-  REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
-  Status s = passes::run_pipeline(*lowered);
-  REQUIRE_MESSAGE(s.is_ok(), s.message());
-  auto artifact = emit_spirv(*lowered, t);
+  LoweredProgram lowered = testing::lower_gpu(tile, shapes);
+  auto artifact = emit_spirv(lowered, t);
   REQUIRE_MESSAGE(artifact.has_value(), artifact.status().message());
   return std::move(*artifact);
 }

@@ -9,7 +9,7 @@
 
 #include "core/eval/interpreter.h"
 #include "jit/codegen/opencl/opencl_codegen.h"
-#include "jit/opencl_tiled/lowering.h"
+#include "jit/gpu_lowering.h"
 #include "jit/runtime.h"
 #include "support/tensors.h"
 

@@ -4,7 +4,7 @@
 #include "jit/codegen/gpu/contraction_match.h"
 #include "jit/codegen/gpu/tiled_layout.h"
 #include "jit/loop/printer.h"
-#include "jit/opencl_tiled/lowering.h"
+#include "jit/gpu_lowering.h"
 
 namespace plaidml::jit::gpu {
 namespace {

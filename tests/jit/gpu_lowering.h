@@ -1,5 +1,5 @@
 // Tile text -> loop IR in the GPU form (LowerOptions{gpu = true}) after the loop passes, as the
-// OpenCL code generator receives it.
+// OpenCL and SPIR-V code generators receive it.
 #pragma once
 
 #include <string>
