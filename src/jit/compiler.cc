@@ -81,6 +81,14 @@ Expected<Artifact> generate(const LoweredProgram& lowered, const devices::Device
   return artifact;
 }
 
+// The CPU passes schedule for the host's vector unit; GPU code keeps the plain loop nest.
+passes::PipelineOptions pipeline_options(const devices::Device& device) {
+  passes::PipelineOptions options = passes::default_pipeline_options();
+  if (!device.info().accepts(kCpuFormat)) return options;
+  options.cpu = passes::cpu_target_for(host_target().vector_bits, device.info().compute_units);
+  return options;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -94,7 +102,7 @@ Expected<std::shared_ptr<const CompiledPlan>> compile(
   LowerOptions options;
   options.gpu = wants_gpu_lowering(*device);
   PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound, options));
-  PLAIDML_TRY(passes::run_pipeline(lowered));
+  PLAIDML_TRY(passes::run_pipeline(lowered, pipeline_options(*device)));
   double lower_s = seconds_since(start);
   PLAIDML_ASSIGN(Artifact artifact, generate(lowered, *device));
   double codegen_s = seconds_since(start) - lower_s;

@@ -39,7 +39,9 @@ inline const TargetDesc& target() {
 inline Expected<std::vector<HostTensor>> run_jit(const ir::BoundProgram& bound,
                                                  const std::vector<HostTensor>& inputs) {
   PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound));
-  PLAIDML_TRY(passes::run_pipeline(lowered));
+  passes::PipelineOptions options = passes::default_pipeline_options();
+  options.cpu = passes::cpu_target_for(target().vector_bits, 2);  // as the CPU device does
+  PLAIDML_TRY(passes::run_pipeline(lowered, options));
   PLAIDML_ASSIGN(Artifact artifact, emit_llvm_object(lowered, target()));
   std::vector<std::string> symbols;
   for (const auto& k : artifact.kernels) symbols.push_back(k.symbol);

@@ -1,0 +1,349 @@
+#include "jit/passes/register_block.h"
+
+#include <fmt/format.h>
+
+#include "jit/loop/rewrite.h"
+#include "jit/passes/register_tile_search.h"
+#include "jit/passes/vectorize_expr.h"
+
+namespace plaidml::jit::passes {
+namespace {
+
+using ir::OpKind;
+using loop::ExprPtr;
+using loop::Stmt;
+using loop::StmtKind;
+using loop::StmtPtr;
+
+// A loop over the row variable j whose body is one store.
+struct RowStore {
+  const Stmt* loop = nullptr;
+  const Stmt* store = nullptr;
+};
+
+struct Match {
+  Stmt* x_loop = nullptr;  // the band's innermost loop, rewritten in place
+  std::string x, j;
+  int64_t x_lo = 0, x_hi = 0, j_lo = 0, j_hi = 0;
+  int slot = -1;
+  DType dtype = DType::F32;
+  ExprPtr index;                   // o
+  std::optional<RowStore> init;    // for j { S[o] = init }
+  std::vector<const Stmt*> chain;  // reduction loops and guards, outermost first
+  OpKind agg = OpKind::Add;
+  ExprPtr value;                   // v
+  std::optional<RowStore> finish;  // for j { S[o] = epilogue(S[o]) }
+};
+
+bool const_bounds(const Stmt& s) {
+  return s.kind == StmtKind::kFor && s.lo->is_const() && s.hi->is_const() && s.step == 1;
+}
+
+std::optional<RowStore> row_store(const Stmt& s) {
+  if (!const_bounds(s) || s.body.size() != 1 || s.body[0]->kind != StmtKind::kStore) {
+    return std::nullopt;
+  }
+  return RowStore{&s, s.body[0].get()};
+}
+
+bool same_row(const RowStore& a, const Match& m) {
+  return a.loop->var == m.j && a.loop->lo->int_value == m.j_lo &&
+         a.loop->hi->int_value == m.j_hi && a.store->slot == m.slot &&
+         loop::same_expr(*a.store->index, *m.index);
+}
+
+// The innermost band loop of the kernel: the parallel loop, then independent loops with
+// constant bounds that are each the only statement of the previous one's body.
+Stmt* band_bottom(loop::Kernel& kernel) {
+  Stmt* s = nullptr;
+  for (auto& top : kernel.body->body) {
+    if (top->kind == StmtKind::kFor && top->parallel) s = top.get();
+  }
+  while (s && s->body.size() == 1 && s->body[0]->kind == StmtKind::kFor &&
+         s->body[0]->independent && const_bounds(*s->body[0])) {
+    s = s->body[0].get();
+  }
+  return s && const_bounds(*s) ? s : nullptr;
+}
+
+// The accumulation "for j { S[o] = agg(S[o], v) }" at the end of the chain.
+bool match_accumulation(const Stmt& s, Match& m) {
+  auto rs = row_store(s);
+  if (!rs) return false;
+  const Stmt& st = *rs->store;
+  const ExprPtr& value = st.value;
+  if (value->kind != loop::ExprKind::kOp || value->args.size() != 2) return false;
+  OpKind op = value->op;
+  if (op != OpKind::Add && op != OpKind::Mul && op != OpKind::Max && op != OpKind::Min) {
+    return false;
+  }
+  const ExprPtr& old = value->args[0];
+  if (old->kind != loop::ExprKind::kLoad || old->slot != st.slot ||
+      !loop::same_expr(*old->args[0], *st.index)) {
+    return false;
+  }
+  m.j = s.var;
+  m.j_lo = s.lo->int_value;
+  m.j_hi = s.hi->int_value;
+  m.slot = st.slot;
+  m.dtype = value->dtype;
+  m.index = st.index;
+  m.agg = op;
+  m.value = value->args[1];
+  return m.dtype == DType::F32 || m.dtype == DType::F64;
+}
+
+bool match_chain(const Stmt& root, Match& m) {
+  const Stmt* s = &root;
+  while (true) {
+    if (s->kind == StmtKind::kFor && match_accumulation(*s, m)) return true;
+    if ((s->kind != StmtKind::kFor && s->kind != StmtKind::kIf) || s->body.size() != 1) {
+      return false;
+    }
+    m.chain.push_back(s);
+    s = s->body[0].get();
+  }
+}
+
+// Reduction loops and guards must not depend on j or on the row variable in ways the tile
+// cannot honour: loop bounds never mention x or j, guards never mention j.
+bool chain_ok(const Match& m) {
+  for (const Stmt* s : m.chain) {
+    if (s->kind == StmtKind::kFor) {
+      for (const auto& e : {s->lo, s->hi}) {
+        if (loop::mentions(*e, m.x) || loop::mentions(*e, m.j)) return false;
+      }
+    } else if (loop::mentions(*s->cond, m.j)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool index_ok(const Match& m) {
+  auto a = loop::affine_of(*m.index);
+  if (!a || a->coeff(m.j) != 1 || a->coeff(m.x) == 0) return false;
+  for (const Stmt* s : m.chain) {
+    if (s->kind == StmtKind::kFor && a->coeff(s->var) != 0) return false;
+  }
+  return true;
+}
+
+std::optional<Match> match(loop::Kernel& kernel) {
+  Match m;
+  m.x_loop = band_bottom(kernel);
+  if (!m.x_loop) return std::nullopt;
+  m.x = m.x_loop->var;
+  m.x_lo = m.x_loop->lo->int_value;
+  m.x_hi = m.x_loop->hi->int_value;
+  const auto& body = m.x_loop->body;
+  size_t first = 0;
+  if (body.size() >= 2 && row_store(*body[0])) {
+    m.init = row_store(*body[0]);
+    first = 1;
+  }
+  if (body.size() <= first || body.size() > first + 2) return std::nullopt;
+  if (!match_chain(*body[first], m) || !chain_ok(m) || !index_ok(m)) return std::nullopt;
+  if (m.init && !same_row(*m.init, m)) return std::nullopt;
+  if (body.size() == first + 2) {
+    m.finish = row_store(*body[first + 1]);
+    if (!m.finish || !same_row(*m.finish, m)) return std::nullopt;
+  }
+  return m;
+}
+
+// Emits the tiles of one Match.
+class TileEmitter {
+ public:
+  TileEmitter(const Match& m, const RegisterTile& tile) : m_(m), tile_(tile) {
+    x0_ = m.x + "$rb";
+    j0_ = m.j + "$rb";
+  }
+
+  // Vectorized forms (nullptr when an expression cannot be vectorized along j).
+  bool prepare() {
+    value_ = vectorize_along(m_.value, m_.j, tile_.lanes);
+    if (!value_) return false;
+    if (m_.init) {
+      init_ = vectorize_along(m_.init->store->value, m_.j, tile_.lanes);
+      if (!init_) return false;
+    }
+    if (m_.finish) {
+      // The epilogue reads S[o] as the accumulator, which a variable stands for here.
+      ExprPtr old = loop::load(m_.slot, m_.dtype, m_.index);
+      ExprPtr with_acc = replace_load(m_.finish->store->value, *old,
+                                      loop::var("$acc", m_.dtype, tile_.lanes));
+      finish_ = vectorize_along(with_acc, m_.j, tile_.lanes);
+      if (!finish_ || m_.finish->store->value->dtype != m_.dtype) return false;
+    }
+    return true;
+  }
+
+  // The replacement of the x loop.
+  StmtPtr emit() const {
+    int64_t rows = m_.x_hi - m_.x_lo;
+    int64_t rem = rows % tile_.rows;
+    std::vector<StmtPtr> body;
+    if (rem == 0 || rows < tile_.rows) {
+      body = row_tile(static_cast<int>(std::min<int64_t>(rows, tile_.rows)));
+    } else {
+      ExprPtr full = loop::op(OpKind::Le, DType::Bool,
+                              {loop::idx_add(loop::var(x0_), loop::int_const(tile_.rows)),
+                               loop::int_const(m_.x_hi)});
+      ExprPtr partial = loop::op(OpKind::Gt, DType::Bool, {full->args[0], full->args[1]});
+      body = {loop::if_then(full, row_tile(tile_.rows)),
+              loop::if_then(partial, row_tile(static_cast<int>(rem)))};
+    }
+    auto out = std::make_shared<Stmt>(*m_.x_loop);
+    out->var = x0_;
+    out->step = tile_.rows;
+    out->body = std::move(body);
+    return out;
+  }
+
+ private:
+  ExprPtr row(int r) const { return loop::idx_add(loop::var(x0_), loop::int_const(r)); }
+  ExprPtr col(int c) const {
+    return loop::idx_add(loop::var(j0_), loop::int_const(int64_t(c) * tile_.lanes));
+  }
+  std::map<std::string, ExprPtr> at(int r, int c) const { return {{m_.x, row(r)}, {m_.j, col(c)}}; }
+  std::string acc(int r, int c) const { return fmt::format("$acc{}_{}", r, c); }
+  ExprPtr acc_var(int r, int c) const { return loop::var(acc(r, c), m_.dtype, tile_.lanes); }
+
+  static ExprPtr replace_load(const ExprPtr& e, const loop::Expr& load, const ExprPtr& with) {
+    if (loop::same_expr(*e, load)) return with;
+    if (e->args.empty()) return e;
+    auto copy = std::make_shared<loop::Expr>(*e);
+    for (auto& a : copy->args) a = replace_load(a, load, with);
+    return copy;
+  }
+
+  // All column pieces of `rows` rows: full NV-vector tiles, one narrower vector tile, then the
+  // scalar remainder.
+  std::vector<StmtPtr> row_tile(int rows) const {
+    int64_t width = int64_t(tile_.vectors) * tile_.lanes;
+    int64_t span = m_.j_hi - m_.j_lo;
+    int64_t full_end = m_.j_lo + span / width * width;
+    int64_t narrow = (m_.j_hi - full_end) / tile_.lanes;
+    int64_t vector_end = full_end + narrow * tile_.lanes;
+    std::vector<StmtPtr> out;
+    if (full_end > m_.j_lo) {
+      out.push_back(column_loop(m_.j_lo, full_end, rows, tile_.vectors));
+    }
+    if (narrow > 0) out.push_back(column_loop(full_end, vector_end, rows, static_cast<int>(narrow)));
+    if (vector_end < m_.j_hi) out.push_back(scalar_columns(vector_end, rows));
+    return out;
+  }
+
+  StmtPtr column_loop(int64_t lo, int64_t hi, int rows, int vectors) const {
+    std::vector<StmtPtr> body;
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 0; c < vectors; ++c) body.push_back(loop::declare(acc(r, c), init_value(r, c)));
+    }
+    std::vector<int> all_rows;
+    for (int r = 0; r < rows; ++r) all_rows.push_back(r);
+    for (auto& s : chain(0, all_rows, vectors)) body.push_back(std::move(s));
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 0; c < vectors; ++c) {
+        ExprPtr v = acc_var(r, c);
+        if (finish_) v = loop::substitute(finish_, {{"$acc", v}});
+        ExprPtr index = loop::substitute(m_.index, at(r, c));
+        body.push_back(loop::store(m_.finish ? m_.finish->store->slot : m_.slot, index,
+                                   loop::substitute(v, at(r, c))));
+      }
+    }
+    auto s = loop::for_loop(j0_, lo, hi, std::move(body));
+    s->step = int64_t(vectors) * tile_.lanes;
+    return s;
+  }
+
+  ExprPtr init_value(int r, int c) const {
+    if (init_) return loop::substitute(init_, at(r, c));
+    return loop::vload(m_.slot, m_.dtype, loop::substitute(m_.index, at(r, c)), tile_.lanes);
+  }
+
+  // The reduction chain from level k for the given rows.
+  std::vector<StmtPtr> chain(size_t k, const std::vector<int>& rows, int vectors) const {
+    if (k == m_.chain.size()) {
+      std::vector<StmtPtr> out;
+      for (int r : rows) {
+        for (int c = 0; c < vectors; ++c) {
+          ExprPtr v = loop::substitute(value_, at(r, c));
+          out.push_back(loop::assign(acc(r, c), loop::op(m_.agg, m_.dtype, {acc_var(r, c), v})));
+        }
+      }
+      return out;
+    }
+    const Stmt& s = *m_.chain[k];
+    if (s.kind == StmtKind::kFor) {
+      auto copy = std::make_shared<Stmt>(s);
+      copy->body = chain(k + 1, rows, vectors);
+      return {copy};
+    }
+    if (!loop::mentions(*s.cond, m_.x)) return {loop::if_then(s.cond, chain(k + 1, rows, vectors))};
+    auto cond_at = [&](int r) { return loop::substitute(s.cond, {{m_.x, row(r)}}); };
+    if (rows.size() == 1 || !convex(*s.cond)) {
+      std::vector<StmtPtr> out;
+      for (int r : rows) out.push_back(loop::if_then(cond_at(r), chain(k + 1, {r}, vectors)));
+      return out;
+    }
+    ExprPtr all = loop::op(OpKind::BitAnd, DType::Bool, {cond_at(rows.front()), cond_at(rows.back())});
+    ExprPtr not_all = loop::op(OpKind::Eq, DType::Bool, {all, loop::int_const(0, DType::Bool)});
+    std::vector<StmtPtr> per_row;
+    for (int r : rows) per_row.push_back(loop::if_then(cond_at(r), chain(k + 1, {r}, vectors)));
+    return {loop::if_then(all, chain(k + 1, rows, vectors)), loop::if_then(not_all, per_row)};
+  }
+
+  // A conjunction of affine comparisons: the points that satisfy it form a convex set.
+  static bool convex(const loop::Expr& e) {
+    if (e.kind != loop::ExprKind::kOp) return false;
+    if (e.op == OpKind::BitAnd && e.dtype == DType::Bool) {
+      return convex(*e.args[0]) && convex(*e.args[1]);
+    }
+    bool compare = e.op == OpKind::Ge || e.op == OpKind::Le || e.op == OpKind::Gt ||
+                   e.op == OpKind::Lt || e.op == OpKind::Eq;
+    return compare && loop::affine_of(*e.args[0]) && loop::affine_of(*e.args[1]);
+  }
+
+  // Columns [lo, j_hi) of the tile's rows, by the original scalar statements.
+  StmtPtr scalar_columns(int64_t lo, int rows) const {
+    std::vector<StmtPtr> body;
+    for (const auto& s : m_.x_loop->body) body.push_back(narrowed(s, lo));
+    auto x = std::make_shared<Stmt>(*loop::for_loop(m_.x, 0, 0, std::move(body)));
+    x->lo = loop::var(x0_);
+    x->hi = loop::idx_add(loop::var(x0_), loop::int_const(rows));
+    return x;
+  }
+
+  // A copy of `s` whose j loops start at lo.
+  StmtPtr narrowed(const StmtPtr& s, int64_t lo) const {
+    auto copy = std::make_shared<Stmt>(*s);
+    if (copy->kind == StmtKind::kFor && copy->var == m_.j) copy->lo = loop::int_const(lo);
+    for (auto& b : copy->body) b = narrowed(b, lo);
+    return copy;
+  }
+
+  const Match& m_;
+  RegisterTile tile_;
+  std::string x0_, j0_;
+  ExprPtr value_, init_, finish_;
+};
+
+}  // namespace
+
+loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target) {
+  if (target.vector_bits == 0) return kernel;
+  loop::Kernel out = kernel;
+  out.body = loop::deep_copy(kernel.body);
+  std::optional<Match> m = match(out);
+  if (!m) return kernel;
+  RegisterTile tile =
+      search_register_tile(m->x_hi - m->x_lo, m->j_hi - m->j_lo, dtype_bits(m->dtype), target);
+  if (tile.lanes == 0) return kernel;
+  TileEmitter emitter(*m, tile);
+  if (!emitter.prepare()) return kernel;
+  *m->x_loop = *emitter.emit();
+  return out;
+}
+
+}  // namespace plaidml::jit::passes

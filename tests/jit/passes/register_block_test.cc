@@ -1,0 +1,101 @@
+// The register-block pass (jit/passes/register_block.h): which kernels it rewrites and how, and
+// the numbers of the rewritten kernels against the reference interpreter at shapes that
+// straddle the register tile's rows and the vector width (full tiles, narrow tiles, scalar
+// columns), with padding guards at the borders and fused epilogues.
+#include "jit/codegen/harness.h"
+#include "jit/loop/printer.h"
+#include "jit/passes/register_block.h"
+#include "jit/passes/register_tile_search.h"
+
+namespace plaidml::jit::testing {
+namespace {
+
+const char* kMatmul =
+    "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+const char* kConvBiasRelu =
+    "function (I[N, H, W, CI], K[KH, KW, CI, CO], B[CO]) -> (O) {\n"
+    "  C[n, y, x, co : N, H, W, CO] = +(I[n, y + i - 1, x + j - 1, ci] * K[i, j, ci, co]);\n"
+    "  O = relu(C + B);\n"
+    "}";
+
+std::string scheduled(const std::string& text, const std::vector<Shape>& shapes,
+                      int vector_bits) {
+  ir::BoundProgram bound = bind_tile(text, shapes);
+  auto lowered = lower(bound);
+  REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
+  passes::PipelineOptions options;
+  options.cpu = passes::cpu_target_for(vector_bits, 1);
+  Status status = passes::run_pipeline(*lowered, options);  // verifies after every pass
+  REQUIRE_MESSAGE(status.is_ok(), status.message());
+  std::string out;
+  for (const auto& k : lowered->kernels) out += loop::to_string(k);
+  return out;
+}
+
+TEST_CASE("register tile search: within the register budget, narrower for short rows") {
+  passes::CpuTarget avx512 = passes::cpu_target_for(512, 1);
+  passes::RegisterTile t = passes::search_register_tile(1024, 1024, 32, avx512);
+  CHECK(t.lanes == 16);
+  CHECK(t.rows * t.vectors + t.vectors + 1 <= 32);
+  CHECK(t.rows * t.vectors >= 20);  // enough accumulators to hide the FMA latency
+  passes::RegisterTile avx2 = passes::search_register_tile(1024, 1024, 32,
+                                                           passes::cpu_target_for(256, 1));
+  CHECK(avx2.lanes == 8);
+  CHECK(avx2.rows * avx2.vectors + avx2.vectors + 1 <= 16);
+  CHECK(passes::search_register_tile(3, 64, 32, avx512).rows <= 3);
+  CHECK(passes::search_register_tile(100, 8, 32, avx512).lanes == 0);  // shorter than a vector
+  CHECK(passes::search_register_tile(100, 64, 64, avx512).lanes == 8);  // f64
+}
+
+TEST_CASE("matmul becomes vector accumulators, and stays scalar without a vector unit") {
+  std::vector<Shape> shapes = {Shape(DType::F32, {13, 7}), Shape(DType::F32, {7, 37})};
+  std::string text = scheduled(kMatmul, shapes, 512);
+  CHECK(text.find("var $acc0_0: f32x16 = splat16(0:f32)") != std::string::npos);
+  // B's row is loaded as vectors, A's element broadcast (one tile of 13 rows and 32 columns: i$rb and j$rb are 0).
+  CHECK(text.find("s1[((k * 37) + 16)]:f32x16") != std::string::npos);
+  CHECK(text.find("splat16(s0[k]:f32) * s1[((k * 37) + 16)]:f32x16") != std::string::npos);
+  CHECK(text.find("for j in [32, 37)") != std::string::npos);  // the scalar columns
+  std::string plain = scheduled(kMatmul, shapes, 0);
+  CHECK(plain.find("x16") == std::string::npos);
+  CHECK(plain.find("$acc") == std::string::npos);
+}
+
+TEST_CASE("padding guards: one test per tile in the interior, per row at the borders") {
+  std::string text = scheduled(kConvBiasRelu,
+                               {Shape(DType::F32, {1, 9, 20, 8}), Shape(DType::F32, {3, 3, 8, 16}),
+                                Shape(DType::F32, {16})},
+                               512);
+  // The tile's first and last rows both pass: the whole tile runs unguarded.
+  CHECK(text.find("if ((((j + x$rb) >= 1) & ((j + x$rb) <= 20)) & ") != std::string::npos);
+  // The fused epilogue is applied to the accumulators before the one store.
+  CHECK(text.find("relu(($acc0_0 + s2[0]:f32x16))") != std::string::npos);
+}
+
+TEST_CASE("register-blocked kernels match the interpreter at tile and vector edges") {
+  for (int64_t m : {1, 5, 6, 13, 31}) {
+    for (int64_t n : {15, 16, 17, 48, 80, 97}) {
+      check_against_interpreter(kMatmul, {random(DType::F32, {m, 9}, 1 + m * n),
+                                          random(DType::F32, {9, n}, 2 + n)});
+    }
+  }
+  check_against_interpreter(kMatmul, {random(DType::F64, {7, 5}, 3), random(DType::F64, {5, 19}, 4)});
+  for (int64_t w : {1, 2, 7, 20}) {
+    check_against_interpreter(kConvBiasRelu,
+                              {random(DType::F32, {2, 5, w, 8}, 5 + w),
+                               random(DType::F32, {3, 3, 8, 33}, 6), random(DType::F32, {33}, 7)});
+  }
+}
+
+TEST_CASE("max pooling and strided sums are blocked; integer rows are left alone") {
+  check_against_interpreter(
+      "function (I[N, H, W, C]) -> (O) { O[n, y, x, c : N, H / 2, W / 2, C] = "
+      ">(I[n, 2 * y + i, 2 * x + j, c]), i < 2, j < 2; }",
+      {random(DType::F32, {1, 8, 14, 40}, 8)});
+  std::string ints = scheduled(kMatmul, {Shape(DType::I32, {8, 8}), Shape(DType::I32, {8, 64})},
+                               512);
+  CHECK(ints.find("$acc") == std::string::npos);
+  check_against_interpreter(kMatmul, {random(DType::I32, {8, 8}, 9), random(DType::I32, {8, 64}, 10)});
+}
+
+}  // namespace
+}  // namespace plaidml::jit::testing
