@@ -11,6 +11,7 @@
 #ifdef PLAIDML_HAVE_SPIRV
 #include "jit/codegen/spirv/spirv_codegen.h"
 #endif
+#include "jit/host_caches.h"
 #include "jit/passes/pipeline.h"
 
 namespace plaidml::jit {
@@ -86,6 +87,8 @@ passes::PipelineOptions pipeline_options(const devices::Device& device) {
   passes::PipelineOptions options = passes::default_pipeline_options();
   if (!device.info().accepts(kCpuFormat)) return options;
   options.cpu = passes::cpu_target_for(host_target().vector_bits, device.info().compute_units);
+  options.cpu.l1_bytes = host_caches().l1_bytes;
+  options.cpu.l2_bytes = host_caches().l2_bytes;
   return options;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "jit/loop/rewrite.h"
+#include "jit/passes/cache_tile_search.h"
 #include "jit/passes/register_tile_search.h"
 #include "jit/passes/vectorize_expr.h"
 
@@ -155,9 +156,12 @@ std::optional<Match> match(loop::Kernel& kernel) {
 // Emits the tiles of one Match.
 class TileEmitter {
  public:
-  TileEmitter(const Match& m, const RegisterTile& tile) : m_(m), tile_(tile) {
+  TileEmitter(const Match& m, const RegisterTile& tile, const CacheTile& cache)
+      : m_(m), tile_(tile), cache_(cache) {
     x0_ = m.x + "$rb";
     j0_ = m.j + "$rb";
+    x1_ = m.x + "$mc";
+    if (cache.kc > 0) k0_ = m.chain[0]->var + "$kc";
   }
 
   // Vectorized forms (nullptr when an expression cannot be vectorized along j).
@@ -179,9 +183,31 @@ class TileEmitter {
     return true;
   }
 
-  // The replacement of the x loop.
+  // The replacement of the x loop: register tiles, within macro blocks of rows and reduction
+  // blocks when cache tiling applies.
   StmtPtr emit() const {
-    int64_t rows = m_.x_hi - m_.x_lo;
+    if (cache_.kc == 0) return register_tiles(m_.x_lo, m_.x_hi);
+    const Stmt& k = *m_.chain[0];
+    ExprPtr end = loop::op(OpKind::Min, DType::I64,
+                           {loop::idx_add(loop::var(x1_), loop::int_const(cache_.mc)),
+                            loop::int_const(m_.x_hi)});
+    StmtPtr tiles = register_tiles(m_.x_lo, m_.x_hi);
+    tiles->lo = loop::var(x1_);
+    tiles->hi = end;
+    tiles->parallel = false;
+    auto k0 = loop::for_loop(k0_, k.lo->int_value, k.hi->int_value, {tiles});
+    k0->step = cache_.kc;
+    auto out = std::make_shared<Stmt>(*m_.x_loop);
+    out->var = x1_;
+    out->step = cache_.mc;
+    out->body = {k0};
+    return out;
+  }
+
+ private:
+  // The loop over register tiles of rows [lo, hi): full tiles, and the remainder tile.
+  StmtPtr register_tiles(int64_t lo, int64_t hi) const {
+    int64_t rows = hi - lo;
     int64_t rem = rows % tile_.rows;
     std::vector<StmtPtr> body;
     if (rem == 0 || rows < tile_.rows) {
@@ -201,7 +227,14 @@ class TileEmitter {
     return out;
   }
 
- private:
+  // Conditions on the reduction block (cache tiling only).
+  ExprPtr k0_is(OpKind cmp, int64_t offset, int64_t value) const {
+    return loop::op(cmp, DType::Bool,
+                    {loop::idx_add(loop::var(k0_), loop::int_const(offset)), loop::int_const(value)});
+  }
+  int64_t k_lo() const { return m_.chain[0]->lo->int_value; }
+  int64_t k_hi() const { return m_.chain[0]->hi->int_value; }
+
   ExprPtr row(int r) const { return loop::idx_add(loop::var(x0_), loop::int_const(r)); }
   ExprPtr col(int c) const {
     return loop::idx_add(loop::var(j0_), loop::int_const(int64_t(c) * tile_.lanes));
@@ -237,29 +270,50 @@ class TileEmitter {
 
   StmtPtr column_loop(int64_t lo, int64_t hi, int rows, int vectors) const {
     std::vector<StmtPtr> body;
+    std::vector<StmtPtr> reload;  // later reduction blocks continue from memory
     for (int r = 0; r < rows; ++r) {
-      for (int c = 0; c < vectors; ++c) body.push_back(loop::declare(acc(r, c), init_value(r, c)));
+      for (int c = 0; c < vectors; ++c) {
+        body.push_back(loop::declare(acc(r, c), init_value(r, c)));
+        reload.push_back(loop::assign(acc(r, c), partial_sum(r, c)));
+      }
     }
+    if (cache_.kc > 0 && init_) body.push_back(loop::if_then(k0_is(OpKind::Ne, 0, k_lo()), reload));
     std::vector<int> all_rows;
     for (int r = 0; r < rows; ++r) all_rows.push_back(r);
     for (auto& s : chain(0, all_rows, vectors)) body.push_back(std::move(s));
-    for (int r = 0; r < rows; ++r) {
-      for (int c = 0; c < vectors; ++c) {
-        ExprPtr v = acc_var(r, c);
-        if (finish_) v = loop::substitute(finish_, {{"$acc", v}});
-        ExprPtr index = loop::substitute(m_.index, at(r, c));
-        body.push_back(loop::store(m_.finish ? m_.finish->store->slot : m_.slot, index,
-                                   loop::substitute(v, at(r, c))));
-      }
+    if (cache_.kc == 0) {
+      for (auto& s : stores(rows, vectors, finish_ != nullptr)) body.push_back(std::move(s));
+    } else {
+      body.push_back(loop::if_then(k0_is(OpKind::Ge, cache_.kc, k_hi()),
+                                   stores(rows, vectors, finish_ != nullptr)));
+      body.push_back(loop::if_then(k0_is(OpKind::Lt, cache_.kc, k_hi()),
+                                   stores(rows, vectors, false)));
     }
     auto s = loop::for_loop(j0_, lo, hi, std::move(body));
     s->step = int64_t(vectors) * tile_.lanes;
     return s;
   }
 
-  ExprPtr init_value(int r, int c) const {
-    if (init_) return loop::substitute(init_, at(r, c));
+  ExprPtr partial_sum(int r, int c) const {
     return loop::vload(m_.slot, m_.dtype, loop::substitute(m_.index, at(r, c)), tile_.lanes);
+  }
+
+  ExprPtr init_value(int r, int c) const {
+    return init_ ? loop::substitute(init_, at(r, c)) : partial_sum(r, c);
+  }
+
+  // The accumulators to memory, through the epilogue when `finished`.
+  std::vector<StmtPtr> stores(int rows, int vectors, bool finished) const {
+    std::vector<StmtPtr> out;
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 0; c < vectors; ++c) {
+        ExprPtr v = acc_var(r, c);
+        if (finished) v = loop::substitute(finish_, {{"$acc", v}});
+        ExprPtr index = loop::substitute(m_.index, at(r, c));
+        out.push_back(loop::store(m_.slot, index, loop::substitute(v, at(r, c))));
+      }
+    }
+    return out;
   }
 
   // The reduction chain from level k for the given rows.
@@ -278,6 +332,11 @@ class TileEmitter {
     if (s.kind == StmtKind::kFor) {
       auto copy = std::make_shared<Stmt>(s);
       copy->body = chain(k + 1, rows, vectors);
+      if (k == 0 && cache_.kc > 0) {  // this reduction block
+        copy->lo = loop::var(k0_);
+        copy->hi = loop::op(OpKind::Min, DType::I64,
+                            {loop::idx_add(loop::var(k0_), loop::int_const(cache_.kc)), s.hi});
+      }
       return {copy};
     }
     if (!loop::mentions(*s.cond, m_.x)) return {loop::if_then(s.cond, chain(k + 1, rows, vectors))};
@@ -312,6 +371,8 @@ class TileEmitter {
     auto x = std::make_shared<Stmt>(*loop::for_loop(m_.x, 0, 0, std::move(body)));
     x->lo = loop::var(x0_);
     x->hi = loop::idx_add(loop::var(x0_), loop::int_const(rows));
+    // With cache tiling, the whole reduction of these columns runs in the first block.
+    if (cache_.kc > 0) return loop::if_then(k0_is(OpKind::Eq, 0, k_lo()), {x});
     return x;
   }
 
@@ -325,7 +386,8 @@ class TileEmitter {
 
   const Match& m_;
   RegisterTile tile_;
-  std::string x0_, j0_;
+  CacheTile cache_;
+  std::string x0_, j0_, x1_, k0_;
   ExprPtr value_, init_, finish_;
 };
 
@@ -340,7 +402,13 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target)
   RegisterTile tile =
       search_register_tile(m->x_hi - m->x_lo, m->j_hi - m->j_lo, dtype_bits(m->dtype), target);
   if (tile.lanes == 0) return kernel;
-  TileEmitter emitter(*m, tile);
+  CacheTile cache;
+  bool one_loop = m->chain.size() == 1 && const_bounds(*m->chain[0]);
+  if (one_loop) {
+    cache = search_cache_tile(m->x_hi - m->x_lo, loop::trip_count(*m->chain[0]),
+                              m->j_hi - m->j_lo, dtype_bits(m->dtype) / 8, tile.rows, target);
+  }
+  TileEmitter emitter(*m, tile, cache);
   if (!emitter.prepare()) return kernel;
   *m->x_loop = *emitter.emit();
   return out;

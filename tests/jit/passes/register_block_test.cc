@@ -4,6 +4,7 @@
 // columns), with padding guards at the borders and fused epilogues.
 #include "jit/codegen/harness.h"
 #include "jit/loop/printer.h"
+#include "jit/passes/cache_tile_search.h"
 #include "jit/passes/register_block.h"
 #include "jit/passes/register_tile_search.h"
 
@@ -18,13 +19,20 @@ const char* kConvBiasRelu =
     "  O = relu(C + B);\n"
     "}";
 
+// A target whose L2 holds only 16 KiB, so that small matmuls get cache tiles.
+passes::CpuTarget tiny_l2() {
+  passes::CpuTarget t = host_cpu();
+  t.l2_bytes = 16 * 1024;
+  return t;
+}
+
 std::string scheduled(const std::string& text, const std::vector<Shape>& shapes,
-                      int vector_bits) {
+                      int vector_bits, std::optional<passes::CpuTarget> target = std::nullopt) {
   ir::BoundProgram bound = bind_tile(text, shapes);
   auto lowered = lower(bound);
   REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
   passes::PipelineOptions options;
-  options.cpu = passes::cpu_target_for(vector_bits, 1);
+  options.cpu = target.value_or(passes::cpu_target_for(vector_bits, 1));
   Status status = passes::run_pipeline(*lowered, options);  // verifies after every pass
   REQUIRE_MESSAGE(status.is_ok(), status.message());
   std::string out;
@@ -84,6 +92,38 @@ TEST_CASE("register-blocked kernels match the interpreter at tile and vector edg
                               {random(DType::F32, {2, 5, w, 8}, 5 + w),
                                random(DType::F32, {3, 3, 8, 33}, 6), random(DType::F32, {33}, 7)});
   }
+}
+
+TEST_CASE("cache tiles: reduction blocks and macro blocks of rows, searched under L2") {
+  passes::CpuTarget cpu = passes::cpu_target_for(512, 2);
+  cpu.l2_bytes = 2 * 1024 * 1024;
+  passes::CacheTile fits = passes::search_cache_tile(256, 256, 256, 4, 5, cpu);
+  CHECK(fits.kc == 0);  // 256 KiB of B stays in L2
+  passes::CacheTile big = passes::search_cache_tile(1024, 1024, 1024, 4, 5, cpu);
+  REQUIRE(big.kc > 0);
+  CHECK(big.kc % 16 == 0);
+  CHECK(big.mc % 5 == 0);
+  CHECK((big.kc * 1024 + big.mc * 1024 + big.mc * big.kc) * 4 <= cpu.l2_bytes * 3 / 4);
+  CHECK((1024 + big.mc - 1) / big.mc >= 2);  // a macro block for each thread at least
+
+  std::string text = scheduled(kMatmul, {Shape(DType::F32, {40, 100}), Shape(DType::F32, {100, 70})},
+                               512, tiny_l2());
+  CHECK(text.find("for k$kc in [0, 100) step") != std::string::npos);
+  CHECK(text.find("parallel for i$mc in [0, 40) step") != std::string::npos);
+}
+
+TEST_CASE("cache-tiled kernels match the interpreter, with a fused epilogue and ragged blocks") {
+  for (int64_t k : {17, 100}) {
+    check_against_interpreter(kMatmul, {random(DType::F32, {41, k}, 11 + k),
+                                        random(DType::F32, {k, 70}, 12)},
+                              tiny_l2());
+  }
+  check_against_interpreter(
+      "function (A[M, K], B[K, N], Bias[N]) -> (R) {\n"
+      "  C[i, j : M, N] = +(A[i, k] * B[k, j]);\n  R = relu(C + Bias);\n}",
+      {random(DType::F32, {23, 90}, 13), random(DType::F32, {90, 50}, 14),
+       random(DType::F32, {50}, 15)},
+      tiny_l2());
 }
 
 TEST_CASE("max pooling and strided sums are blocked; integer rows are left alone") {
