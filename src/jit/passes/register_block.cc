@@ -4,6 +4,7 @@
 
 #include "jit/loop/rewrite.h"
 #include "jit/passes/cache_tile_search.h"
+#include "jit/passes/guard_ranges.h"
 #include "jit/passes/register_tile_search.h"
 #include "jit/passes/vectorize_expr.h"
 
@@ -156,13 +157,18 @@ std::optional<Match> match(loop::Kernel& kernel) {
 // Emits the tiles of one Match.
 class TileEmitter {
  public:
-  TileEmitter(const Match& m, const RegisterTile& tile, const CacheTile& cache)
-      : m_(m), tile_(tile), cache_(cache) {
+  // columns_outer: the caller makes the column-tile loop (variable column_var()) the kernel's
+  // parallel loop around the band; the tiles here are then those of one column tile.
+  TileEmitter(const Match& m, const RegisterTile& tile, const CacheTile& cache, bool columns_outer)
+      : m_(m), tile_(tile), cache_(cache), columns_outer_(columns_outer) {
     x0_ = m.x + "$rb";
     j0_ = m.j + "$rb";
     x1_ = m.x + "$mc";
     if (cache.kc > 0) k0_ = m.chain[0]->var + "$kc";
   }
+
+  const std::string& column_var() const { return j0_; }
+  int64_t column_width() const { return int64_t(tile_.vectors) * tile_.lanes; }
 
   // Vectorized forms (nullptr when an expression cannot be vectorized along j).
   bool prepare() {
@@ -186,7 +192,7 @@ class TileEmitter {
   // The replacement of the x loop: register tiles, within macro blocks of rows and reduction
   // blocks when cache tiling applies.
   StmtPtr emit() const {
-    if (cache_.kc == 0) return register_tiles(m_.x_lo, m_.x_hi);
+    if (cache_.kc == 0) return jigsaw();
     const Stmt& k = *m_.chain[0];
     ExprPtr end = loop::op(OpKind::Min, DType::I64,
                            {loop::idx_add(loop::var(x1_), loop::int_const(cache_.mc)),
@@ -215,16 +221,45 @@ class TileEmitter {
     } else {
       ExprPtr full = loop::op(OpKind::Le, DType::Bool,
                               {loop::idx_add(loop::var(x0_), loop::int_const(tile_.rows)),
-                               loop::int_const(m_.x_hi)});
+                               loop::int_const(hi)});
       ExprPtr partial = loop::op(OpKind::Gt, DType::Bool, {full->args[0], full->args[1]});
       body = {loop::if_then(full, row_tile(tile_.rows)),
               loop::if_then(partial, row_tile(static_cast<int>(rem)))};
     }
     auto out = std::make_shared<Stmt>(*m_.x_loop);
     out->var = x0_;
+    out->lo = loop::int_const(lo);
+    out->hi = loop::int_const(hi);
     out->step = tile_.rows;
     out->body = std::move(body);
+    if (columns_outer_) out->parallel = false;
     return out;
+  }
+
+  // The rows in up to three pieces (guard_ranges.h): the borders, where guards on x may fail,
+  // and the interior, where they all hold, so that no interior tile straddles a border. The
+  // parallel loop stays one loop, so it is not split.
+  StmtPtr jigsaw() const {
+    std::vector<loop::ExprPtr> guards;
+    VarRanges ranges;
+    for (const Stmt* s : m_.chain) {
+      if (s->kind == StmtKind::kIf && loop::mentions(*s->cond, m_.x)) guards.push_back(s->cond);
+      if (s->kind == StmtKind::kFor && const_bounds(*s)) {
+        ranges[s->var] = {s->lo->int_value, s->hi->int_value - 1};
+      }
+    }
+    bool parallel = m_.x_loop->parallel && !columns_outer_;
+    auto inner = guards.empty() || parallel ? std::nullopt
+                                            : unguarded_range(guards, m_.x, m_.x_lo, m_.x_hi, ranges);
+    if (!inner || (inner->first == m_.x_lo && inner->second == m_.x_hi)) {
+      return register_tiles(m_.x_lo, m_.x_hi);
+    }
+    std::vector<StmtPtr> pieces;
+    for (auto [lo, hi] : {std::pair(m_.x_lo, inner->first), *inner,
+                          std::pair(inner->second, m_.x_hi)}) {
+      if (hi > lo) pieces.push_back(register_tiles(lo, hi));
+    }
+    return loop::block(std::move(pieces));
   }
 
   // Conditions on the reduction block (cache tiling only).
@@ -259,16 +294,33 @@ class TileEmitter {
     int64_t full_end = m_.j_lo + span / width * width;
     int64_t narrow = (m_.j_hi - full_end) / tile_.lanes;
     int64_t vector_end = full_end + narrow * tile_.lanes;
-    std::vector<StmtPtr> out;
-    if (full_end > m_.j_lo) {
-      out.push_back(column_loop(m_.j_lo, full_end, rows, tile_.vectors));
+    std::vector<StmtPtr> edge;  // the columns after the full tiles
+    if (narrow > 0) {
+      edge.push_back(column_loop(full_end, vector_end, rows, static_cast<int>(narrow)));
     }
-    if (narrow > 0) out.push_back(column_loop(full_end, vector_end, rows, static_cast<int>(narrow)));
-    if (vector_end < m_.j_hi) out.push_back(scalar_columns(vector_end, rows));
+    if (vector_end < m_.j_hi) edge.push_back(scalar_columns(vector_end, rows));
+    if (columns_outer_) {  // this column tile only: a full one, or the edge
+      if (full_end == m_.j_hi) return column_body(rows, tile_.vectors);
+      ExprPtr full = loop::op(OpKind::Le, DType::Bool,
+                              {loop::idx_add(loop::var(j0_), loop::int_const(width)),
+                               loop::int_const(m_.j_hi)});
+      ExprPtr not_full = loop::op(OpKind::Gt, DType::Bool, {full->args[0], full->args[1]});
+      return {loop::if_then(full, column_body(rows, tile_.vectors)), loop::if_then(not_full, edge)};
+    }
+    std::vector<StmtPtr> out;
+    if (full_end > m_.j_lo) out.push_back(column_loop(m_.j_lo, full_end, rows, tile_.vectors));
+    for (auto& s : edge) out.push_back(std::move(s));
     return out;
   }
 
   StmtPtr column_loop(int64_t lo, int64_t hi, int rows, int vectors) const {
+    auto s = loop::for_loop(j0_, lo, hi, column_body(rows, vectors));
+    s->step = int64_t(vectors) * tile_.lanes;
+    return s;
+  }
+
+  // One register tile at columns j0_: accumulators, the reduction, the stores.
+  std::vector<StmtPtr> column_body(int rows, int vectors) const {
     std::vector<StmtPtr> body;
     std::vector<StmtPtr> reload;  // later reduction blocks continue from memory
     for (int r = 0; r < rows; ++r) {
@@ -289,9 +341,7 @@ class TileEmitter {
       body.push_back(loop::if_then(k0_is(OpKind::Lt, cache_.kc, k_hi()),
                                    stores(rows, vectors, false)));
     }
-    auto s = loop::for_loop(j0_, lo, hi, std::move(body));
-    s->step = int64_t(vectors) * tile_.lanes;
-    return s;
+    return body;
   }
 
   ExprPtr partial_sum(int r, int c) const {
@@ -387,9 +437,40 @@ class TileEmitter {
   const Match& m_;
   RegisterTile tile_;
   CacheTile cache_;
+  bool columns_outer_ = false;
   std::string x0_, j0_, x1_, k0_;
   ExprPtr value_, init_, finish_;
 };
+
+// Points of the reduction chain's loops (all have constant bounds), or 0.
+int64_t reduction_points(const Match& m) {
+  int64_t points = 1;
+  for (const Stmt* s : m.chain) {
+    if (s->kind != StmtKind::kFor) continue;
+    if (!const_bounds(*s)) return 0;
+    points *= loop::trip_count(*s);
+  }
+  return points;
+}
+
+// Loop order: when the column operand's slice for the whole reduction (the weights of a conv:
+// KH*KW*CI x CO) does not stay in L2 and its reduction cannot be cache tiled, the column tiles
+// become the outermost (parallel) loop, so each tile's slice of it stays in L2 while every
+// output position reads it, instead of streaming all of it once per output row.
+bool wants_columns_outer(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
+  int64_t panel = reduction_points(m) * (m.j_hi - m.j_lo) * (dtype_bits(m.dtype) / 8);
+  int64_t width = int64_t(tile.vectors) * tile.lanes;
+  int64_t column_tiles = (m.j_hi - m.j_lo + width - 1) / width;
+  return panel > target.l2_bytes / 2 && column_tiles >= target.threads;
+}
+
+size_t top_parallel_index(const loop::Kernel& kernel) {
+  for (size_t i = 0; i < kernel.body->body.size(); ++i) {
+    const Stmt& s = *kernel.body->body[i];
+    if (s.kind == StmtKind::kFor && s.parallel) return i;
+  }
+  return 0;
+}
 
 }  // namespace
 
@@ -408,9 +489,18 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target)
     cache = search_cache_tile(m->x_hi - m->x_lo, loop::trip_count(*m->chain[0]),
                               m->j_hi - m->j_lo, dtype_bits(m->dtype) / 8, tile.rows, target);
   }
-  TileEmitter emitter(*m, tile, cache);
+  bool columns_outer = cache.kc == 0 && wants_columns_outer(*m, tile, target);
+  TileEmitter emitter(*m, tile, cache, columns_outer);
   if (!emitter.prepare()) return kernel;
+  size_t top = top_parallel_index(out);
   *m->x_loop = *emitter.emit();
+  if (columns_outer) {
+    StmtPtr band = out.body->body[top];
+    band->parallel = false;
+    auto columns = loop::for_loop(emitter.column_var(), m->j_lo, m->j_hi, {band}, true);
+    columns->step = emitter.column_width();
+    out.body->body[top] = columns;
+  }
   return out;
 }
 
