@@ -5,6 +5,7 @@
 #include "jit/codegen/harness.h"
 #include "jit/loop/printer.h"
 #include "jit/passes/cache_tile_search.h"
+#include "jit/passes/guard_ranges.h"
 #include "jit/passes/register_block.h"
 #include "jit/passes/register_tile_search.h"
 
@@ -24,6 +25,12 @@ passes::CpuTarget tiny_l2() {
   passes::CpuTarget t = host_cpu();
   t.l2_bytes = 16 * 1024;
   return t;
+}
+
+// Values in [0, 1): sums without cancellation, so FMA contraction stays within the default
+// tolerance however many terms a sum has.
+HostTensor positive(std::vector<int64_t> dims, uint64_t seed) {
+  return plaidml::testing::random_tensor(Shape(DType::F32, std::move(dims)), seed, {0.0, 1.0});
 }
 
 std::string scheduled(const std::string& text, const std::vector<Shape>& shapes,
@@ -124,6 +131,51 @@ TEST_CASE("cache-tiled kernels match the interpreter, with a fused epilogue and 
       {random(DType::F32, {23, 90}, 13), random(DType::F32, {90, 50}, 14),
        random(DType::F32, {50}, 15)},
       tiny_l2());
+}
+
+TEST_CASE("jigsaw: the rows where every padding guard holds for all reduction values") {
+  using loop::int_const;
+  using loop::op;
+  using loop::var;
+  using ir::OpKind;
+  auto x_plus_j = loop::idx_add(var("j"), var("x"));
+  // 1 <= x + j <= 20 for j in [0, 2]: x in [1, 18], i.e. [1, 19) of [0, 20).
+  loop::ExprPtr pad = op(OpKind::BitAnd, DType::Bool,
+                         {op(OpKind::Ge, DType::Bool, {x_plus_j, int_const(1)}),
+                          op(OpKind::Le, DType::Bool, {x_plus_j, int_const(20)})});
+  auto r = passes::unguarded_range({pad}, "x", 0, 20, {{"j", {0, 2}}});
+  REQUIRE(r.has_value());
+  CHECK(*r == std::pair<int64_t, int64_t>(1, 19));
+  // A stride of 2 and a strict bound: 0 <= 2x + j - 3 < 9 for j in [0, 6] -> x in [2, 3).
+  auto strided = loop::idx_add(loop::idx_mul(var("x"), 2), loop::idx_add(var("j"), int_const(-3)));
+  loop::ExprPtr s2 = op(OpKind::BitAnd, DType::Bool,
+                        {op(OpKind::Ge, DType::Bool, {strided, int_const(0)}),
+                         op(OpKind::Lt, DType::Bool, {strided, int_const(9)})});
+  CHECK(*passes::unguarded_range({s2}, "x", 0, 5, {{"j", {0, 6}}}) ==
+        std::pair<int64_t, int64_t>(2, 3));
+  // No interior: an empty range; a variable without a range or a non-affine guard: unknown.
+  CHECK(passes::unguarded_range({pad}, "x", 0, 20, {{"j", {0, 30}}})->first ==
+        passes::unguarded_range({pad}, "x", 0, 20, {{"j", {0, 30}}})->second);
+  CHECK(!passes::unguarded_range({pad}, "x", 0, 20, {}).has_value());
+  loop::ExprPtr modular = op(OpKind::Eq, DType::Bool,
+                             {op(OpKind::Mod, DType::I64, {var("x"), int_const(2)}), int_const(0)});
+  CHECK(!passes::unguarded_range({modular}, "x", 0, 20, {}).has_value());
+}
+
+TEST_CASE("deep conv layers: column tiles outermost, the weights' slice per tile in L2") {
+  passes::CpuTarget cpu = tiny_l2();
+  std::string text = scheduled(kConvBiasRelu,
+                               {Shape(DType::F32, {1, 6, 7, 32}), Shape(DType::F32, {3, 3, 32, 128}),
+                                Shape(DType::F32, {128})},
+                               512, cpu);
+  CHECK(text.find("parallel for co$rb in [0, 128) step 64") != std::string::npos);
+  CHECK(text.find("independent for y in [0, 6)") != std::string::npos);
+  for (int64_t co : {128, 140}) {
+    check_against_interpreter(kConvBiasRelu,
+                              {positive({1, 6, 7, 32}, 16), positive({3, 3, 32, co}, 17),
+                               random(DType::F32, {co}, 18)},
+                              cpu);
+  }
 }
 
 TEST_CASE("max pooling and strided sums are blocked; integer rows are left alone") {
