@@ -46,9 +46,14 @@ ContentionMeter::ContentionMeter()
 double ContentionMeter::others_cores() const {
   const double busy = machine_busy_seconds();
   const double wall = wall_seconds() - start_wall_;
-  if (start_busy_ < 0 || busy < 0 || wall <= 0) return -1;
+  if (start_busy_ < 0 || busy < 0 || wall < kMinSeconds) return -1;
   const double others = (busy - start_busy_) - (self_cpu_seconds() - start_self_);
   return others > 0 ? others / wall : 0;
+}
+
+double ContentionMeter::self_cores() const {
+  const double wall = wall_seconds() - start_wall_;
+  return wall < kMinSeconds ? -1 : (self_cpu_seconds() - start_self_) / wall;
 }
 
 }  // namespace plaidml_bench

@@ -9,8 +9,14 @@ class ContentionMeter {
  public:
   ContentionMeter();  // starts measuring
   // Average cores used by other processes since construction (0 .. core count); -1 where
-  // /proc/stat cannot be read (not Linux).
+  // /proc/stat cannot be read (not Linux) or less than kMinSeconds passed: the kernel counts CPU
+  // time in ticks of 10 ms, too coarse for shorter spans.
   double others_cores() const;
+  // Average cores this process used since construction (its threads, spinning ones included):
+  // how many threads an implementation really kept busy. -1 under kMinSeconds.
+  double self_cores() const;
+
+  static constexpr double kMinSeconds = 0.25;
 
  private:
   double start_wall_ = 0;

@@ -105,6 +105,7 @@ std::string json_line(const RunInfo& info, const BenchCase& c, const CaseResult&
   if (info.impl == "plaidml") s += ", \"library_compile_ms\": " + json_number(r.library_compile_ms);
   if (r.error.empty()) s += timing_fields(c, r) + check_fields(r);
   if (r.others_cores >= 0) s += ", \"others_cores\": " + json_number(r.others_cores);
+  if (r.self_cores >= 0) s += ", \"self_cores\": " + json_number(r.self_cores);
   return s + "}";
 }
 

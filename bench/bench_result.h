@@ -49,6 +49,7 @@ struct CaseResult {
   Agreement agreement;
   std::string detail;         // how a peer ran it ("brg:avx512_core", "im2col + sgemm")
   double others_cores = -1;   // cores other processes used meanwhile (bench_contention.h); -1: n/a
+  double self_cores = -1;     // cores this process used meanwhile; -1: n/a
   std::vector<float> output;  // when RunSettings::keep_output
 };
 

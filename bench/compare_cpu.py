@@ -91,10 +91,22 @@ def check_cell(row):
     return "; ".join(words)
 
 
-def busy_cell(row):
-    values = [line.get("others_cores") for line in row.values() if line.get("others_cores")
+# Other processes' average use of the cores while a row ran, above which its figures, and the
+# 2-thread ones above all, measure the scheduler as much as the code.
+BUSY = 0.2
+
+
+def busy(row):
+    values = [line["others_cores"] for line in row.values() if line.get("others_cores")
               is not None]
-    return fmt(max(values), 2) if values else "-"
+    return max(values) if values else None
+
+
+def busy_cell(row):
+    value = busy(row)
+    if value is None:
+        return "-"
+    return fmt(value, 2) + (" (busy)" if value > BUSY else "")
 
 
 def case_rows(lines):
@@ -120,6 +132,13 @@ def throughput_table(lines):
         cells += [ratio(p, row.get(impl)) for impl, _ in PEERS]
         cells += [check_cell(row), busy_cell(row)]
         out.append("| " + " | ".join(cells) + " |")
+    noisy = sum(1 for row in case_rows(lines).values() if (busy(row) or 0) > BUSY)
+    if noisy:
+        out += ["", f"{noisy} rows ran while other processes used more than {BUSY} of a core "
+                "(\"others' cores\", from /proc/stat less this process's own CPU time): their "
+                "times are noisy, and at 2 threads on 2 cores a worker thread that loses its core "
+                "stalls the whole run (oneDNN's OpenMP barrier waits whole scheduler ticks). "
+                "Compare such rows with care; rerun on a quiet machine."]
     return out
 
 

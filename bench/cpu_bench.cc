@@ -5,17 +5,20 @@
 // every case's program compiled once (run it twice on one --cache-dir for a cached start).
 //
 //   plaidml_cpu_bench [--threads 1,2] [--impls plaidml,onednn,openblas] [--cases A,B]
-//                     [--warmup 2] [--repeat 20] [--max-seconds 1.5] [--seed 1]
+//                     [--warmup 3] [--repeat 50] [--max-seconds 2.5] [--seed 1]
 //                     [--dispatch-calls 2000] [--cache-dir DIR] [--compile-only] [--list]
 //
 // JSON lines on stdout (bench/compare_cpu.py makes the tables), a human table on stderr. Exit
 // status: 0 when everything that ran passed its checks, 1 otherwise, 2 for a bad command line.
 #include <plaidml/plaidml.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_capi.h"
@@ -37,6 +40,7 @@ namespace plaidml_bench {
 namespace {
 
 constexpr int kLabelWidth = 46;
+constexpr int kSettleMs = 150;
 
 // The results of one case at one thread count: plaidml's first, then each selected peer's.
 struct CaseRow {
@@ -56,6 +60,18 @@ void compare_with_peers(CaseRow& row) {
   }
 }
 
+// Runs one implementation's case with the machine's load measured around it. With several
+// threads, idle worker threads of the implementation before (OpenBLAS spins for a while after a
+// call) would take a core from this one: a short pause lets them go to sleep first.
+CaseResult measured(const std::function<CaseResult()>& run, int threads) {
+  if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(kSettleMs));
+  ContentionMeter meter;
+  CaseResult r = run();
+  r.others_cores = meter.others_cores();
+  r.self_cores = meter.self_cores();
+  return r;
+}
+
 bool passed(const CaseResult& r) {
   return !r.not_applicable.empty() || (r.error.empty() && check_status(r) != "FAIL");
 }
@@ -67,18 +83,14 @@ bool run_one(const Options& o, const RunInfo& base, plaidml_context* context,
   settings.keep_output = true;
   CaseRow row;
   if (o.impls.count("plaidml")) {
-    ContentionMeter meter;
     row.infos.push_back(base);
-    row.results.push_back(run_case(context, c, settings));
-    row.results.back().others_cores = meter.others_cores();
+    row.results.push_back(measured([&] { return run_case(context, c, settings); }, threads));
   }
   for (const Peer& peer : peers) {
     if (!o.impls.count(peer.name) || !peer.absent.empty()) continue;
-    ContentionMeter meter;
     row.infos.push_back(
         RunInfo{base.device_id, base.device_name, peer.version, peer.name, threads});
-    row.results.push_back(peer.run(c, threads, settings));
-    row.results.back().others_cores = meter.others_cores();
+    row.results.push_back(measured([&] { return peer.run(c, threads, settings); }, threads));
   }
   compare_with_peers(row);
   bool ok = true;

@@ -15,6 +15,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-bench
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then build=$(realpath -m "$1"); shift; fi
 [ "${1:-}" = "--" ] && shift
+extra=("$@")  # passed to every plaidml_cpu_bench process
 out=$build/cpu-results
 bench=$build/bench/plaidml_cpu_bench
 
@@ -34,7 +35,7 @@ trap 'rm -rf "$cache"' EXIT
 start_process() {
   local file=$1 t0 t1
   t0=$(date +%s%N)
-  "$bench" --compile-only --cache-dir "$cache/start" "$@" >"$file"
+  "$bench" --compile-only --cache-dir "$cache/start" "${extra[@]}" >"$file"
   t1=$(date +%s%N)
   echo "{\"kind\": \"process\", \"wall_ms\": $(((t1 - t0) / 1000000))}" >>"$file"
 }
@@ -49,13 +50,13 @@ echo "== 2/3: cached start (compile only, second process on the same cache folde
 start_process "$out/start_cached.json"
 echo "== 3/3: the bench (stderr table in $out/cpu_bench.log)"
 status=0
-"$bench" --cache-dir "$cache/run" "$@" >"$out/cpu_bench.json" 2> >(tee "$out/cpu_bench.log" >&2) ||
+"$bench" --cache-dir "$cache/run" "${extra[@]}" >"$out/cpu_bench.json" 2> >(tee "$out/cpu_bench.log" >&2) ||
   status=$?
 python3 "$root/bench/compare_cpu.py" "$out/cpu_bench.json" --cold "$out/start_cold.json" \
   --warm "$out/start_cached.json" >"$out/cpu_table.md"
 {
   echo "Measured $(date -u '+%Y-%m-%d') at commit $commit${dirty:+ (with local changes)} with"
-  echo "\`bash bench/run_cpu.sh${*:+ -- $*}\`."
+  echo "\`bash bench/run_cpu.sh${extra[*]:+ -- ${extra[*]}}\`."
   echo
   cat "$out/cpu_table.md"
 } >"$out/cpu_table.md.tmp" && mv "$out/cpu_table.md.tmp" "$out/cpu_table.md"
