@@ -7,7 +7,8 @@ cpu_bench.json: one full run (plaidml, oneDNN and OpenBLAS at each thread count,
 start1.json / start2.json: two `--compile-only` processes on one cache folder (bench/run_cpu.sh):
 the first compiles cold, the second is the cached start. Standard library only. Lines that are
 not JSON objects are ignored. Ratios are plaidml's throughput over the peer's (peer median time
-over plaidml's): 1.0 is parity, 0.5 is half the peer's speed.
+over plaidml's): 1.0 is parity, 0.5 is half the peer's speed; in brackets the same from the best
+(minimum) times.
 """
 import argparse
 import json
@@ -65,9 +66,12 @@ def cell_gflops(line):
 
 
 def ratio(plaidml, peer):
-    if not ok(plaidml) or not ok(peer) or not plaidml.get("median_ms"):
+    """Median over median, then best over best in brackets: on a busy machine the best runs are
+    the ones least disturbed, so the two together show how far the noise reaches."""
+    if not ok(plaidml) or not ok(peer) or not plaidml.get("median_ms") or not plaidml.get("min_ms"):
         return "-"
-    return fmt(peer["median_ms"] / plaidml["median_ms"], 2)
+    return (fmt(peer["median_ms"] / plaidml["median_ms"], 2) + " (" +
+            fmt(peer["min_ms"] / plaidml["min_ms"], 2) + ")")
 
 
 def check_cell(row):
@@ -122,7 +126,7 @@ def case_rows(lines):
 
 def throughput_table(lines):
     out = ["| case | thr | plaidml ms | GFLOP/s | oneDNN ms | GFLOP/s | OpenBLAS ms | GFLOP/s "
-           "| vs oneDNN | vs OpenBLAS | check | others' cores |",
+           "| vs oneDNN (best) | vs OpenBLAS (best) | check | others' cores |",
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
     for (case, threads), row in case_rows(lines).items():
         p = row.get("plaidml")

@@ -5,7 +5,7 @@
 // every case's program compiled once (run it twice on one --cache-dir for a cached start).
 //
 //   plaidml_cpu_bench [--threads 1,2] [--impls plaidml,onednn,openblas] [--cases A,B]
-//                     [--warmup 3] [--repeat 50] [--max-seconds 2.5] [--seed 1]
+//                     [--warmup 3] [--repeat 100] [--max-seconds 4] [--seed 1]
 //                     [--dispatch-calls 2000] [--cache-dir DIR] [--compile-only] [--list]
 //
 // JSON lines on stdout (bench/compare_cpu.py makes the tables), a human table on stderr. Exit

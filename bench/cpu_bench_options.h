@@ -11,12 +11,12 @@ namespace plaidml_bench {
 
 // Budgets that keep the whole run (14 cases x 2 thread counts x 3 implementations) within about
 // 5 minutes on 2 cores, while plaidml's slow kernels (seconds a run today) still get min_repeat
-// timed runs and fast ones up to `repeat`.
+// timed runs and fast ones up to `repeat`: many samples, as a shared machine is noisy.
 inline RunSettings cpu_run_defaults() {
   RunSettings s;
   s.warmup = 3;
-  s.repeat = 50;
-  s.max_seconds = 2.5;
+  s.repeat = 100;
+  s.max_seconds = 4;
   s.min_repeat = 3;
   return s;
 }
