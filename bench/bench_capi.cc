@@ -43,9 +43,17 @@ std::string selected_device_name(const plaidml_context* context) {
 
 // The context is created on the CPU first and then switched: a failed switch leaves a context
 // that can still list the devices, so the message says which ones exist and why others do not.
-Outcome<ContextPtr> open_context(const std::string& device_id) {
+Outcome<ContextPtr> open_context(const std::string& device_id, int num_threads) {
+  plaidml_context_options* raw_options = nullptr;
+  plaidml_status status = plaidml_context_options_create(&raw_options);
+  if (status != PLAIDML_STATUS_OK) return api_failure("creating context options", status);
+  std::unique_ptr<plaidml_context_options, void (*)(plaidml_context_options*)> options(
+      raw_options, plaidml_context_options_destroy);
+  status = plaidml_context_options_set_int(options.get(), PLAIDML_CONTEXT_OPTION_NUM_THREADS,
+                                           num_threads);
+  if (status != PLAIDML_STATUS_OK) return api_failure("setting the thread count", status);
   plaidml_context* raw = nullptr;
-  plaidml_status status = plaidml_context_create(nullptr, &raw);
+  status = plaidml_context_create(options.get(), &raw);
   if (status != PLAIDML_STATUS_OK) return api_failure("creating a context", status);
   ContextPtr context(raw);
   status = plaidml_context_select_device(context.get(), device_id.c_str());

@@ -46,8 +46,9 @@ class [[nodiscard]] Outcome {
 // "what: PLAIDML_STATUS_UNSUPPORTED: <the library's message>" for the call that just failed.
 Failure api_failure(const std::string& what, plaidml_status status);
 
-// A context on device_id ("opencl:0"); on failure the message lists the known devices.
-Outcome<ContextPtr> open_context(const std::string& device_id);
+// A context on device_id ("opencl:0") whose CPU device runs num_threads worker threads (0: the
+// library's default); on failure the message lists the known devices.
+Outcome<ContextPtr> open_context(const std::string& device_id, int num_threads = 0);
 
 // The human-readable name of the context's selected device ("" if unknown).
 std::string selected_device_name(const plaidml_context* context);

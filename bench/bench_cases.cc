@@ -1,81 +1,153 @@
 #include "bench_cases.h"
 
-#include <cmath>
+#include <string>
 
 namespace plaidml_bench {
 
 namespace {
 
-constexpr const char* kMatmulTile =
-    "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+std::string str(int64_t v) { return std::to_string(v); }
 
-// "Same" padding (pad 1 for 3x3), stride 1, no bias: exactly torch's conv2d(padding=1).
+// "2 * y + i - 3": the input coordinate that output coordinate `out` and kernel tap `tap` read.
 // Out-of-range input accesses do not count (TILE.md section 2), which is zero padding.
-constexpr const char* kConvTile =
-    "function (I[N, H, W, CI], K[KH, KW, CI, CO]) -> (O) {\n"
-    "  O[n, y, x, co : N, H, W, CO] =\n"
-    "      +(I[n, y + i - (KH - 1) / 2, x + j - (KW - 1) / 2, ci] * K[i, j, ci, co]);\n"
-    "}\n";
-
-BenchCase matmul_case(int64_t n) {
-  BenchCase c;
-  c.name = "matmul_" + std::to_string(n);
-  c.shape = std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n);
-  c.tile = kMatmulTile;
-  c.input_names = {"A", "B"};
-  c.input_dims = {{n, n}, {n, n}};
-  c.output_dims = {n, n};
-  c.flop = 2.0 * double(n) * double(n) * double(n);
-  c.reference = [n](const HostInputs& in, int64_t flat) {
-    const int64_t i = flat / n, j = flat % n;
-    Reference r;
-    for (int64_t k = 0; k < n; ++k) {
-      double term = double(in[0][i * n + k]) * double(in[1][k * n + j]);
-      r.value += term;
-      r.scale += std::fabs(term);
-    }
-    return r;
-  };
-  return c;
+std::string input_index(const std::string& out, const std::string& tap, int64_t stride,
+                        int64_t pad) {
+  std::string s = (stride == 1 ? out : str(stride) + " * " + out) + " + " + tap;
+  return pad == 0 ? s : s + " - " + str(pad);
 }
 
-// ResNet-50's conv2_x 3x3 layer: NHWC input batch x 56 x 56 x 64, HWIO kernel 3x3x64x64.
-BenchCase resnet_conv_case(int64_t batch) {
-  const int64_t h = 56, w = 56, ci = 64, co = 64, kh = 3, kw = 3;
-  BenchCase c;
-  c.name = "conv3x3_56x56x64_n" + std::to_string(batch);
-  c.shape = std::to_string(batch) + "x56x56x64 * 3x3x64x64, stride 1, pad 1";
-  c.tile = kConvTile;
-  c.input_names = {"I", "K"};
-  c.input_dims = {{batch, h, w, ci}, {kh, kw, ci, co}};
-  c.output_dims = {batch, h, w, co};
-  c.flop = 2.0 * double(batch * h * w * co) * double(kh * kw * ci);
-  c.reference = [=](const HostInputs& in, int64_t flat) {
-    const int64_t o = flat % co, x = flat / co % w, y = flat / (co * w) % h,
-                  n = flat / (co * w * h);
-    Reference r;
-    for (int64_t i = 0; i < kh; ++i) {
-      for (int64_t j = 0; j < kw; ++j) {
-        const int64_t iy = y + i - (kh - 1) / 2, ix = x + j - (kw - 1) / 2;
-        if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
-        for (int64_t k = 0; k < ci; ++k) {
-          double a = in[0][((n * h + iy) * w + ix) * ci + k];
-          double b = in[1][((i * kw + j) * ci + k) * co + o];
-          r.value += a * b;
-          r.scale += std::fabs(a * b);
-        }
-      }
-    }
-    return r;
-  };
-  return c;
+// "(H + 6 - KH) / 2 + 1": the output size along one axis, over the program's dims.
+std::string output_size(const std::string& dim, const std::string& kdim, int64_t stride,
+                        int64_t pad) {
+  std::string span = dim + (pad == 0 ? "" : " + " + str(2 * pad)) + " - " + kdim;
+  return stride == 1 ? span + " + 1" : "(" + span + ") / " + str(stride) + " + 1";
+}
+
+std::string conv_tile(const ConvOp& op) {
+  const std::string y = input_index("y", "i", op.stride, op.pad);
+  const std::string x = input_index("x", "j", op.stride, op.pad);
+  const std::string target = op.bias_relu ? "C" : "O";
+  std::string t = op.bias_relu ? "function (I[N, H, W, CI], K[KH, KW, CI, CO], B[CO]) -> (O) {\n"
+                               : "function (I[N, H, W, CI], K[KH, KW, CI, CO]) -> (O) {\n";
+  t += "  " + target + "[n, y, x, co : N, " + output_size("H", "KH", op.stride, op.pad) + ", " +
+       output_size("W", "KW", op.stride, op.pad) + ", CO] =\n";
+  t += "      +(I[n, " + y + ", " + x + ", ci] * K[i, j, ci, co]);\n";
+  if (op.bias_relu) t += "  O = relu(C + B);\n";
+  return t + "}\n";
+}
+
+// conv3x3_56x56x64_n1, conv7x7s2_224x224x3_n1, conv1x1_56x56x256to64_n1,
+// conv3x3_bias_relu_56x56x64_n1: the channel count out is named only when it differs from in.
+std::string conv_name(const ConvOp& op) {
+  std::string name = "conv" + str(op.kh) + "x" + str(op.kw);
+  if (op.stride != 1) name += "s" + str(op.stride);
+  if (op.bias_relu) name += "_bias_relu";
+  name += "_" + str(op.h) + "x" + str(op.w) + "x" + str(op.ci);
+  if (op.co != op.ci && op.kh == 1) name += "to" + str(op.co);
+  return name + "_n" + str(op.n);
+}
+
+std::string conv_shape(const ConvOp& op) {
+  std::string s = str(op.n) + "x" + str(op.h) + "x" + str(op.w) + "x" + str(op.ci) + " * " +
+                  str(op.kh) + "x" + str(op.kw) + "x" + str(op.ci) + "x" + str(op.co) +
+                  ", stride " + str(op.stride) + ", pad " + str(op.pad);
+  return op.bias_relu ? s + ", + bias, relu" : s;
+}
+
+double total_bytes(const BenchCase& c) {
+  double elements = double(element_count(c.output_dims));
+  for (const Dims& dims : c.input_dims) elements += double(element_count(dims));
+  return elements * sizeof(float);
 }
 
 }  // namespace
 
-std::vector<BenchCase> all_cases() {
+BenchCase matmul_case(int64_t m, int64_t k, int64_t n) {
+  BenchCase c;
+  const bool square = m == k && k == n;
+  c.name = "matmul_" + (square ? str(n) : str(m) + "x" + str(k) + "x" + str(n));
+  c.shape = str(m) + "x" + str(k) + "x" + str(n) + " (M x K x N)";
+  c.tile = "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+  c.input_names = {"A", "B"};
+  c.input_dims = {{m, k}, {k, n}};
+  c.output_dims = {m, n};
+  c.flop = 2.0 * double(m) * double(k) * double(n);
+  c.bytes = total_bytes(c);
+  c.op = MatmulOp{m, k, n};
+  return c;
+}
+
+BenchCase conv_case(const ConvOp& op) {
+  BenchCase c;
+  c.name = conv_name(op);
+  c.shape = conv_shape(op);
+  c.tile = conv_tile(op);
+  c.input_names = {"I", "K"};
+  c.input_dims = {{op.n, op.h, op.w, op.ci}, {op.kh, op.kw, op.ci, op.co}};
+  if (op.bias_relu) {
+    c.input_names.push_back("B");
+    c.input_dims.push_back({op.co});
+  }
+  c.output_dims = {op.n, op.out_h(), op.out_w(), op.co};
+  const double outputs = double(element_count(c.output_dims));
+  c.flop = 2.0 * outputs * double(op.kh * op.kw * op.ci) + (op.bias_relu ? 2.0 * outputs : 0.0);
+  c.bytes = total_bytes(c);
+  c.op = op;
+  return c;
+}
+
+// The max is subtracted for stability, as every framework's softmax does; the [N, 1] shapes of
+// the row max and row sum broadcast over the classes.
+BenchCase softmax_case(int64_t rows, int64_t classes) {
+  BenchCase c;
+  c.name = "softmax_" + str(rows) + "x" + str(classes);
+  c.shape = str(rows) + "x" + str(classes) + ", over the last axis";
+  c.tile =
+      "function (X[N, C]) -> (P) {\n"
+      "  M[n, 0 : N, 1] = >(X[n, c]);\n"
+      "  E = exp(X - M);\n"
+      "  S[n, 0 : N, 1] = +(E[n, c]);\n"
+      "  P = E / S;\n"
+      "}\n";
+  c.input_names = {"X"};
+  c.input_dims = {{rows, classes}};
+  c.output_dims = {rows, classes};
+  c.bytes = total_bytes(c);
+  c.op = SoftmaxOp{rows, classes};
+  return c;
+}
+
+std::vector<BenchCase> gpu_cases() {
+  const ConvOp conv2_x{.h = 56, .w = 56, .ci = 64, .co = 64, .kh = 3, .kw = 3, .pad = 1};
+  ConvOp batch32 = conv2_x;
+  batch32.n = 32;
   // The most expensive case last: should the device be slow, the others have run already.
-  return {matmul_case(1024), resnet_conv_case(1), resnet_conv_case(32), matmul_case(4096)};
+  return {matmul_case(1024, 1024, 1024), conv_case(conv2_x), conv_case(batch32),
+          matmul_case(4096, 4096, 4096)};
+}
+
+std::vector<BenchCase> cpu_cases() {
+  auto conv3x3 = [](int64_t hw, int64_t c) {
+    return ConvOp{.h = hw, .w = hw, .ci = c, .co = c, .kh = 3, .kw = 3, .pad = 1};
+  };
+  ConvOp fused = conv3x3(56, 64);
+  fused.bias_relu = true;
+  return {
+      matmul_case(64, 64, 64),
+      matmul_case(256, 256, 256),
+      matmul_case(1024, 1024, 1024),
+      matmul_case(2048, 2048, 2048),
+      matmul_case(1, 4096, 4096),
+      matmul_case(4096, 64, 4096),
+      conv_case({.h = 224, .w = 224, .ci = 3, .co = 64, .kh = 7, .kw = 7, .stride = 2, .pad = 3}),
+      conv_case(conv3x3(56, 64)),
+      conv_case(conv3x3(28, 128)),
+      conv_case(conv3x3(14, 256)),
+      conv_case(conv3x3(7, 512)),
+      conv_case({.h = 56, .w = 56, .ci = 256, .co = 64, .kh = 1, .kw = 1}),
+      conv_case(fused),
+      softmax_case(64, 1000),
+  };
 }
 
 int64_t element_count(const Dims& dims) {

@@ -1,10 +1,12 @@
-// The benchmark shapes (f32 matmuls and the ResNet-50 3x3 convolution) as Tile programs, with
-// their inputs, FLOP counts and a float64 host oracle for single output elements.
+// The benchmark shapes as Tile programs (f32 matmuls, NHWC convolutions, softmax), with their
+// inputs, FLOP counts and a description of the operation that peers (oneDNN, OpenBLAS) and the
+// float64 oracle (bench_oracle.h) read. Case names are stable keys: JSON lines from different
+// tools and runs are joined on them.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace plaidml_bench {
@@ -12,27 +14,50 @@ namespace plaidml_bench {
 using Dims = std::vector<int64_t>;
 using HostInputs = std::vector<std::vector<float>>;
 
-// One output element computed in float64 on the host. `scale` is the sum of |terms| that make it
-// up: float32 rounding error grows with it, not with the (possibly cancelling) value.
-struct Reference {
-  double value = 0;
-  double scale = 0;
+// C[M, N] = A[M, K] x B[K, N], row-major.
+struct MatmulOp {
+  int64_t m = 0, k = 0, n = 0;
 };
 
+// O = conv(I, K) (+ B, then relu when bias_relu): NHWC input I[n, h, w, ci], HWIO kernel
+// K[kh, kw, ci, co], NHWC output, the same stride and zero padding on both spatial axes.
+struct ConvOp {
+  int64_t n = 1, h = 0, w = 0, ci = 0, co = 0, kh = 0, kw = 0, stride = 1, pad = 0;
+  bool bias_relu = false;
+  int64_t out_h() const { return (h + 2 * pad - kh) / stride + 1; }
+  int64_t out_w() const { return (w + 2 * pad - kw) / stride + 1; }
+};
+
+// P[r, c] = exp(X[r, c] - max_c X[r, :]) / sum_c exp(...), over the last axis.
+struct SoftmaxOp {
+  int64_t rows = 0, classes = 0;
+};
+
+using CaseOp = std::variant<MatmulOp, ConvOp, SoftmaxOp>;
+
 struct BenchCase {
-  std::string name;   // stable key shared with bench/torch_gpu.py ("matmul_1024")
+  std::string name;   // stable key shared with the peers' JSON ("matmul_1024")
   std::string shape;  // human description ("1024x1024x1024")
   std::string tile;
   std::vector<std::string> input_names;
   std::vector<Dims> input_dims;
   Dims output_dims;
-  double flop = 0;  // multiply-adds count as 2
-  std::function<Reference(const HostInputs& inputs, int64_t flat_output_index)> reference;
+  double flop = 0;   // multiply-adds count as 2; 0 where FLOPs mean little (softmax)
+  double bytes = 0;  // inputs read once plus the output written once: the least memory traffic
+  CaseOp op;
 };
 
-// Every case, in the order they run: matmul_1024, conv3x3_56x56x64_n1, conv3x3_56x56x64_n32,
-// matmul_4096.
-std::vector<BenchCase> all_cases();
+BenchCase matmul_case(int64_t m, int64_t k, int64_t n);
+BenchCase conv_case(const ConvOp& op);
+BenchCase softmax_case(int64_t rows, int64_t classes);
+
+// The GPU bench's cases, in the order they run: matmul_1024, conv3x3_56x56x64_n1,
+// conv3x3_56x56x64_n32, matmul_4096.
+std::vector<BenchCase> gpu_cases();
+
+// The CPU bench's cases (issue 5): square and skinny matmuls, the ResNet-50 conv layers at
+// batch 1, a fused conv + bias + relu and a softmax over 1000 classes.
+std::vector<BenchCase> cpu_cases();
 
 int64_t element_count(const Dims& dims);
 

@@ -18,6 +18,7 @@
 
 #include "bench_capi.h"
 #include "bench_cases.h"
+#include "bench_cli.h"
 #include "bench_report.h"
 #include "bench_runner.h"
 
@@ -35,25 +36,6 @@ constexpr const char* kUsage =
     "usage: plaidml_gpu_bench [--device ID] [--warmup N] [--repeat N] [--max-seconds S]\n"
     "                         [--cases NAME,NAME...] [--seed N] [--list]\n";
 
-bool parse_int(const std::string& text, long long min, long long* out) {
-  char* end = nullptr;
-  long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < min) return false;
-  *out = v;
-  return true;
-}
-
-std::set<std::string> split_names(const std::string& text) {
-  std::set<std::string> names;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = std::min(text.find(',', pos), text.size());
-    if (comma > pos) names.insert(text.substr(pos, comma - pos));
-    pos = comma + 1;
-  }
-  return names;
-}
-
 // Applies one "--flag value" pair; false for an unknown flag or a bad value.
 bool apply_flag(const std::string& flag, const std::string& value, Options& o) {
   long long n = 0;
@@ -62,9 +44,7 @@ bool apply_flag(const std::string& flag, const std::string& value, Options& o) {
   } else if (flag == "--cases") {
     o.cases = split_names(value);
   } else if (flag == "--max-seconds") {
-    char* end = nullptr;
-    o.run.max_seconds = std::strtod(value.c_str(), &end);
-    return !value.empty() && *end == '\0' && o.run.max_seconds >= 0;
+    return parse_seconds(value, &o.run.max_seconds);
   } else if (flag == "--warmup" && parse_int(value, 0, &n)) {
     o.run.warmup = int(n);
   } else if (flag == "--repeat" && parse_int(value, 1, &n)) {
@@ -94,19 +74,6 @@ bool parse_args(int argc, char** argv, Options& o) {
   return true;
 }
 
-// The cases named by --cases (all when none); an unknown name is a usage error.
-bool select_cases(const Options& o, std::vector<BenchCase>& selected) {
-  std::set<std::string> unknown = o.cases;
-  for (BenchCase& c : all_cases()) {
-    unknown.erase(c.name);
-    if (o.cases.empty() || o.cases.count(c.name)) selected.push_back(std::move(c));
-  }
-  for (const std::string& name : unknown) {
-    std::fprintf(stderr, "plaidml_gpu_bench: unknown case '%s' (see --list)\n", name.c_str());
-  }
-  return unknown.empty();
-}
-
 int run(const Options& o, const std::vector<BenchCase>& cases) {
   auto context = open_context(o.device);
   if (!context) {
@@ -124,7 +91,7 @@ int run(const Options& o, const std::vector<BenchCase>& cases) {
     if (!r.error.empty() || r.check.failed > 0) ++failures;
     std::printf("%s\n", json_line(info, c, r).c_str());
     std::fflush(stdout);
-    std::fprintf(stderr, "%s\n", table_row(c, r).c_str());
+    std::fprintf(stderr, "%s\n", table_row(c.name, c, r).c_str());
   }
   return failures == 0 ? 0 : 1;
 }
@@ -137,7 +104,7 @@ int main(int argc, char** argv) {
   Options options;
   if (!parse_args(argc, argv, options)) return 2;
   std::vector<BenchCase> cases;
-  if (!select_cases(options, cases)) return 2;
+  if (!select_cases("plaidml_gpu_bench", gpu_cases(), options.cases, cases)) return 2;
   if (options.list) {
     for (const BenchCase& c : cases) std::printf("%s  %s\n", c.name.c_str(), c.shape.c_str());
     return 0;

@@ -6,7 +6,8 @@ PKGS=(build-essential cmake ninja-build pkg-config llvm-19-dev libzstd-dev
       libspdlog-dev libfmt-dev doctest-dev libisl-dev libgmp-dev
       python3-numpy binutils
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-      libvulkan-dev spirv-headers spirv-tools mesa-vulkan-drivers vulkan-validationlayers)
+      libvulkan-dev spirv-headers spirv-tools mesa-vulkan-drivers vulkan-validationlayers
+      libdnnl-dev libopenblas-dev)  # the last two: the CPU bench's peers (bench/cpu_peers.h)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
