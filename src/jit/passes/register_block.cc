@@ -212,19 +212,21 @@ class TileEmitter {
 
  private:
   // The loop over register tiles of rows [lo, hi): full tiles, and the remainder tile.
-  StmtPtr register_tiles(int64_t lo, int64_t hi) const {
+  // guards_hold: every guard on x holds in these rows (the jigsaw's interior), so the tiles
+  // test none of them.
+  StmtPtr register_tiles(int64_t lo, int64_t hi, bool guards_hold = false) const {
     int64_t rows = hi - lo;
     int64_t rem = rows % tile_.rows;
     std::vector<StmtPtr> body;
     if (rem == 0 || rows < tile_.rows) {
-      body = row_tile(static_cast<int>(std::min<int64_t>(rows, tile_.rows)));
+      body = row_tile(static_cast<int>(std::min<int64_t>(rows, tile_.rows)), guards_hold);
     } else {
       ExprPtr full = loop::op(OpKind::Le, DType::Bool,
                               {loop::idx_add(loop::var(x0_), loop::int_const(tile_.rows)),
                                loop::int_const(hi)});
       ExprPtr partial = loop::op(OpKind::Gt, DType::Bool, {full->args[0], full->args[1]});
-      body = {loop::if_then(full, row_tile(tile_.rows)),
-              loop::if_then(partial, row_tile(static_cast<int>(rem)))};
+      body = {loop::if_then(full, row_tile(tile_.rows, guards_hold)),
+              loop::if_then(partial, row_tile(static_cast<int>(rem), guards_hold))};
     }
     auto out = std::make_shared<Stmt>(*m_.x_loop);
     out->var = x0_;
@@ -255,10 +257,11 @@ class TileEmitter {
       return register_tiles(m_.x_lo, m_.x_hi);
     }
     std::vector<StmtPtr> pieces;
-    for (auto [lo, hi] : {std::pair(m_.x_lo, inner->first), *inner,
-                          std::pair(inner->second, m_.x_hi)}) {
-      if (hi > lo) pieces.push_back(register_tiles(lo, hi));
+    if (inner->first > m_.x_lo) pieces.push_back(register_tiles(m_.x_lo, inner->first));
+    if (inner->second > inner->first) {
+      pieces.push_back(register_tiles(inner->first, inner->second, /*guards_hold=*/true));
     }
+    if (m_.x_hi > inner->second) pieces.push_back(register_tiles(inner->second, m_.x_hi));
     return loop::block(std::move(pieces));
   }
 
@@ -288,7 +291,7 @@ class TileEmitter {
 
   // All column pieces of `rows` rows: full NV-vector tiles, one narrower vector tile, then the
   // scalar remainder.
-  std::vector<StmtPtr> row_tile(int rows) const {
+  std::vector<StmtPtr> row_tile(int rows, bool guards_hold) const {
     int64_t width = int64_t(tile_.vectors) * tile_.lanes;
     int64_t span = m_.j_hi - m_.j_lo;
     int64_t full_end = m_.j_lo + span / width * width;
@@ -296,31 +299,35 @@ class TileEmitter {
     int64_t vector_end = full_end + narrow * tile_.lanes;
     std::vector<StmtPtr> edge;  // the columns after the full tiles
     if (narrow > 0) {
-      edge.push_back(column_loop(full_end, vector_end, rows, static_cast<int>(narrow)));
+      edge.push_back(
+          column_loop(full_end, vector_end, rows, static_cast<int>(narrow), guards_hold));
     }
     if (vector_end < m_.j_hi) edge.push_back(scalar_columns(vector_end, rows));
     if (columns_outer_) {  // this column tile only: a full one, or the edge
-      if (full_end == m_.j_hi) return column_body(rows, tile_.vectors);
+      if (full_end == m_.j_hi) return column_body(rows, tile_.vectors, guards_hold);
       ExprPtr full = loop::op(OpKind::Le, DType::Bool,
                               {loop::idx_add(loop::var(j0_), loop::int_const(width)),
                                loop::int_const(m_.j_hi)});
       ExprPtr not_full = loop::op(OpKind::Gt, DType::Bool, {full->args[0], full->args[1]});
-      return {loop::if_then(full, column_body(rows, tile_.vectors)), loop::if_then(not_full, edge)};
+      return {loop::if_then(full, column_body(rows, tile_.vectors, guards_hold)),
+              loop::if_then(not_full, edge)};
     }
     std::vector<StmtPtr> out;
-    if (full_end > m_.j_lo) out.push_back(column_loop(m_.j_lo, full_end, rows, tile_.vectors));
+    if (full_end > m_.j_lo) {
+      out.push_back(column_loop(m_.j_lo, full_end, rows, tile_.vectors, guards_hold));
+    }
     for (auto& s : edge) out.push_back(std::move(s));
     return out;
   }
 
-  StmtPtr column_loop(int64_t lo, int64_t hi, int rows, int vectors) const {
-    auto s = loop::for_loop(j0_, lo, hi, column_body(rows, vectors));
+  StmtPtr column_loop(int64_t lo, int64_t hi, int rows, int vectors, bool guards_hold) const {
+    auto s = loop::for_loop(j0_, lo, hi, column_body(rows, vectors, guards_hold));
     s->step = int64_t(vectors) * tile_.lanes;
     return s;
   }
 
   // One register tile at columns j0_: accumulators, the reduction, the stores.
-  std::vector<StmtPtr> column_body(int rows, int vectors) const {
+  std::vector<StmtPtr> column_body(int rows, int vectors, bool guards_hold) const {
     std::vector<StmtPtr> body;
     std::vector<StmtPtr> reload;  // later reduction blocks continue from memory
     for (int r = 0; r < rows; ++r) {
@@ -332,10 +339,10 @@ class TileEmitter {
     if (cache_.kc > 0 && init_) body.push_back(loop::if_then(k0_is(OpKind::Ne, 0, k_lo()), reload));
     std::vector<int> all_rows;
     for (int r = 0; r < rows; ++r) all_rows.push_back(r);
-    for (auto& s : chain(0, all_rows, vectors)) body.push_back(std::move(s));
-    if (cache_.kc == 0) {
+    for (auto& s : chain(0, all_rows, vectors, guards_hold)) body.push_back(std::move(s));
+    if (cache_.kc == 0 || !finish_) {
       for (auto& s : stores(rows, vectors, finish_ != nullptr)) body.push_back(std::move(s));
-    } else {
+    } else {  // the epilogue after the last reduction block only
       body.push_back(loop::if_then(k0_is(OpKind::Ge, cache_.kc, k_hi()),
                                    stores(rows, vectors, finish_ != nullptr)));
       body.push_back(loop::if_then(k0_is(OpKind::Lt, cache_.kc, k_hi()),
@@ -367,7 +374,8 @@ class TileEmitter {
   }
 
   // The reduction chain from level k for the given rows.
-  std::vector<StmtPtr> chain(size_t k, const std::vector<int>& rows, int vectors) const {
+  std::vector<StmtPtr> chain(size_t k, const std::vector<int>& rows, int vectors,
+                             bool guards_hold) const {
     if (k == m_.chain.size()) {
       std::vector<StmtPtr> out;
       for (int r : rows) {
@@ -381,7 +389,7 @@ class TileEmitter {
     const Stmt& s = *m_.chain[k];
     if (s.kind == StmtKind::kFor) {
       auto copy = std::make_shared<Stmt>(s);
-      copy->body = chain(k + 1, rows, vectors);
+      copy->body = chain(k + 1, rows, vectors, guards_hold);
       if (k == 0 && cache_.kc > 0) {  // this reduction block
         copy->lo = loop::var(k0_);
         copy->hi = loop::op(OpKind::Min, DType::I64,
@@ -389,18 +397,20 @@ class TileEmitter {
       }
       return {copy};
     }
-    if (!loop::mentions(*s.cond, m_.x)) return {loop::if_then(s.cond, chain(k + 1, rows, vectors))};
+    auto inner = [&](const std::vector<int>& r) { return chain(k + 1, r, vectors, guards_hold); };
+    if (!loop::mentions(*s.cond, m_.x)) return {loop::if_then(s.cond, inner(rows))};
+    if (guards_hold) return inner(rows);
     auto cond_at = [&](int r) { return loop::substitute(s.cond, {{m_.x, row(r)}}); };
     if (rows.size() == 1 || !convex(*s.cond)) {
       std::vector<StmtPtr> out;
-      for (int r : rows) out.push_back(loop::if_then(cond_at(r), chain(k + 1, {r}, vectors)));
+      for (int r : rows) out.push_back(loop::if_then(cond_at(r), inner({r})));
       return out;
     }
     ExprPtr all = loop::op(OpKind::BitAnd, DType::Bool, {cond_at(rows.front()), cond_at(rows.back())});
     ExprPtr not_all = loop::op(OpKind::Eq, DType::Bool, {all, loop::int_const(0, DType::Bool)});
     std::vector<StmtPtr> per_row;
-    for (int r : rows) per_row.push_back(loop::if_then(cond_at(r), chain(k + 1, {r}, vectors)));
-    return {loop::if_then(all, chain(k + 1, rows, vectors)), loop::if_then(not_all, per_row)};
+    for (int r : rows) per_row.push_back(loop::if_then(cond_at(r), inner({r})));
+    return {loop::if_then(all, inner(rows)), loop::if_then(not_all, per_row)};
   }
 
   // A conjunction of affine comparisons: the points that satisfy it form a convex set.

@@ -34,6 +34,9 @@ RegisterTile search_register_tile(int64_t rows_extent, int64_t cols_extent, int 
       if (rm * nv + nv + 1 > target.vector_registers) continue;
       double score = static_cast<double>(rm * nv) / (rm + nv);
       score *= edge_efficiency(rows_extent, rm) * edge_efficiency(cols_extent, int64_t(nv) * lanes);
+      // Each edge tile is one more copy of the micro-kernel to compile (cold compile time).
+      int copies = (rows_extent % rm ? 2 : 1) * (cols_extent % (int64_t(nv) * lanes) ? 2 : 1);
+      score *= 1.0 - 0.04 * (copies - 1);
       if (score > best_score) {
         best_score = score;
         best = RegisterTile{rm, nv, lanes};

@@ -1,7 +1,7 @@
 // The register tile of a blocked contraction: RM output rows times NV vectors of VL lanes held in
 // vector registers while the reduction runs. Chosen by search under the register budget, not
 // per shape: the tile that does the most FMAs per load (RM * NV / (RM + NV)), with a penalty for
-// row and column edges that the full tile leaves to smaller tiles.
+// row and column edges that the full tile leaves to smaller tiles (slower, and more code).
 #pragma once
 
 #include <cstdint>

@@ -75,15 +75,35 @@ TEST_CASE("matmul becomes vector accumulators, and stays scalar without a vector
   CHECK(plain.find("$acc") == std::string::npos);
 }
 
-TEST_CASE("padding guards: one test per tile in the interior, per row at the borders") {
+TEST_CASE("padding guards: none in the jigsaw's interior, per row at the borders") {
   std::string text = scheduled(kConvBiasRelu,
                                {Shape(DType::F32, {1, 9, 20, 8}), Shape(DType::F32, {3, 3, 8, 16}),
                                 Shape(DType::F32, {16})},
                                512);
-  // The tile's first and last rows both pass: the whole tile runs unguarded.
-  CHECK(text.find("if ((((j + x$rb) >= 1) & ((j + x$rb) <= 20)) & ") != std::string::npos);
+  // Output columns 1..18 read no padding whatever the kernel offset: no guard on x there.
+  size_t interior = text.find("independent for x$rb in [1, 19) step");
+  REQUIRE(interior != std::string::npos);
+  size_t next_guard = text.find("<= 20)", interior);
+  size_t border = text.find("if (((j + 19) >= 1) & ((j + 19) <= 20))");
+  CHECK(border != std::string::npos);
+  CHECK(next_guard > border);  // the first guard on x after the interior is the last column's
+  CHECK(text.find("if ((j >= 1) & (j <= 20))") != std::string::npos);  // column 0
   // The fused epilogue is applied to the accumulators before the one store.
   CHECK(text.find("relu(($acc0_0 + s2[0]:f32x16))") != std::string::npos);
+}
+
+TEST_CASE("padding guards on the parallel loop: one test per tile, per row when it fails") {
+  // The rows are the parallel loop, which stays whole (no jigsaw).
+  const char* conv1d =
+      "function (I[W, CI], K[KW, CI, CO]) -> (O) {\n"
+      "  O[x, co : W, CO] = +(I[x + k - 1, ci] * K[k, ci, co]);\n}";
+  std::string text = scheduled(conv1d, {Shape(DType::F32, {30, 4}), Shape(DType::F32, {3, 4, 32})},
+                               512);
+  CHECK(text.find("== 0:bool)") != std::string::npos);  // the per-row path
+  for (int64_t w : {1, 6, 30}) {
+    check_against_interpreter(conv1d, {random(DType::F32, {w, 4}, 19 + w),
+                                       random(DType::F32, {3, 4, 32}, 20)});
+  }
 }
 
 TEST_CASE("register-blocked kernels match the interpreter at tile and vector edges") {
