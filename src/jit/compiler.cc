@@ -160,11 +160,13 @@ Expected<std::shared_ptr<const CompiledPlan>> compile(
     for (const auto& k : artifact.kernels) symbols.push_back(k.symbol);
     PLAIDML_ASSIGN(plan->executable_, device->load(artifact.format, artifact.bytes, symbols));
   }
+  double total_s = seconds_since(start);
   logger().debug(
-      "compiled '{}' for {}: {} kernels, {} object bytes, {} (lower+passes {:.3f}s, codegen or "
-      "cache {:.3f}s, total {:.3f}s)",
+      "compiled '{}' for {}: {} kernels, {} object bytes, {} (lower+passes {:.1f} ms, codegen or "
+      "cache {:.1f} ms, load {:.1f} ms, total {:.1f} ms)",
       bound.program->name, device->id(), artifact.kernels.size(), artifact.bytes.size(),
-      source_name(found.source), lower_s, codegen_s, seconds_since(start));
+      source_name(found.source), lower_s * 1e3, codegen_s * 1e3,
+      (total_s - lower_s - codegen_s) * 1e3, total_s * 1e3);
   return std::shared_ptr<const CompiledPlan>(std::move(plan));
 }
 
