@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/base/env.h"
 #include "core/base/logging.h"
 #include "jit/cache/artifact_key.h"
 #include "jit/codegen/llvm/llvm_codegen.h"
@@ -118,6 +119,13 @@ const char* source_name(ArtifactCache::Source source) {
   return "?";
 }
 
+// PLAIDML_DUMP=llvm or =opencl (alone or in a list) asks code generation to print its output,
+// which a cache hit would skip: such compiles bypass the artifact cache.
+bool dump_asks_for_code() {
+  std::string value = "," + env_string("PLAIDML_DUMP", "") + ",";
+  return value.find(",llvm,") != std::string::npos || value.find(",opencl,") != std::string::npos;
+}
+
 // The artifact from the cache, or generated (and then cached). A program without kernels
 // needs no code and is not worth an entry.
 Expected<ArtifactCache::Lookup> artifact_for(const LoweredProgram& lowered,
@@ -125,11 +133,12 @@ Expected<ArtifactCache::Lookup> artifact_for(const LoweredProgram& lowered,
                                              ArtifactCache* artifacts) {
   PLAIDML_ASSIGN(ArtifactTarget target, choose_target(device));
   auto make = [&] { return generate(lowered, device, target.format); };
-  if (artifacts == nullptr || lowered.kernels.empty()) {
+  if (artifacts == nullptr) {
     PLAIDML_ASSIGN(Artifact artifact, make());
     return ArtifactCache::Lookup{std::make_shared<const Artifact>(std::move(artifact)),
                                  ArtifactCache::Source::kGenerated};
   }
+  if (lowered.kernels.empty() || dump_asks_for_code()) return artifacts->generate_uncached(make);
   return artifacts->get_or_generate(make_artifact_key(lowered, target), make);
 }
 

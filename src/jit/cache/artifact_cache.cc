@@ -24,14 +24,17 @@ Expected<ArtifactCache::Lookup> ArtifactCache::get_or_generate(const ArtifactKey
     remember(key, hit);
     return Lookup{hit, Source::kDisk};
   }
+  PLAIDML_ASSIGN(Lookup generated, generate_uncached(generate));
+  write_disk(key, *generated.artifact);
+  remember(key, generated.artifact);
+  return generated;
+}
+
+Expected<ArtifactCache::Lookup> ArtifactCache::generate_uncached(const Generate& generate) {
   PLAIDML_ASSIGN(Artifact generated, generate());
   auto artifact = std::make_shared<const Artifact>(std::move(generated));
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stats_.kernels_compiled += static_cast<int64_t>(artifact->kernels.size());
-  }
-  write_disk(key, *artifact);
-  remember(key, artifact);
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.kernels_compiled += static_cast<int64_t>(artifact->kernels.size());
   return Lookup{artifact, Source::kGenerated};
 }
 

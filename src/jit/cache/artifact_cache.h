@@ -49,6 +49,9 @@ class ArtifactCache {
   // The artifact of key: from memory, from disk, or from generate() (whose error is returned
   // as is and not cached).
   Expected<Lookup> get_or_generate(const ArtifactKey& key, const Generate& generate);
+  // Runs generate() without looking the code up or storing it (a compile that must see code
+  // generation run, e.g. to dump its output); counted in kernels_compiled like any other.
+  Expected<Lookup> generate_uncached(const Generate& generate);
 
   ArtifactCacheStats stats() const;
   // The folder given at construction ("" when the disk cache is off).

@@ -127,3 +127,17 @@ TEST_CASE("runtime disk cache: an unwritable folder warns once and the program s
   CHECK(log.warnings_with("kernel cache " + dir.path("file/cache/kernels") +
                           ": cannot create the folder") == 1);
 }
+
+TEST_CASE("runtime disk cache: PLAIDML_DUMP=llvm bypasses it, so that the code is printed") {
+  TempDir dir;
+  run_matmul(*runtime_with_cache(dir.path()), 3, 3, 3);  // the entry exists
+  ::setenv("PLAIDML_DUMP", "llvm", 1);
+  LogCapture log;
+  auto rt = runtime_with_cache(dir.path());
+  run_matmul(*rt, 3, 3, 3);
+  ::unsetenv("PLAIDML_DUMP");
+  jit::CacheStats s = rt->stats();
+  CHECK(s.kernels_compiled >= 1);
+  CHECK(s.disk_hits + s.disk_misses + s.disk_writes == 0);
+  CHECK(log.warnings_with("PLAIDML_DUMP llvm:") == 1);
+}
