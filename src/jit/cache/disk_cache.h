@@ -1,14 +1,14 @@
 // One folder of cache entries, one file per key, shared by every process that uses the folder.
 //
 // An entry (all integers little-endian):
-//   magic "PLMLKC\r\n" | u32 format version | u32 0 | SHA-256 of the key text (32 bytes)
+//   magic "PLMLKC\r\n" | u32 format version | u32 0 (reserved) | SHA-256 of the key (32 bytes)
 //   | u64 key length | u64 payload length | u64 checksum (FNV-1a of key text then payload)
 //   | key text | payload
 // It is written to a temporary file in the same folder (a name unique to the process, thread
 // and call) and renamed onto its final name, so a reader sees a whole entry or none, and two
 // processes writing the same key at once both succeed (the last rename wins; both wrote the
 // same bytes). A reader checks everything: a truncated, damaged, foreign or other-version entry
-// is counted, logged and treated as absent, and the caller's next write replaces it.
+// is logged and reported as kInvalid, and the caller's next write replaces it.
 //
 // Writing never fails the caller: a folder that cannot be created or written (read-only, full,
 // not a folder) gives one warning per DiskCache (later failures log at debug level) and the
