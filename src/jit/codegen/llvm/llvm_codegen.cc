@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -118,6 +119,8 @@ TargetDesc host_target() {
   }
   return desc;
 }
+
+const char* llvm_version() { return LLVM_VERSION_STRING; }
 
 Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target) {
   PLAIDML_ASSIGN(std::unique_ptr<llvm::TargetMachine> tm, make_target_machine(target));
