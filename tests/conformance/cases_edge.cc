@@ -85,6 +85,15 @@ std::vector<Case> indexing_family() {
   cs.push_back({"index_sum_of_two_indices",
                 "function (A[N], B[M]) -> (O) { O[i + j : N + M - 1] = +(A[i] * B[j]); }",
                 {{{1}, {1}}, {{7}, {3}}, {{16}, {17}}, {{65}, {2}}}});
+  // Zero-size dims: an empty output, and an empty reduction (every element its identity).
+  cs.push_back({"matmul_zero_size_dims",
+                "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }",
+                {{{0, 5}, {5, 7}}, {{3, 0}, {0, 7}}, {{3, 5}, {5, 0}}, {{17, 0}, {0, 33}}}});
+  cs.push_back({"conv_zero_channels",
+                "function (I[N, H, W, CI], K[KH, KW, CI, CO]) -> (O) {\n"
+                "  O[n, y, x, co : N, H, W, CO] = +(I[n, y + i - 1, x + j - 1, ci] * K[i, j, ci, co]);\n"
+                "}",
+                {{{1, 5, 6, 0}, {3, 3, 0, 32}}, {{0, 5, 6, 4}, {3, 3, 4, 32}}}});
   Case wide{"int64_wraps",
             "function (A, B) -> (R) { R = A * B + A; }",
             {{{1}, {1}}, {{17}, {17}}, {{65}, {65}}}};

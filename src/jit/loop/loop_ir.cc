@@ -255,3 +255,25 @@ int64_t parallel_extent(const Kernel& kernel) {
 }
 
 }  // namespace plaidml::jit::loop
+
+namespace plaidml::jit::loop {
+namespace {
+
+bool expr_has_vectors(const ExprPtr& e) {
+  if (!e) return false;
+  if (e->lanes > 1) return true;
+  return std::any_of(e->args.begin(), e->args.end(), expr_has_vectors);
+}
+
+bool stmt_has_vectors(const StmtPtr& s) {
+  for (const ExprPtr& e : {s->lo, s->hi, s->cond, s->index, s->value}) {
+    if (expr_has_vectors(e)) return true;
+  }
+  return std::any_of(s->body.begin(), s->body.end(), stmt_has_vectors);
+}
+
+}  // namespace
+
+bool has_vectors(const Kernel& kernel) { return kernel.body && stmt_has_vectors(kernel.body); }
+
+}  // namespace plaidml::jit::loop

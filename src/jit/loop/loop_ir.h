@@ -125,6 +125,8 @@ int64_t trip_count(const Stmt& loop);
 int64_t parallel_extent(const Kernel& kernel);
 // The parallel loop statement, or nullptr.
 const Stmt* find_parallel_loop(const Kernel& kernel);
+// Whether any expression of the kernel is a vector (lanes > 1).
+bool has_vectors(const Kernel& kernel);
 // The kernel's band: the parallel loop, then each independent loop with constant bounds that is
 // the only statement of the previous one's body. Empty when there is no parallel loop.
 std::vector<const Stmt*> find_band(const Kernel& kernel);

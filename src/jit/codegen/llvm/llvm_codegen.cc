@@ -59,21 +59,26 @@ Expected<std::unique_ptr<llvm::TargetMachine>> make_target_machine(const TargetD
   return tm;
 }
 
-void optimize(llvm::Module& module, llvm::TargetMachine& tm) {
+// explicit_vectors: every kernel was vectorized and unrolled by the loop passes
+// (register-block), so LLVM's vectorizers and unroller have nothing left to do but cost compile
+// time; other kernels rely on them.
+void optimize(llvm::Module& module, llvm::TargetMachine& tm, bool explicit_vectors) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
   llvm::PipelineTuningOptions tuning;
-  tuning.LoopVectorization = true;
-  tuning.SLPVectorization = true;
+  tuning.LoopVectorization = !explicit_vectors;
+  tuning.SLPVectorization = !explicit_vectors;
+  tuning.LoopUnrolling = !explicit_vectors;
   llvm::PassBuilder pb(&tm, tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(
+      explicit_vectors ? llvm::OptimizationLevel::O2 : llvm::OptimizationLevel::O3);
   mpm.run(module, mam);
 }
 
@@ -142,7 +147,9 @@ Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetD
     return make_error(StatusCode::kInternal, "generated LLVM IR is invalid: {}", errors);
   }
   auto start = std::chrono::steady_clock::now();
-  optimize(module, *tm);
+  bool explicit_vectors = std::all_of(program.kernels.begin(), program.kernels.end(),
+                                      [](const loop::Kernel& k) { return loop::has_vectors(k); });
+  optimize(module, *tm, explicit_vectors);
   double optimize_ms = ms_since(start);
   dump_if_asked(module);
   llvm::SmallVector<char, 0> buffer;
