@@ -1,5 +1,7 @@
 #include "jit/passes/register_block.h"
 
+#include <tuple>
+
 #include <fmt/format.h>
 
 #include "jit/loop/rewrite.h"
@@ -159,15 +161,18 @@ class TileEmitter {
  public:
   // columns_outer: the caller makes the column-tile loop (variable column_var()) the kernel's
   // parallel loop around the band; the tiles here are then those of one column tile.
-  TileEmitter(const Match& m, const RegisterTile& tile, const CacheTile& cache, bool columns_outer)
-      : m_(m), tile_(tile), cache_(cache), columns_outer_(columns_outer) {
+  // cache.kc > 0 blocks the reduction loop m.chain[k_index] (its block loop: k0_var()).
+  TileEmitter(const Match& m, const RegisterTile& tile, const CacheTile& cache, size_t k_index,
+              bool columns_outer)
+      : m_(m), tile_(tile), cache_(cache), columns_outer_(columns_outer), k_index_(k_index) {
     x0_ = m.x + "$rb";
     j0_ = m.j + "$rb";
     x1_ = m.x + "$mc";
-    if (cache.kc > 0) k0_ = m.chain[0]->var + "$kc";
+    if (cache.kc > 0) k0_ = m.chain[k_index]->var + "$kc";
   }
 
   const std::string& column_var() const { return j0_; }
+  const std::string& k0_var() const { return k0_; }
   int64_t column_width() const { return int64_t(tile_.vectors) * tile_.lanes; }
 
   // Vectorized forms (nullptr when an expression cannot be vectorized along j).
@@ -192,8 +197,8 @@ class TileEmitter {
   // The replacement of the x loop: register tiles, within macro blocks of rows and reduction
   // blocks when cache tiling applies.
   StmtPtr emit() const {
-    if (cache_.kc == 0) return jigsaw();
-    const Stmt& k = *m_.chain[0];
+    if (cache_.kc == 0 || columns_outer_) return jigsaw();  // the caller places the k0 loop
+    const Stmt& k = *m_.chain[k_index_];
     ExprPtr end = loop::op(OpKind::Min, DType::I64,
                            {loop::idx_add(loop::var(x1_), loop::int_const(cache_.mc)),
                             loop::int_const(m_.x_hi)});
@@ -270,8 +275,8 @@ class TileEmitter {
     return loop::op(cmp, DType::Bool,
                     {loop::idx_add(loop::var(k0_), loop::int_const(offset)), loop::int_const(value)});
   }
-  int64_t k_lo() const { return m_.chain[0]->lo->int_value; }
-  int64_t k_hi() const { return m_.chain[0]->hi->int_value; }
+  int64_t k_lo() const { return m_.chain[k_index_]->lo->int_value; }
+  int64_t k_hi() const { return m_.chain[k_index_]->hi->int_value; }
 
   ExprPtr row(int r) const { return loop::idx_add(loop::var(x0_), loop::int_const(r)); }
   ExprPtr col(int c) const {
@@ -390,7 +395,7 @@ class TileEmitter {
     if (s.kind == StmtKind::kFor) {
       auto copy = std::make_shared<Stmt>(s);
       copy->body = chain(k + 1, rows, vectors, guards_hold);
-      if (k == 0 && cache_.kc > 0) {  // this reduction block
+      if (k == k_index_ && cache_.kc > 0) {  // this reduction block
         copy->lo = loop::var(k0_);
         copy->hi = loop::op(OpKind::Min, DType::I64,
                             {loop::idx_add(loop::var(k0_), loop::int_const(cache_.kc)), s.hi});
@@ -448,6 +453,7 @@ class TileEmitter {
   RegisterTile tile_;
   CacheTile cache_;
   bool columns_outer_ = false;
+  size_t k_index_ = 0;
   std::string x0_, j0_, x1_, k0_;
   ExprPtr value_, init_, finish_;
 };
@@ -472,6 +478,25 @@ bool wants_columns_outer(const Match& m, const RegisterTile& tile, const CpuTarg
   int64_t width = int64_t(tile.vectors) * tile.lanes;
   int64_t column_tiles = (m.j_hi - m.j_lo + width - 1) / width;
   return panel > target.l2_bytes / 2 && column_tiles >= target.threads;
+}
+
+// With the column tiles outermost, the reduction's innermost loop (a conv's input channels) runs
+// in blocks whose slice of the weights stays in L2 even though it is strided: a column tile
+// reads only its RN columns of each weight row, so its lines fall in a fraction of L2's sets.
+// An eighth of L2 is the budget. Returns {chain index, block} or nullopt (no blocking needed).
+std::optional<std::pair<size_t, int64_t>> reduction_block(const Match& m, const RegisterTile& tile,
+                                                          const CpuTarget& target) {
+  size_t index = m.chain.size();
+  for (size_t k = 0; k < m.chain.size(); ++k) {
+    if (m.chain[k]->kind == StmtKind::kFor) index = k;
+  }
+  if (index == m.chain.size() || !const_bounds(*m.chain[index])) return std::nullopt;
+  int64_t trips = loop::trip_count(*m.chain[index]);
+  int64_t per_step = reduction_points(m) / std::max<int64_t>(1, trips) *
+                     int64_t(tile.vectors) * tile.lanes * (dtype_bits(m.dtype) / 8);
+  int64_t block = target.l2_bytes / 8 / std::max<int64_t>(1, per_step) / 16 * 16;
+  if (block < 16 || block >= trips) return std::nullopt;
+  return std::make_pair(index, block);
 }
 
 size_t top_parallel_index(const loop::Kernel& kernel) {
@@ -500,13 +525,24 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target)
                               m->j_hi - m->j_lo, dtype_bits(m->dtype) / 8, tile.rows, target);
   }
   bool columns_outer = cache.kc == 0 && wants_columns_outer(*m, tile, target);
-  TileEmitter emitter(*m, tile, cache, columns_outer);
+  size_t k_index = 0;
+  if (columns_outer) {
+    if (auto block = reduction_block(*m, tile, target)) std::tie(k_index, cache.kc) = *block;
+  }
+  TileEmitter emitter(*m, tile, cache, k_index, columns_outer);
   if (!emitter.prepare()) return kernel;
   size_t top = top_parallel_index(out);
+  // The chain's statements belong to the x loop, which the next line replaces.
+  int64_t k_lo = m->chain.empty() ? 0 : m->chain[k_index]->lo->int_value;
+  int64_t k_hi = m->chain.empty() ? 0 : m->chain[k_index]->hi->int_value;
   *m->x_loop = *emitter.emit();
   if (columns_outer) {
     StmtPtr band = out.body->body[top];
     band->parallel = false;
+    if (cache.kc > 0) {  // reduction blocks around the band, inside each column tile
+      band = loop::for_loop(emitter.k0_var(), k_lo, k_hi, {band});
+      band->step = cache.kc;
+    }
     auto columns = loop::for_loop(emitter.column_var(), m->j_lo, m->j_hi, {band}, true);
     columns->step = emitter.column_width();
     out.body->body[top] = columns;
