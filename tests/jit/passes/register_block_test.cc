@@ -198,6 +198,20 @@ TEST_CASE("deep conv layers: column tiles outermost, the weights' slice per tile
   }
 }
 
+TEST_CASE("deep conv layers: input channels in blocks inside each column tile") {
+  passes::CpuTarget cpu = host_cpu();
+  cpu.l2_bytes = 320 * 1024;  // weights 288 KiB > L2 / 2; blocks of 16 of the 64 channels
+  std::vector<Shape> shapes = {Shape(DType::F32, {1, 6, 7, 64}), Shape(DType::F32, {3, 3, 64, 128}),
+                               Shape(DType::F32, {128})};
+  std::string text = scheduled(kConvBiasRelu, shapes, 512, cpu);
+  CHECK(text.find("for ci$kc in [0, 64) step 16") != std::string::npos);
+  CHECK(text.find("for ci in [ci$kc, min((ci$kc + 16), 64))") != std::string::npos);
+  check_against_interpreter(kConvBiasRelu,
+                            {positive({1, 6, 7, 64}, 21), positive({3, 3, 64, 128}, 22),
+                             random(DType::F32, {128}, 23)},
+                            cpu);
+}
+
 TEST_CASE("max pooling and strided sums are blocked; integer rows are left alone") {
   check_against_interpreter(
       "function (I[N, H, W, C]) -> (O) { O[n, y, x, c : N, H / 2, W / 2, C] = "
