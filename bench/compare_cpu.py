@@ -199,7 +199,8 @@ def run_summary(lines):
             out.append(f"- {peer.get('impl')}: {state}")
         out.append(f"- budget per case and implementation: {line.get('warmup')} warm-up runs, "
                    f"{line.get('min_repeat')} to {line.get('repeat')} timed runs, "
-                   f"{line.get('max_seconds')} s; load average at start {line.get('loadavg')}")
+                   f"{line.get('max_seconds')} s; load average at start "
+                   f"{', '.join(fmt(v) for v in line.get('loadavg') or [])}")
         if line.get("openblas_coretype"):
             was = line.get("openblas_coretype_was")
             out.append(f"- OPENBLAS_CORETYPE={line['openblas_coretype']}"
@@ -207,7 +208,20 @@ def run_summary(lines):
     for line in kind(lines, "end"):
         out.append(f"- run time {fmt(line.get('elapsed_s'), 0)} s; other processes used "
                    f"{fmt(line.get('others_cores'))} cores on average meanwhile")
+    out += self_use(lines)
     return out
+
+
+def self_use(lines):
+    """How many cores the bench itself got, averaged over the rows long enough to tell: below
+    the thread count, the implementations were waiting for a core, not computing."""
+    by_threads = {}
+    for line in lines:
+        if "kind" not in line and line.get("self_cores") is not None:
+            by_threads.setdefault(line.get("threads", 0), []).append(line["self_cores"])
+    return [f"- at {threads} thread(s) the bench's process got {fmt(sum(v) / len(v))} cores on "
+            f"average ({len(v)} rows long enough to tell)"
+            for threads, v in sorted(by_threads.items())]
 
 
 def main():
