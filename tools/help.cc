@@ -24,13 +24,14 @@ exit status: 0 success; 1 the command failed (file, .npy, parse, shape or device
 a missing one). Errors go to stderr; Tile errors read FILE:LINE:COLUMN: message.
 
 environment: PLAIDML_DEVICE (default device id), PLAIDML_NUM_THREADS,
-PLAIDML_CACHE_DIR (kernel cache), PLAIDML_LOG_LEVEL.
+PLAIDML_CACHE_DIR (the on-disk kernel cache folder; empty: no disk cache; default
+$XDG_CACHE_HOME/plaidml, else ~/.cache/plaidml), PLAIDML_LOG_LEVEL.
 )";
 
 constexpr const char* kRun = R"(usage: plaidml run PROGRAM.tile [options]
 
 Binds the program's inputs, compiles it for their shapes (once; later runs are served from the
-kernel cache) and runs it. Prints the timings, the cache statistics and, per output, its shape,
+cache, and a later process reuses the kernels kept in PLAIDML_CACHE_DIR) and runs it. Prints the timings, the cache statistics and, per output, its shape,
 dtype, min, max and mean.
 
 options:
@@ -56,6 +57,7 @@ output lines (stable, for scripts):
   compile+run: <ms> ms
   cached runs: n=<N> min=<ms> ms median=<ms> ms
   cache: compiles=<n> hits=<n> compile_time=<ms> ms
+  kernel cache: compiled=<n> memory_hits=<n> disk_hits=<n> disk_misses=<n> disk_writes=<n> dir=<DIR|off>
   output <NAME>: shape=<DIMS> dtype=<DTYPE> min=<v> max=<v> mean=<v> [file=<path>]
 
 bf16 outputs are written as raw '<u2' bits (NumPy has no bfloat16).

@@ -160,7 +160,18 @@ enum {
   PLAIDML_CONTEXT_OPTION_NUM_THREADS = 1,
   /* string: the id of the device that runs programs ("cpu:0"). "" (the default) means the
    * environment variable PLAIDML_DEVICE, else "cpu:0". */
-  PLAIDML_CONTEXT_OPTION_DEVICE = 2
+  PLAIDML_CONTEXT_OPTION_DEVICE = 2,
+  /* string: the folder of the on-disk kernel cache, where compiled kernels are kept for later
+   * processes (a second process at the same shapes generates no code). Unlike DEVICE, "" is not
+   * the default: "" turns the disk cache off (kernels are then cached in memory only). When the
+   * option is not set: the environment variable PLAIDML_CACHE_DIR when it is set (its empty
+   * value turns the disk cache off too), else $XDG_CACHE_HOME/plaidml, else
+   * $HOME/.cache/plaidml. A relative path is taken relative to the working directory at
+   * plaidml_context_create. The folder is created when the first kernel is stored. A folder
+   * that cannot be created or written (read-only, full, not a folder) is not an error: the
+   * context logs one warning and runs without storing kernels there. Deleting the folder (or
+   * any file in it) at any time is safe: it only costs recompiles. */
+  PLAIDML_CONTEXT_OPTION_CACHE_DIR = 3
 };
 
 /* Creates a set of options holding every default. The caller owns *out_options and frees it
@@ -566,19 +577,40 @@ PLAIDML_API plaidml_status plaidml_execute(plaidml_context* context, const plaid
                                            plaidml_buffer** outputs);
 
 /* Compile statistics of a context. Set struct_size to sizeof(plaidml_stats) before the call:
- * the library fills only the fields that fit in struct_size, so the struct can grow. */
+ * the library fills only the fields that fit in struct_size, so the struct can grow (fields are
+ * only ever appended).
+ * A compile (a cache miss of the compiled-program cache) lowers the program, then looks its
+ * generated code up in the kernel cache: in memory, then in the disk cache folder
+ * (PLAIDML_CONTEXT_OPTION_CACHE_DIR), and runs code generation only when both miss. A second
+ * process at the same shapes with the same cache folder shows compiles > 0, disk_hits > 0 and
+ * kernels_compiled == 0. */
 typedef struct plaidml_stats {
   size_t struct_size;
   int64_t compiles;            /* programs compiled (cache misses) */
   int64_t cache_hits;          /* executions and compiles served from the cache */
-  double compile_seconds;      /* total time spent compiling */
+  double compile_seconds;      /* total time spent compiling (including kernel-cache lookups) */
   double last_compile_seconds; /* time of the most recent compile */
+  /* Fields below were added in 0.1 with the disk cache. */
+  int64_t kernels_compiled;     /* kernels produced by code generation (kernel-cache misses) */
+  int64_t kernel_memory_hits;   /* compiles whose kernels were found in memory */
+  int64_t disk_hits;            /* compiles whose kernels were read from the disk cache */
+  int64_t disk_misses;          /* disk-cache lookups that found no valid entry */
+  int64_t disk_invalid;         /* entries found damaged, truncated or foreign (and rebuilt) */
+  int64_t disk_writes;          /* entries written to the disk cache */
+  int64_t disk_write_failures;  /* entries that could not be written (see CACHE_DIR) */
 } plaidml_stats;
 
-/* Fills *out_stats (see plaidml_stats). Thread-safe; the values are a consistent snapshot.
+/* Fills *out_stats (see plaidml_stats). Thread-safe; the values are a consistent snapshot (the
+ * kernel-cache fields, from kernels_compiled on, are one snapshot taken just after the others).
  * Statuses: OK; INVALID_ARGUMENT (NULL, struct_size smaller than sizeof(size_t)). */
 PLAIDML_API plaidml_status plaidml_context_stats(const plaidml_context* context,
                                                  plaidml_stats* out_stats);
+
+/* The folder of the context's disk cache, absolute, as chosen at creation (see
+ * PLAIDML_CONTEXT_OPTION_CACHE_DIR), or "" when the disk cache is off; borrowed from the
+ * context. Thread-safe. Statuses: OK, INVALID_ARGUMENT. */
+PLAIDML_API plaidml_status plaidml_context_cache_dir(const plaidml_context* context,
+                                                     const char** out_dir);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -185,6 +186,9 @@ class Context {
   struct Options {
     int num_threads = 0;  // 0: PLAIDML_NUM_THREADS, else the number of cores
     std::string device;   // "": PLAIDML_DEVICE, else "cpu:0"
+    // The disk cache folder, "" for none; unset: PLAIDML_CACHE_DIR, else the default folder
+    // (see PLAIDML_CONTEXT_OPTION_CACHE_DIR).
+    std::optional<std::string> cache_dir;
   };
 
   Context() : Context(Options{}) {}
@@ -196,6 +200,10 @@ class Context {
                                                   options.num_threads));
     detail::check(plaidml_context_options_set_string(raw, PLAIDML_CONTEXT_OPTION_DEVICE,
                                                      options.device.c_str()));
+    if (options.cache_dir) {
+      detail::check(plaidml_context_options_set_string(raw, PLAIDML_CONTEXT_OPTION_CACHE_DIR,
+                                                       options.cache_dir->c_str()));
+    }
     plaidml_context* context = nullptr;
     detail::check(plaidml_context_create(raw, &context));
     handle_ = detail::adopt(context, &plaidml_context_destroy);
@@ -226,6 +234,13 @@ class Context {
     const char* id = nullptr;
     detail::check(plaidml_context_device(get(), &id));
     return id;
+  }
+
+  // The disk cache folder in use, "" when it is off.
+  std::string cache_dir() const {
+    const char* dir = nullptr;
+    detail::check(plaidml_context_cache_dir(get(), &dir));
+    return dir;
   }
 
   plaidml_stats stats() const {

@@ -17,6 +17,11 @@ Status device_index_check(const char* fn, const plaidml_context& context, size_t
   return Status::ok();
 }
 
+const char* option_name(plaidml_context_option key) {
+  return key == PLAIDML_CONTEXT_OPTION_DEVICE ? "PLAIDML_CONTEXT_OPTION_DEVICE"
+                                              : "PLAIDML_CONTEXT_OPTION_CACHE_DIR";
+}
+
 const jit::DeviceDescription& device_at(const plaidml_context& context, size_t index) {
   return context.runtime->devices()[index];
 }
@@ -51,11 +56,10 @@ plaidml_status plaidml_context_options_set_int(plaidml_context_options* options,
       options->options.num_threads = static_cast<int>(value);
       return Status::ok();
     }
-    if (key == PLAIDML_CONTEXT_OPTION_DEVICE) {
+    if (key == PLAIDML_CONTEXT_OPTION_DEVICE || key == PLAIDML_CONTEXT_OPTION_CACHE_DIR) {
       return make_error(StatusCode::kInvalidArgument,
-                        "{}: PLAIDML_CONTEXT_OPTION_DEVICE takes a string: use "
-                        "plaidml_context_options_set_string",
-                        fn);
+                        "{}: {} takes a string: use plaidml_context_options_set_string", fn,
+                        capi::option_name(key));
     }
     return make_error(StatusCode::kInvalidArgument, "{}: unknown context option key {}", fn, key);
   });
@@ -69,6 +73,10 @@ plaidml_status plaidml_context_options_set_string(plaidml_context_options* optio
     PLAIDML_CAPI_REQUIRE(value);
     if (key == PLAIDML_CONTEXT_OPTION_DEVICE) {
       options->options.device = value;
+      return Status::ok();
+    }
+    if (key == PLAIDML_CONTEXT_OPTION_CACHE_DIR) {
+      options->options.cache_dir = value;
       return Status::ok();
     }
     if (key == PLAIDML_CONTEXT_OPTION_NUM_THREADS) {
@@ -187,8 +195,25 @@ plaidml_status plaidml_context_stats(const plaidml_context* context, plaidml_sta
     full.cache_hits = stats.cache_hits;
     full.compile_seconds = stats.compile_seconds;
     full.last_compile_seconds = stats.last_compile_seconds;
+    full.kernels_compiled = stats.kernels_compiled;
+    full.kernel_memory_hits = stats.artifact_memory_hits;
+    full.disk_hits = stats.disk_hits;
+    full.disk_misses = stats.disk_misses;
+    full.disk_invalid = stats.disk_invalid;
+    full.disk_writes = stats.disk_writes;
+    full.disk_write_failures = stats.disk_write_failures;
     // An older caller's smaller struct gets only the fields it knows.
     std::memcpy(out_stats, &full, full.struct_size);
+    return Status::ok();
+  });
+}
+
+plaidml_status plaidml_context_cache_dir(const plaidml_context* context, const char** out_dir) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(context);
+    PLAIDML_CAPI_REQUIRE(out_dir);
+    *out_dir = context->runtime->cache_dir().c_str();
     return Status::ok();
   });
 }

@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/base/env.h"
 #include "core/base/logging.h"
+#include "jit/cache/artifact_key.h"
 #include "jit/codegen/llvm/llvm_codegen.h"
 #include "jit/codegen/opencl/opencl_codegen.h"
 #ifdef PLAIDML_HAVE_SPIRV
 #include "jit/codegen/spirv/spirv_codegen.h"
 #endif
+#include "jit/host_caches.h"
 #include "jit/passes/pipeline.h"
 
 namespace plaidml::jit {
@@ -59,44 +62,110 @@ bool wants_gpu_lowering(const devices::Device& device) {
   return !device.info().accepts(kCpuFormat);
 }
 
-// Code generation for the device's format: the CPU's ELF objects first, else OpenCL C, else
-// SPIR-V (in builds with the Vulkan device).
-Expected<Artifact> generate(const LoweredProgram& lowered, const devices::Device& device) {
-  if (device.info().accepts(kCpuFormat)) return emit_llvm_object(lowered, host_target());
-  Expected<Artifact> artifact = Status(StatusCode::kUnsupported, "");
-  if (device.info().accepts(kOpenClFormat)) {
-    artifact = emit_opencl(lowered, gpu_target(device.info()));
+const TargetDesc& cpu_target() {
+  static const TargetDesc target = host_target();  // asks LLVM about the CPU once
+  return target;
+}
+
+// The artifact format generate() produces for the device, and the target it generates for:
+// the CPU's ELF objects first, else OpenCL C, else SPIR-V (in builds with the Vulkan device).
+Expected<ArtifactTarget> choose_target(const devices::Device& device) {
+  const devices::DeviceInfo& info = device.info();
+  ArtifactTarget t;
+  t.llvm_version = llvm_version();
+  if (info.accepts(kCpuFormat)) {
+    t.format = kCpuFormat;
+    t.description = cpu_target().key();
+  } else if (info.accepts(kOpenClFormat)) {
+    t.format = kOpenClFormat;
+    t.description = gpu_target(info).key();
 #ifdef PLAIDML_HAVE_SPIRV
-  } else if (device.info().accepts(kSpirvFormat)) {
-    artifact = emit_spirv(lowered, spirv_target(device.info()));
+  } else if (info.accepts(kSpirvFormat)) {
+    t.format = kSpirvFormat;
+    t.description = spirv_target(info).key();
 #endif
   } else {
     std::string formats;
-    for (const auto& f : device.info().formats) formats += (formats.empty() ? "" : ", ") + f;
+    for (const auto& f : info.formats) formats += (formats.empty() ? "" : ", ") + f;
     return make_error(StatusCode::kUnsupported,
                       "device {} accepts artifact formats [{}]; this build generates {}",
                       device.id(), formats, generated_formats());
   }
+  return t;
+}
+
+// Code generation for the format choose_target() picked.
+Expected<Artifact> generate(const LoweredProgram& lowered, const devices::Device& device,
+                            const std::string& format) {
+  if (format == kCpuFormat) return emit_llvm_object(lowered, cpu_target());
+  Expected<Artifact> artifact = Status(StatusCode::kInternal, "no generator for " + format);
+  if (format == kOpenClFormat) artifact = emit_opencl(lowered, gpu_target(device.info()));
+#ifdef PLAIDML_HAVE_SPIRV
+  if (format == kSpirvFormat) artifact = emit_spirv(lowered, spirv_target(device.info()));
+#endif
   if (!artifact) return artifact.status().with_context(fmt::format("device {}: ", device.id()));
   return artifact;
+}
+
+// The CPU passes schedule for the host's vector unit; GPU code keeps the plain loop nest.
+passes::PipelineOptions pipeline_options(const devices::Device& device) {
+  passes::PipelineOptions options = passes::default_pipeline_options();
+  if (!device.info().accepts(kCpuFormat)) return options;
+  options.cpu = passes::cpu_target_for(host_target().vector_bits, device.info().compute_units);
+  options.cpu.l1_bytes = host_caches().l1_bytes;
+  options.cpu.l2_bytes = host_caches().l2_bytes;
+  return options;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+const char* source_name(ArtifactCache::Source source) {
+  switch (source) {
+    case ArtifactCache::Source::kGenerated: return "generated";
+    case ArtifactCache::Source::kMemory: return "memory cache hit";
+    case ArtifactCache::Source::kDisk: return "disk cache hit";
+  }
+  return "?";
+}
+
+// PLAIDML_DUMP=llvm or =opencl (alone or in a list) asks code generation to print its output,
+// which a cache hit would skip: such compiles bypass the artifact cache.
+bool dump_asks_for_code() {
+  std::string value = "," + env_string("PLAIDML_DUMP", "") + ",";
+  return value.find(",llvm,") != std::string::npos || value.find(",opencl,") != std::string::npos;
+}
+
+// The artifact from the cache, or generated (and then cached). A program without kernels
+// needs no code and is not worth an entry.
+Expected<ArtifactCache::Lookup> artifact_for(const LoweredProgram& lowered,
+                                             const devices::Device& device,
+                                             ArtifactCache* artifacts) {
+  PLAIDML_ASSIGN(ArtifactTarget target, choose_target(device));
+  auto make = [&] { return generate(lowered, device, target.format); };
+  if (artifacts == nullptr) {
+    PLAIDML_ASSIGN(Artifact artifact, make());
+    return ArtifactCache::Lookup{std::make_shared<const Artifact>(std::move(artifact)),
+                                 ArtifactCache::Source::kGenerated};
+  }
+  if (lowered.kernels.empty() || dump_asks_for_code()) return artifacts->generate_uncached(make);
+  return artifacts->get_or_generate(make_artifact_key(lowered, target), make);
+}
+
 }  // namespace
 
 Expected<std::shared_ptr<const CompiledPlan>> compile(
     const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
-    int device_index) {
+    int device_index, ArtifactCache* artifacts) {
   auto start = std::chrono::steady_clock::now();
   LowerOptions options;
   options.gpu = wants_gpu_lowering(*device);
   PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound, options));
-  PLAIDML_TRY(passes::run_pipeline(lowered));
+  PLAIDML_TRY(passes::run_pipeline(lowered, pipeline_options(*device)));
   double lower_s = seconds_since(start);
-  PLAIDML_ASSIGN(Artifact artifact, generate(lowered, *device));
+  PLAIDML_ASSIGN(ArtifactCache::Lookup found, artifact_for(lowered, *device, artifacts));
+  const Artifact& artifact = *found.artifact;
   double codegen_s = seconds_since(start) - lower_s;
 
   auto plan = std::make_shared<CompiledPlan>();
@@ -111,11 +180,13 @@ Expected<std::shared_ptr<const CompiledPlan>> compile(
     for (const auto& k : artifact.kernels) symbols.push_back(k.symbol);
     PLAIDML_ASSIGN(plan->executable_, device->load(artifact.format, artifact.bytes, symbols));
   }
+  double total_s = seconds_since(start);
   logger().debug(
-      "compiled '{}' for {}: {} kernels, {} object bytes (lower+passes {:.3f}s, codegen "
-      "{:.3f}s, total {:.3f}s)",
-      bound.program->name, device->id(), artifact.kernels.size(), artifact.bytes.size(), lower_s,
-      codegen_s, seconds_since(start));
+      "compiled '{}' for {}: {} kernels, {} object bytes, {} (lower+passes {:.1f} ms, codegen or "
+      "cache {:.1f} ms, load {:.1f} ms, total {:.1f} ms)",
+      bound.program->name, device->id(), artifact.kernels.size(), artifact.bytes.size(),
+      source_name(found.source), lower_s * 1e3, codegen_s * 1e3,
+      (total_s - lower_s - codegen_s) * 1e3, total_s * 1e3);
   return std::shared_ptr<const CompiledPlan>(std::move(plan));
 }
 

@@ -1,6 +1,6 @@
 // The compiler: a bound program becomes a Plan that a device can run, in four steps:
 //   lower (jit/lower) -> loop passes (jit/passes) -> codegen for the device's artifact format
-//   -> load on the device.
+//   (or the artifact cache, jit/cache/artifact_cache.h) -> load on the device.
 // The Plan is immutable and may be run from many threads at once: per-run state (temporary
 // buffers) belongs to the caller.
 #pragma once
@@ -12,6 +12,7 @@
 #include "core/ir/bind.h"
 #include "devices/device.h"
 #include "jit/artifact.h"
+#include "jit/cache/artifact_cache.h"
 #include "jit/lower/lower.h"
 #include "jit/runtime.h"
 
@@ -32,7 +33,7 @@ class CompiledPlan : public Plan {
 
  private:
   friend Expected<std::shared_ptr<const CompiledPlan>> compile(
-      const ir::BoundProgram&, const std::shared_ptr<devices::Device>&, int);
+      const ir::BoundProgram&, const std::shared_ptr<devices::Device>&, int, ArtifactCache*);
   std::vector<Shape> input_shapes_;
   std::vector<Shape> output_shapes_;
   std::vector<BufferSlot> slots_;
@@ -43,10 +44,12 @@ class CompiledPlan : public Plan {
 };
 
 // device_index: the device's position in Runtime::devices(), recorded in the plan.
+// artifacts: where generated code is looked up before code generation runs and stored after
+// (nullptr: always generate). Lowering and the loop passes always run: their output is the key.
 // Errors: kUnsupported when the device accepts no artifact format this build can generate;
 // lowering, codegen and load errors as those steps report them.
 Expected<std::shared_ptr<const CompiledPlan>> compile(
     const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
-    int device_index);
+    int device_index, ArtifactCache* artifacts = nullptr);
 
 }  // namespace plaidml::jit

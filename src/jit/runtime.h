@@ -1,12 +1,14 @@
 // Runtime: the C++ face of the JIT that src/capi wraps one call per entry point. One Runtime per
 // plaidml_context: it owns the devices, the buffers' allocations, the plan cache (program
-// fingerprint + input shapes + device -> compiled plan) and its statistics.
+// fingerprint + input shapes + device -> compiled plan), the artifact cache behind it (generated
+// code in memory and on disk) and their statistics.
 // Thread safety: every method may be called from many threads at once; concurrent first
 // compiles of the same (program, shapes, device) compile once (single flight).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +22,9 @@ namespace plaidml::jit {
 struct RuntimeOptions {
   int num_threads = 0;    // 0: PLAIDML_NUM_THREADS, else the number of cores
   std::string device;     // default device id; "": PLAIDML_DEVICE, else "cpu:0"
+  // The disk cache's folder; "" turns the disk cache off. Unset: PLAIDML_CACHE_DIR, else the
+  // default folder (jit/cache/cache_dir.h).
+  std::optional<std::string> cache_dir;
 };
 
 struct DeviceDescription {
@@ -38,6 +43,14 @@ struct CacheStats {
   int64_t cache_hits = 0;      // plan-cache hits
   double compile_seconds = 0;  // total time spent compiling plans
   double last_compile_seconds = 0;
+  // The artifact cache behind plan compiles (jit/cache/artifact_cache.h).
+  int64_t kernels_compiled = 0;     // kernels the code generator produced
+  int64_t artifact_memory_hits = 0;
+  int64_t disk_hits = 0;
+  int64_t disk_misses = 0;
+  int64_t disk_invalid = 0;
+  int64_t disk_writes = 0;
+  int64_t disk_write_failures = 0;
 };
 
 // A tensor's storage on one device.
@@ -88,6 +101,8 @@ class Runtime {
                      std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>* outputs) = 0;
 
   virtual CacheStats stats() const = 0;
+  // The disk cache's folder, "" when it is off.
+  virtual const std::string& cache_dir() const = 0;
 };
 
 }  // namespace plaidml::jit

@@ -7,6 +7,7 @@
 #include "core/base/env.h"
 #include "core/base/logging.h"
 #include "core/ir/bind.h"
+#include "jit/cache/cache_dir.h"
 
 namespace plaidml::jit {
 namespace {
@@ -74,6 +75,9 @@ Expected<std::unique_ptr<Runtime>> RuntimeImpl::create(const RuntimeOptions& opt
   }
   std::unique_ptr<RuntimeImpl> rt(new RuntimeImpl());
   rt->options_ = options;
+  rt->artifacts_ = std::make_unique<ArtifactCache>(resolve_cache_dir(options.cache_dir));
+  logger().debug("kernel cache folder: {}",
+                 rt->artifacts_->disk_dir().empty() ? "none" : rt->artifacts_->disk_dir());
   rt->list_all_ = std::move(list_all);
   rt->append_entries(std::move(entries));
   std::string source = "the device option";
@@ -237,10 +241,23 @@ Expected<std::shared_ptr<const Plan>> RuntimeImpl::prepare_impl(
   PlanKey key{program->fingerprint(), input_shapes, dev->id()};
   return cache_.get_or_compile(key, [&]() -> Expected<PlanCache::PlanPtr> {
     PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
-    PLAIDML_ASSIGN(auto plan, compile(bound, dev, device_index));
+    PLAIDML_ASSIGN(auto plan, compile(bound, dev, device_index, artifacts_.get()));
     logger().debug("plan cache miss: compiled {}", key.to_string());
     return PlanCache::PlanPtr(std::move(plan));
   });
+}
+
+CacheStats RuntimeImpl::stats() const {
+  CacheStats s = cache_.stats();
+  ArtifactCacheStats a = artifacts_->stats();
+  s.kernels_compiled = a.kernels_compiled;
+  s.artifact_memory_hits = a.memory_hits;
+  s.disk_hits = a.disk_hits;
+  s.disk_misses = a.disk_misses;
+  s.disk_invalid = a.disk_invalid;
+  s.disk_writes = a.disk_writes;
+  s.disk_write_failures = a.disk_write_failures;
+  return s;
 }
 
 }  // namespace plaidml::jit

@@ -14,6 +14,7 @@
 
 #include "devices/device.h"
 #include "devices/registry.h"
+#include "jit/cache/artifact_cache.h"
 #include "jit/cache/plan_cache.h"
 #include "jit/compiler.h"
 #include "jit/runtime.h"
@@ -68,7 +69,8 @@ class RuntimeImpl : public Runtime {
   Status run(const std::shared_ptr<const ir::Program>& program, int device,
              const std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>& inputs,
              std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>* outputs) override;
-  CacheStats stats() const override { return cache_.stats(); }
+  CacheStats stats() const override;
+  const std::string& cache_dir() const override { return artifacts_->disk_dir(); }
 
  private:
   RuntimeImpl() = default;
@@ -98,6 +100,7 @@ class RuntimeImpl : public Runtime {
   mutable std::vector<DeviceDescription> descriptions_;           // parallel to entries_
   mutable std::vector<std::shared_ptr<devices::Device>> opened_;  // parallel to entries_
   PlanCache cache_;
+  std::unique_ptr<ArtifactCache> artifacts_;
 };
 
 }  // namespace plaidml::jit

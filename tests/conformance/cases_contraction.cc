@@ -79,7 +79,13 @@ function (X[B, I], W1[I, H], B1[H], W2[H, O]) -> (Y) {
   A1 = tanh(H1 + B1);
   Y[b, o : B, O] = +(A1[b, h] * W2[h, o]);
 })",
-                {{{2, 13}, {13, 17}, {17}, {17, 3}}, {{16, 16}, {16, 64}, {64}, {64, 16}}}});
+                {{{2, 13}, {13, 17}, {17}, {17, 3}}, {{16, 16}, {16, 64}, {64}, {64, 16}}},
+                {DType::F32},
+                {},
+                // The CPU's vector code computes a * b + c as one FMA (loop_ir.h): a sum of 64
+                // products of tanh values, with cancellation, then differs from the separately
+                // rounded interpreter by a few 1e-6 absolute (about K * eps * sum |a * b|).
+                testing::Tolerance{1e-4, 1e-5}});
   return cs;
 }
 

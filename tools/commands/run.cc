@@ -121,6 +121,12 @@ void report_timings(plaidml_context* context, double first, const std::vector<do
   if (plaidml_context_stats(context, &stats) == PLAIDML_STATUS_OK) {
     out << "cache: compiles=" << stats.compiles << " hits=" << stats.cache_hits
         << " compile_time=" << format_ms(stats.compile_seconds) << " ms\n";
+    const char* dir = "";
+    if (plaidml_context_cache_dir(context, &dir) != PLAIDML_STATUS_OK) dir = "?";
+    out << "kernel cache: compiled=" << stats.kernels_compiled
+        << " memory_hits=" << stats.kernel_memory_hits << " disk_hits=" << stats.disk_hits
+        << " disk_misses=" << stats.disk_misses << " disk_writes=" << stats.disk_writes
+        << " dir=" << (*dir ? dir : "off") << "\n";
   }
 }
 

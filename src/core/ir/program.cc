@@ -2,20 +2,11 @@
 
 #include <string_view>
 
+#include "core/base/hash.h"
 #include "core/ir/printer.h"
 
 namespace plaidml::ir {
 namespace {
-
-// FNV-1a, 64 bit: stable across runs, platforms and compilers (std::hash is not).
-uint64_t fnv1a64(std::string_view text) {
-  uint64_t hash = 14695981039346656037ull;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
 
 IntExprPtr make(IntOp op, int64_t value, std::string name, std::vector<IntExprPtr> args,
                 SourceLoc loc) {

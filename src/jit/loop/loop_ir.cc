@@ -25,10 +25,11 @@ ExprPtr float_const(double value, DType dtype) {
   return e;
 }
 
-ExprPtr var(const std::string& name, DType dtype) {
+ExprPtr var(const std::string& name, DType dtype, int lanes) {
   auto e = std::make_shared<Expr>();
   e->kind = ExprKind::kVar;
   e->dtype = dtype;
+  e->lanes = lanes;
   e->name = name;
   return e;
 }
@@ -48,6 +49,23 @@ ExprPtr op(ir::OpKind kind, DType result, std::vector<ExprPtr> args) {
   e->dtype = result;
   e->op = kind;
   e->args = std::move(args);
+  for (const auto& a : e->args) e->lanes = std::max(e->lanes, a->lanes);
+  return e;
+}
+
+ExprPtr vload(int slot, DType dtype, ExprPtr index, int lanes) {
+  auto e = std::make_shared<Expr>(*load(slot, dtype, std::move(index)));
+  e->lanes = lanes;
+  return e;
+}
+
+ExprPtr broadcast(ExprPtr scalar, int lanes) {
+  if (lanes == scalar->lanes) return scalar;
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kCast;
+  e->dtype = scalar->dtype;
+  e->lanes = lanes;
+  e->args = {std::move(scalar)};
   return e;
 }
 
@@ -87,12 +105,13 @@ ExprPtr fold_const_cast(DType dtype, const Expr& c) {
 
 ExprPtr cast(DType dtype, ExprPtr value) {
   if (value->dtype == dtype) return value;
-  if (value->is_const()) {
+  if (value->is_const() && value->lanes == 1) {
     if (ExprPtr folded = fold_const_cast(dtype, *value)) return folded;
   }
   auto e = std::make_shared<Expr>();
   e->kind = ExprKind::kCast;
   e->dtype = dtype;
+  e->lanes = value->lanes;
   e->args = {std::move(value)};
   return e;
 }

@@ -14,6 +14,13 @@
 //   - casts from float to integer saturate (NaN gives 0); casts to Bool test != 0.
 // Kernels run iterations [begin, end) of their parallel loop (artifact.h): at most one loop is
 // marked parallel, it is a statement of the kernel's top-level block and has constant bounds.
+//
+// Vectors (CPU only; the register-block pass makes them, GPU emitters never see them): an
+// expression has `lanes` values of its dtype (1: a scalar). A load of L lanes reads the L
+// consecutive elements from its (scalar) index; a store of an L-lane value writes L consecutive
+// elements; ops work lane by lane on operands of one lane count; broadcast() splats a scalar.
+// Vector float arithmetic may be contracted (a * b + c computed with one rounding, as an FMA).
+// Vectors are limited to F32 and F64 values and Bool conditions.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +48,7 @@ struct Expr {
   int slot = -1;     // kLoad: the buffer slot
   ir::OpKind op = ir::OpKind::Add;  // kOp
   std::vector<ExprPtr> args;        // kLoad: {index}; kOp: operands; kCast: {value}
+  int lanes = 1;                    // values per expression: 1 scalar, > 1 a vector (see above)
 
   bool is_const() const { return kind == ExprKind::kConst; }
   bool is_int_const(int64_t v) const {
@@ -51,10 +59,14 @@ struct Expr {
 // Builders. Index helpers (idx_*) work on I64 and fold constants on the fly.
 ExprPtr int_const(int64_t value, DType dtype = DType::I64);
 ExprPtr float_const(double value, DType dtype);
-ExprPtr var(const std::string& name, DType dtype = DType::I64);
+ExprPtr var(const std::string& name, DType dtype = DType::I64, int lanes = 1);
 ExprPtr load(int slot, DType dtype, ExprPtr index);
 ExprPtr op(ir::OpKind kind, DType result, std::vector<ExprPtr> args);
 ExprPtr cast(DType dtype, ExprPtr value);  // no-op when value already has dtype
+// Vectors (see the header comment): `lanes` consecutive elements from `index`; a scalar splat
+// (a kCast to the same dtype with more lanes). op() gives its result the lanes of its operands.
+ExprPtr vload(int slot, DType dtype, ExprPtr index, int lanes);
+ExprPtr broadcast(ExprPtr scalar, int lanes);
 ExprPtr idx_add(ExprPtr a, ExprPtr b);
 ExprPtr idx_mul(ExprPtr a, int64_t b);
 ExprPtr idx_mul(ExprPtr a, ExprPtr b);

@@ -25,6 +25,11 @@ const char* infix_symbol(ir::OpKind op) {
   return nullptr;
 }
 
+// "x16" after the dtype of a 16-lane load or cast; nothing for scalars.
+std::string lanes_suffix(const Expr& e) {
+  return e.lanes == 1 ? "" : fmt::format("x{}", e.lanes);
+}
+
 std::string const_to_string(const Expr& e) {
   std::string text;
   if (dtype_is_float(e.dtype)) {
@@ -69,8 +74,8 @@ void print_stmt(const Stmt& s, int depth, std::string& out) {
       out += fmt::format("{}s{}[{}] = {}\n", pad, s.slot, to_string(*s.index), to_string(*s.value));
       return;
     case StmtKind::kDeclare:
-      out += fmt::format("{}var {}: {} = {}\n", pad, s.var, dtype_name(s.value->dtype),
-                         to_string(*s.value));
+      out += fmt::format("{}var {}: {}{} = {}\n", pad, s.var, dtype_name(s.value->dtype),
+                         lanes_suffix(*s.value), to_string(*s.value));
       return;
     case StmtKind::kAssign:
       out += fmt::format("{}{} = {}\n", pad, s.var, to_string(*s.value));
@@ -91,9 +96,14 @@ std::string to_string(const Expr& e) {
     case ExprKind::kConst: return const_to_string(e);
     case ExprKind::kVar: return e.name;
     case ExprKind::kLoad:
-      return fmt::format("s{}[{}]:{}", e.slot, to_string(*e.args[0]), dtype_name(e.dtype));
+      return fmt::format("s{}[{}]:{}{}", e.slot, to_string(*e.args[0]), dtype_name(e.dtype),
+                         lanes_suffix(e));
     case ExprKind::kCast:
-      return fmt::format("{}({})", dtype_name(e.dtype), to_string(*e.args[0]));
+      if (e.dtype == e.args[0]->dtype) {
+        return fmt::format("splat{}({})", e.lanes, to_string(*e.args[0]));
+      }
+      return fmt::format("{}{}({})", dtype_name(e.dtype), lanes_suffix(e),
+                         to_string(*e.args[0]));
     case ExprKind::kOp: {
       if (const char* sym = infix_symbol(e.op); sym && e.args.size() == 2) {
         return fmt::format("({} {} {})", to_string(*e.args[0]), sym, to_string(*e.args[1]));

@@ -45,24 +45,52 @@ class Verifier {
     return Status::ok();
   }
 
+  // Scalar i64 (indices, bounds).
+  Status index_ok(const Expr& e, const std::string& what) {
+    PLAIDML_TRY(expr(e));
+    if (e.dtype != DType::I64 || e.lanes != 1) return fail(what + " is not a scalar i64");
+    return Status::ok();
+  }
+
+  // Vectors hold F32/F64 values or Bool conditions (loop_ir.h).
+  Status lanes_ok(const Expr& e) const {
+    if (e.lanes < 1) return fail("lanes < 1: " + to_string(e));
+    bool vector_dtype = e.dtype == DType::F32 || e.dtype == DType::F64 || e.dtype == DType::Bool;
+    if (e.lanes > 1 && !vector_dtype) return fail("vector of " + to_string(e));
+    return Status::ok();
+  }
+
   Status expr(const Expr& e) {
     for (const auto& a : e.args) PLAIDML_TRY(expr(*a));
+    PLAIDML_TRY(lanes_ok(e));
     switch (e.kind) {
-      case ExprKind::kConst: return Status::ok();
+      case ExprKind::kConst:
+        return e.lanes == 1 ? Status::ok() : fail("vector constant: " + to_string(e));
       case ExprKind::kVar: {
         auto it = scope_.find(e.name);
         if (it == scope_.end() || it->second.empty()) return fail("unknown variable " + e.name);
-        if (it->second.back() != e.dtype) return fail("variable " + e.name + " has a wrong dtype");
+        if (it->second.back() != VarType{e.dtype, e.lanes}) {
+          return fail("variable " + e.name + " has a wrong dtype");
+        }
         return Status::ok();
       }
       case ExprKind::kLoad:
-        if (e.args.size() != 1 || e.args[0]->dtype != DType::I64) {
-          return fail("load index is not i64: " + to_string(e));
+        if (e.args.size() != 1 || e.args[0]->dtype != DType::I64 || e.args[0]->lanes != 1) {
+          return fail("load index is not a scalar i64: " + to_string(e));
         }
         return slot_ok(e.slot, e.dtype, to_string(e));
-      case ExprKind::kCast:
-        return e.args.size() == 1 ? Status::ok() : fail("cast arity: " + to_string(e));
-      case ExprKind::kOp: return op_ok(e);
+      case ExprKind::kCast: {
+        if (e.args.size() != 1) return fail("cast arity: " + to_string(e));
+        // Vector casts are splats only: conversions of vectors are not needed yet.
+        bool splat = e.dtype == e.args[0]->dtype && e.args[0]->lanes == 1;
+        if (!splat && e.lanes != 1) return fail("vector conversion: " + to_string(e));
+        return Status::ok();
+      }
+      case ExprKind::kOp:
+        for (const auto& a : e.args) {
+          if (a->lanes != e.lanes) return fail("operands of different lanes: " + to_string(e));
+        }
+        return op_ok(e);
     }
     return Status::ok();
   }
@@ -101,35 +129,36 @@ class Verifier {
     switch (s.kind) {
       case StmtKind::kBlock: return body(s.body, top);
       case StmtKind::kFor: {
-        PLAIDML_TRY(expr(*s.lo));
-        PLAIDML_TRY(expr(*s.hi));
-        if (s.lo->dtype != DType::I64 || s.hi->dtype != DType::I64 || s.step < 1) {
-          return fail("bad bounds of loop " + s.var);
-        }
+        PLAIDML_TRY(index_ok(*s.lo, "lower bound of " + s.var));
+        PLAIDML_TRY(index_ok(*s.hi, "upper bound of " + s.var));
+        if (s.step < 1) return fail("bad bounds of loop " + s.var);
         if (s.parallel && !top) return fail("nested parallel loop " + s.var);
-        scope_[s.var].push_back(DType::I64);
+        scope_[s.var].push_back(VarType{DType::I64, 1});
         Status status = body(s.body);
         scope_[s.var].pop_back();
         return status;
       }
       case StmtKind::kIf:
         PLAIDML_TRY(expr(*s.cond));
-        if (s.cond->dtype != DType::Bool) return fail("condition is not bool");
+        if (s.cond->dtype != DType::Bool || s.cond->lanes != 1) {
+          return fail("condition is not a scalar bool");
+        }
         return body(s.body);
       case StmtKind::kStore:
-        PLAIDML_TRY(expr(*s.index));
+        PLAIDML_TRY(index_ok(*s.index, "store index"));
         PLAIDML_TRY(expr(*s.value));
-        if (s.index->dtype != DType::I64) return fail("store index is not i64");
         return slot_ok(s.slot, s.value->dtype, fmt::format("store to s{}", s.slot));
       case StmtKind::kDeclare:
         PLAIDML_TRY(expr(*s.value));
-        scope_[s.var].push_back(s.value->dtype);
+        scope_[s.var].push_back(VarType{s.value->dtype, s.value->lanes});
         return Status::ok();
       case StmtKind::kAssign: {
         PLAIDML_TRY(expr(*s.value));
         auto it = scope_.find(s.var);
         if (it == scope_.end() || it->second.empty()) return fail("assign to unknown " + s.var);
-        if (it->second.back() != s.value->dtype) return fail("assign of a wrong dtype to " + s.var);
+        if (it->second.back() != VarType{s.value->dtype, s.value->lanes}) {
+          return fail("assign of a wrong dtype to " + s.var);
+        }
         return Status::ok();
       }
     }
@@ -138,7 +167,12 @@ class Verifier {
 
   const Kernel& kernel_;
   const std::vector<DType>& slot_dtypes_;
-  std::map<std::string, std::vector<DType>> scope_;
+  struct VarType {
+    DType dtype;
+    int lanes;
+    bool operator==(const VarType&) const = default;
+  };
+  std::map<std::string, std::vector<VarType>> scope_;
 };
 
 }  // namespace

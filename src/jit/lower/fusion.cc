@@ -49,7 +49,7 @@ ir::ValueId single_consumer(const Uses& uses, ir::ValueId v) {
 }  // namespace
 
 FusionPlan plan_fusion(const ir::BoundProgram& bound,
-                       const std::function<bool(ir::ValueId)>& fusable) {
+                       const std::function<bool(ir::ValueId, ir::ValueId)>& fusable) {
   const ir::Program& program = *bound.program;
   FusionPlan plan;
   plan.host.assign(program.nodes.size(), -1);
@@ -63,7 +63,7 @@ FusionPlan plan_fusion(const ir::BoundProgram& bound,
       chain.push_back(next);
       next = single_consumer(uses, next);
     }
-    if (chain.empty() || !fusable(c)) continue;
+    if (chain.empty() || !fusable(c, chain.back())) continue;
     plan.host[c] = c;
     for (ir::ValueId u : chain) plan.host[u] = c;
     plan.epilogue[c] = std::move(chain);

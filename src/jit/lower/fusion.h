@@ -6,7 +6,9 @@
 //  - the previous node has exactly one use (one consumer node, not a program output) and
 //    that consumer is the next elementwise, non-structural node of the chain;
 //  - the consumer has c's dims (its other operands may broadcast into them);
-//  - c takes the register form with every output element written once (the caller's test).
+//  - c writes every output element once (the caller's test, given c and the chain's end): the
+//    register form computes the chain in its store; the row form (CPU) accumulates in the
+//    chain end's buffer and applies the chain in place when the row is complete.
 // The fused kernel is emitted at the chain's last node, where every other operand of the chain
 // has been computed; c and the intermediate nodes get no buffer.
 //
@@ -44,8 +46,9 @@ struct FusionPlan {
   }
 };
 
-// fusable(c): whether contraction c can carry an epilogue (lower_contraction.cc decides).
+// fusable(c, last): whether contraction c can carry the epilogue chain ending at `last`
+// (lower_contraction.cc decides).
 FusionPlan plan_fusion(const ir::BoundProgram& bound,
-                       const std::function<bool(ir::ValueId)>& fusable);
+                       const std::function<bool(ir::ValueId, ir::ValueId)>& fusable);
 
 }  // namespace plaidml::jit

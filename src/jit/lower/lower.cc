@@ -67,7 +67,9 @@ Expected<LoweredProgram> lower(const ir::BoundProgram& bound, const LowerOptions
     return Status(StatusCode::kInternal, "lower: the bound program does not match its program");
   }
   LowerContext cx(bound, options);
-  cx.fusion_ = plan_fusion(bound, [&](ir::ValueId c) { return contraction_takes_epilogue(cx, c); });
+  cx.fusion_ = plan_fusion(bound, [&](ir::ValueId c, ir::ValueId last) {
+    return contraction_takes_epilogue(cx, c, last);
+  });
   std::vector<ir::ValueId> copies = plan_slots(cx, cx.node_slot_);
   for (size_t v = 0; v < bound.nodes.size(); ++v) {
     PLAIDML_TRY(lower_node(cx, static_cast<ir::ValueId>(v))

@@ -78,7 +78,7 @@ Status lower_elementwise(LowerContext& cx, ir::ValueId v);
 Status lower_contraction(LowerContext& cx, ir::ValueId v);
 // Whether contraction v takes the register form writing every output element once, so that
 // an elementwise epilogue can fuse into its store (fusion.h).
-bool contraction_takes_epilogue(LowerContext& cx, ir::ValueId v);
+bool contraction_takes_epilogue(LowerContext& cx, ir::ValueId v, ir::ValueId last);
 Status lower_structural(LowerContext& cx, ir::ValueId v);
 // A copy of node `from` into `to_slot` (outputs that are inputs or repeat another output).
 void lower_copy(LowerContext& cx, ir::ValueId from, int to_slot, const std::string& name);

@@ -58,8 +58,9 @@ class ContractionLowering {
   }
 
   Status run();
-  // Register form writing every output element once: an epilogue may fuse (fusion.h).
-  bool takes_epilogue();
+  // Writes every output element once, so the epilogue chain ending at `last` may fuse
+  // (fusion.h): the register form in its store, the row form in place once the row is done.
+  bool takes_epilogue(ir::ValueId last);
 
  private:
   // Output dim d as "one variable + constant": the variable, else nullopt.
@@ -95,6 +96,8 @@ class ContractionLowering {
   void emit_init(int slot);
   void emit_round(int acc_slot);
   bool full_cover() const;
+  // The row form's accumulation slot: the output's, or the chain end's when an epilogue fuses.
+  int row_slot() const;
   // The final store of an output element: acc in the output dtype, or the fused epilogue.
   StmtPtr store_result(const std::vector<ExprPtr>& coords, const ExprPtr& o, const ExprPtr& acc);
   void emit_register_form(bool covers);
@@ -437,10 +440,20 @@ bool ContractionLowering::full_cover() const {
   return cover;
 }
 
-bool ContractionLowering::takes_epilogue() {
+bool ContractionLowering::takes_epilogue(ir::ValueId last) {
   if (bc_.empty) return false;
   order_loops();
-  return register_form() && row_var_.empty() && full_cover();
+  if (!register_form() || !full_cover()) return false;
+  if (row_var_.empty()) return true;
+  // The row accumulates in the chain end's buffer and the epilogue rewrites it in place, so
+  // that buffer must hold the accumulator as it is (no f16/bf16 rounding, no other dtype).
+  return acc_dtype_ == out_dtype_ && cx_.value_dtype(last) == acc_dtype_;
+}
+
+int ContractionLowering::row_slot() const {
+  auto chain = cx_.fusion().epilogue.find(v_);
+  return chain == cx_.fusion().epilogue.end() ? cx_.slot_of(v_)
+                                              : cx_.slot_of(chain->second.back());
 }
 
 Status ContractionLowering::run() {
@@ -503,9 +516,11 @@ void ContractionLowering::emit_register_form(bool covers) {
 }
 
 // Per outer output iteration: init the row (unless a separate init kernel covers elements the
-// loops never reach), aggregate into it under the reduction loops, round f16/bf16 rows.
+// loops never reach), aggregate into it under the reduction loops, round f16/bf16 rows or apply
+// the fused epilogue in place.
 void ContractionLowering::emit_row_form(bool covers) {
-  int out_slot = cx_.slot_of(v_);
+  int out_slot = row_slot();
+  bool epilogue = cx_.fusion().epilogue.count(v_) > 0;
   int acc_slot = out_slot;
   if (acc_dtype_ != out_dtype_) {
     acc_slot = cx_.add_slot(BufferSlot::Role::kTemp, v_, Shape(acc_dtype_, dims_));
@@ -523,6 +538,7 @@ void ContractionLowering::emit_row_form(bool covers) {
   std::vector<StmtPtr> body;
   if (covers) body.push_back(row_loop({loop::store(acc_slot, o, init_value(coords))}));
   for (auto& s : guarded_below(n_out, reduce->body)) body.push_back(std::move(s));
+  if (epilogue) body.push_back(row_loop({store_result(coords, o, old)}));
   bool round_rows = acc_slot != out_slot && covers;
   if (round_rows) {
     ExprPtr wide = loop::cast(out_dtype_, loop::load(acc_slot, acc_dtype_, o));
@@ -560,8 +576,8 @@ Status lower_contraction(LowerContext& cx, ir::ValueId v) {
   return ContractionLowering(cx, v).run();
 }
 
-bool contraction_takes_epilogue(LowerContext& cx, ir::ValueId v) {
-  return cx.bnode(v).contraction && ContractionLowering(cx, v).takes_epilogue();
+bool contraction_takes_epilogue(LowerContext& cx, ir::ValueId v, ir::ValueId last) {
+  return cx.bnode(v).contraction && ContractionLowering(cx, v).takes_epilogue(last);
 }
 
 }  // namespace plaidml::jit

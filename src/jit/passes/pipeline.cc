@@ -7,6 +7,7 @@
 #include "core/base/logging.h"
 #include "jit/loop/printer.h"
 #include "jit/loop/verifier.h"
+#include "jit/passes/register_block.h"
 #include "jit/passes/simplify.h"
 
 namespace plaidml::jit::passes {
@@ -14,13 +15,17 @@ namespace {
 
 struct Pass {
   const char* name;  // kebab-case, as printed in dumps
-  std::function<loop::Kernel(const loop::Kernel&)> run;
+  std::function<loop::Kernel(const loop::Kernel&, const PipelineOptions&)> run;
 };
 
-// The pipeline, in order. Later passes (tile, vectorize, unroll) are added here.
+// The pipeline, in order. The CPU passes leave kernels unchanged for other targets
+// (PipelineOptions::cpu.vector_bits == 0); simplify runs again to fold what they expose.
 const std::vector<Pass>& passes() {
   static const std::vector<Pass> kPasses = {
-      {"simplify", simplify},
+      {"simplify", [](const loop::Kernel& k, const PipelineOptions&) { return simplify(k); }},
+      {"register-block",
+       [](const loop::Kernel& k, const PipelineOptions& o) { return register_block(k, o.cpu); }},
+      {"simplify", [](const loop::Kernel& k, const PipelineOptions&) { return simplify(k); }},
   };
   return kPasses;
 }
@@ -66,7 +71,7 @@ Status run_pipeline(LoweredProgram& program, const PipelineOptions& options) {
   PLAIDML_TRY(check("lower"));
   for (const auto& pass : passes()) {
     auto start = std::chrono::steady_clock::now();
-    for (auto& k : program.kernels) k = pass.run(k);
+    for (auto& k : program.kernels) k = pass.run(k, options);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count();
     logger().debug("loop pass {}: {:.3f} ms on {} kernels", pass.name, ms,

@@ -9,12 +9,14 @@
 
 #include "core/base/status.h"
 #include "jit/lower/lower.h"
+#include "jit/passes/cpu_target.h"
 
 namespace plaidml::jit::passes {
 
 struct PipelineOptions {
   bool dump = false;         // print the kernels after each pass (default: env PLAIDML_DUMP)
   bool verify = true;        // run the loop-IR verifier after each pass
+  CpuTarget cpu;             // the CPU passes run when cpu.vector_bits > 0
 };
 
 PipelineOptions default_pipeline_options();

@@ -35,11 +35,17 @@ inline const TargetDesc& target() {
   return t;
 }
 
-// Compiles and runs; returns the outputs or the first error.
+// The CPU passes' view of this host, as the CPU device with 2 threads sees it.
+inline passes::CpuTarget host_cpu() { return passes::cpu_target_for(target().vector_bits, 2); }
+
+// Compiles (scheduled for `cpu`) and runs; returns the outputs or the first error.
 inline Expected<std::vector<HostTensor>> run_jit(const ir::BoundProgram& bound,
-                                                 const std::vector<HostTensor>& inputs) {
+                                                 const std::vector<HostTensor>& inputs,
+                                                 const passes::CpuTarget& cpu = host_cpu()) {
   PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound));
-  PLAIDML_TRY(passes::run_pipeline(lowered));
+  passes::PipelineOptions options = passes::default_pipeline_options();
+  options.cpu = cpu;
+  PLAIDML_TRY(passes::run_pipeline(lowered, options));
   PLAIDML_ASSIGN(Artifact artifact, emit_llvm_object(lowered, target()));
   std::vector<std::string> symbols;
   for (const auto& k : artifact.kernels) symbols.push_back(k.symbol);
@@ -80,14 +86,15 @@ inline ir::BoundProgram bind_tile(const std::string& text, const std::vector<Sha
 }
 
 // Runs `text` on `inputs` through the JIT and the interpreter and checks every output.
-inline std::vector<HostTensor> check_against_interpreter(const std::string& text,
-                                                         const std::vector<HostTensor>& inputs) {
+inline std::vector<HostTensor> check_against_interpreter(
+    const std::string& text, const std::vector<HostTensor>& inputs,
+    const passes::CpuTarget& cpu = host_cpu()) {
   std::vector<Shape> shapes;
   for (const auto& t : inputs) shapes.push_back(t.shape);
   ir::BoundProgram bound = bind_tile(text, shapes);
   auto expected = eval::evaluate(bound, inputs);
   REQUIRE_MESSAGE(expected.has_value(), expected.status().message());
-  auto actual = run_jit(bound, inputs);
+  auto actual = run_jit(bound, inputs, cpu);
   REQUIRE_MESSAGE(actual.has_value(), actual.status().message());
   REQUIRE(actual->size() == expected->size());
   for (size_t o = 0; o < expected->size(); ++o) {

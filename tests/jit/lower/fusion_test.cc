@@ -63,12 +63,23 @@ TEST_CASE("gpu lowering: matmul + bias + relu is one kernel whose store applies 
   CHECK(band[1]->var == "j");
 }
 
-TEST_CASE("cpu lowering keeps the row form for matmul, so its epilogue is a second kernel") {
+TEST_CASE("cpu lowering fuses the epilogue into the row form: applied in place per row") {
   LoweredProgram p = lower_with(kMatmulBiasRelu,
                                 {Shape(DType::F32, {3, 5}), Shape(DType::F32, {5, 4}),
                                  Shape(DType::F32, {4})},
                                 /*gpu=*/false);
-  CHECK(p.kernels.size() == 2);  // C; relu(C + Bias) with the add inlined
+  REQUIRE(p.kernels.size() == 1);  // relu(C + Bias) in C's kernel, the add inlined
+  CHECK(p.slots.size() == 4);      // A, B, Bias, O: C has no buffer
+  CHECK(print(p).find("s3[((i * 4) + j)] = relu((s3[((i * 4) + j)]:f32 + s2[j]:f32))") !=
+        std::string::npos);
+}
+
+TEST_CASE("the row form keeps a second kernel when the epilogue ends in another dtype") {
+  LoweredProgram p = lower_with(
+      "function (A[M, K], B[K, N]) -> (O) { C[i, j : M, N] = +(A[i, k] * B[k, j]); "
+      "O = as_float(C, 64); }",
+      {Shape(DType::F32, {3, 5}), Shape(DType::F32, {5, 4})}, /*gpu=*/false);
+  CHECK(p.kernels.size() == 2);
 }
 
 TEST_CASE("cpu lowering fuses the epilogue of a register-form reduction") {

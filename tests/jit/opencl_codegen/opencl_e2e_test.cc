@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 
 #include "core/eval/interpreter.h"
@@ -26,28 +27,38 @@ struct OpenCl {
   int device = -1;
 };
 
-// The runtime with opencl:0, or none (and a message) when the machine has no OpenCL device.
+// A runtime with opencl:0, or none when the machine has no OpenCL device.
+OpenCl open_opencl(const jit::RuntimeOptions& options = {}) {
+  OpenCl out;
+  setenv("PLAIDML_PLUGIN_PATH", PLAIDML_TEST_OPENCL_DIR, 1);
+  auto rt = jit::Runtime::create(options);
+  unsetenv("PLAIDML_PLUGIN_PATH");
+  if (!rt) return out;
+  auto index = (*rt)->find_device("opencl:0");
+  if (!index) return out;
+  out.rt = std::move(*rt);
+  out.device = *index;
+  return out;
+}
+
+// The shared runtime with opencl:0, or none (and a message) when there is no OpenCL device.
 OpenCl& opencl() {
-  static OpenCl cl = [] {
-    OpenCl out;
-    setenv("PLAIDML_PLUGIN_PATH", PLAIDML_TEST_OPENCL_DIR, 1);
-    auto rt = jit::Runtime::create({});
-    unsetenv("PLAIDML_PLUGIN_PATH");
-    if (!rt) return out;
-    auto index = (*rt)->find_device("opencl:0");
-    if (!index) return out;
-    out.rt = std::move(*rt);
-    out.device = *index;
-    return out;
-  }();
+  static OpenCl cl = open_opencl();
   return cl;
 }
+
+void check_on(OpenCl& cl, const std::string& tile, const std::vector<HostTensor>& inputs,
+              testing::Tolerance tolerance = {});
 
 // Runs `tile` on opencl:0 and checks every output against the interpreter; floats within
 // `tolerance` (exact by default: these cases have one correct rounding).
 void check(const std::string& tile, const std::vector<HostTensor>& inputs,
            testing::Tolerance tolerance = {}) {
-  OpenCl& cl = opencl();
+  check_on(opencl(), tile, inputs, tolerance);
+}
+
+void check_on(OpenCl& cl, const std::string& tile, const std::vector<HostTensor>& inputs,
+              testing::Tolerance tolerance) {
   if (!cl.rt) {
     MESSAGE("no OpenCL device: skipped");
     return;
@@ -146,4 +157,29 @@ TEST_CASE("opencl e2e: a broadcasting elementwise chain over two-dimensional rag
   auto b = testing::random_tensor(Shape(DType::F32, {65}), 2, {-2, 2});
   auto c = testing::random_tensor(Shape(DType::F32, {37, 1}), 3, {-2, 2});
   check(tile, {a, b, c}, testing::default_tolerance(DType::F32));
+}
+
+TEST_CASE("opencl e2e: a second runtime on one disk cache folder generates no OpenCL C") {
+  char dir[] = "/tmp/plaidml_opencl_cache_XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  jit::RuntimeOptions options;
+  options.cache_dir = dir;
+  const char* tile =
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+  std::vector<HostTensor> inputs = {testing::random_tensor({DType::F32, {19, 33}}, 1),
+                                    testing::random_tensor({DType::F32, {33, 21}}, 2)};
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    OpenCl cl = open_opencl(options);
+    if (!cl.rt) {
+      MESSAGE("no OpenCL device: skipped");
+      break;
+    }
+    check_on(cl, tile, inputs, testing::default_tolerance(DType::F32));
+    jit::CacheStats s = cl.rt->stats();
+    CHECK((round == 0 ? s.kernels_compiled > 0 : s.kernels_compiled == 0));
+    CHECK(s.disk_hits == round);
+    CHECK(s.disk_writes == 1 - round);
+  }
+  std::filesystem::remove_all(dir);
 }

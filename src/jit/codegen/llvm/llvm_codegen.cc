@@ -3,9 +3,11 @@
 #include "jit/codegen/llvm/llvm_codegen.h"
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -86,6 +88,11 @@ void dump_if_asked(const llvm::Module& module) {
   logger().warn("PLAIDML_DUMP llvm:\n{}", stream.str());
 }
 
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 std::vector<DType> slot_dtypes(const LoweredProgram& program) {
   std::vector<DType> out;
   for (const auto& s : program.slots) out.push_back(s.shape.dtype);
@@ -113,6 +120,8 @@ TargetDesc host_target() {
   return desc;
 }
 
+const char* llvm_version() { return LLVM_VERSION_STRING; }
+
 Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target) {
   PLAIDML_ASSIGN(std::unique_ptr<llvm::TargetMachine> tm, make_target_machine(target));
   llvm::LLVMContext ctx;
@@ -132,7 +141,9 @@ Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetD
   if (llvm::verifyModule(module, &err_stream)) {
     return make_error(StatusCode::kInternal, "generated LLVM IR is invalid: {}", errors);
   }
+  auto start = std::chrono::steady_clock::now();
   optimize(module, *tm);
+  double optimize_ms = ms_since(start);
   dump_if_asked(module);
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream out(buffer);
@@ -141,7 +152,9 @@ Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetD
     return make_error(StatusCode::kUnsupported, "LLVM cannot emit an object file for '{}'",
                       target.triple);
   }
+  start = std::chrono::steady_clock::now();
   codegen.run(module);
+  logger().debug("llvm: optimize {:.1f} ms, machine code {:.1f} ms", optimize_ms, ms_since(start));
   artifact.bytes.assign(buffer.begin(), buffer.end());
   return artifact;
 }

@@ -11,6 +11,10 @@ namespace plaidml::jit {
 // The host CPU as LLVM sees it (name, features, widest vector).
 TargetDesc host_target();
 
+// The version of the LLVM this build links ("19.1.7"): generated code depends on it, so it goes
+// into artifact-cache keys. A function, so that the rest of the JIT needs no LLVM header.
+const char* llvm_version();
+
 // Emits one function per kernel (the ABI in artifact.h) into one object file.
 Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target);
 

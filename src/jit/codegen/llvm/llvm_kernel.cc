@@ -100,6 +100,35 @@ class KernelEmitter {
     return b_.CreateInBoundsGEP(t, slot_ptrs_.at(slot), expr(index));
   }
 
+  // Vectors (loop_ir.h) are F32/F64 in memory as in registers, so loads and stores need no
+  // conversion; they are aligned to the element only.
+  llvm::Align element_align(DType t) const {
+    return llvm::Align(static_cast<uint64_t>(dtype_bits(t) / 8));
+  }
+
+  Value* vector_load(const Expr& e) {
+    auto* t = llvm::FixedVectorType::get(mem_type(b_.getContext(), e.dtype),
+                                         static_cast<unsigned>(e.lanes));
+    llvm::LoadInst* raw =
+        b_.CreateAlignedLoad(t, address(e.slot, *e.args[0]), element_align(e.dtype));
+    tag(raw, e.slot);
+    return raw;
+  }
+
+  Value* op_expr(const Expr& e) {
+    std::vector<Value*> args;
+    for (const auto& a : e.args) args.push_back(expr(*a));
+    DType operand = e.op == ir::OpKind::Select ? e.args[1]->dtype : e.args[0]->dtype;
+    // Vector float arithmetic may contract a * b + c into an FMA (loop_ir.h).
+    llvm::IRBuilderBase::FastMathFlagGuard guard(b_);
+    if (e.lanes > 1) {
+      llvm::FastMathFlags flags;
+      flags.setAllowContract();
+      b_.setFastMathFlags(flags);
+    }
+    return emit_op(env_, e.op, operand, std::move(args));
+  }
+
   Value* expr(const Expr& e) {
     switch (e.kind) {
       case ExprKind::kConst: return emit_const(env_, e);
@@ -108,18 +137,18 @@ class KernelEmitter {
         return b_.CreateLoad(a->getAllocatedType(), a, e.name);
       }
       case ExprKind::kLoad: {
+        if (e.lanes > 1) return vector_load(e);
         llvm::Type* t = mem_type(b_.getContext(), e.dtype);
         llvm::LoadInst* raw = b_.CreateLoad(t, address(e.slot, *e.args[0]));
         tag(raw, e.slot);
         return from_memory(env_, raw, e.dtype);
       }
-      case ExprKind::kCast: return emit_cast(env_, expr(*e.args[0]), e.args[0]->dtype, e.dtype);
-      case ExprKind::kOp: {
-        std::vector<Value*> args;
-        for (const auto& a : e.args) args.push_back(expr(*a));
-        DType operand = e.op == ir::OpKind::Select ? e.args[1]->dtype : e.args[0]->dtype;
-        return emit_op(env_, e.op, operand, std::move(args));
-      }
+      case ExprKind::kCast:
+        if (e.lanes > 1) {  // a splat (the only vector cast)
+          return b_.CreateVectorSplat(static_cast<unsigned>(e.lanes), expr(*e.args[0]));
+        }
+        return emit_cast(env_, expr(*e.args[0]), e.args[0]->dtype, e.dtype);
+      case ExprKind::kOp: return op_expr(e);
     }
     return nullptr;
   }
@@ -188,6 +217,12 @@ class KernelEmitter {
       case StmtKind::kFor: return for_loop(s);
       case StmtKind::kIf: return if_then(s);
       case StmtKind::kStore: {
+        if (s.value->lanes > 1) {
+          DType t = s.value->dtype;
+          tag(b_.CreateAlignedStore(expr(*s.value), address(s.slot, *s.index), element_align(t)),
+              s.slot);
+          return Status::ok();
+        }
         Value* value = to_memory(env_, expr(*s.value), s.value->dtype);
         tag(b_.CreateStore(value, address(s.slot, *s.index)), s.slot);
         return Status::ok();

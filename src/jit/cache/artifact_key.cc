@@ -1,0 +1,46 @@
+#include "jit/cache/artifact_key.h"
+
+#include <fmt/format.h>
+
+#include "jit/cache/artifact_codec.h"
+#include "jit/cache/compiler_revision.h"
+#include "jit/loop/printer.h"
+
+namespace plaidml::jit {
+namespace {
+
+const char* role_name(BufferSlot::Role role) {
+  switch (role) {
+    case BufferSlot::Role::kInput:
+      return "input";
+    case BufferSlot::Role::kOutput:
+      return "output";
+    case BufferSlot::Role::kTemp:
+      return "temp";
+  }
+  return "?";
+}
+
+}  // namespace
+
+ArtifactKey make_artifact_key(const LoweredProgram& program, const ArtifactTarget& target) {
+  std::string text =
+      fmt::format("plaidml artifact\nrevision {}\nencoding {}\nllvm {}\nformat {}\ntarget {}\n",
+                  kCompilerRevision, kArtifactCodecVersion, target.llvm_version, target.format,
+                  target.description);
+  for (size_t i = 0; i < program.slots.size(); ++i) {
+    const BufferSlot& s = program.slots[i];
+    text += fmt::format("slot {} {} {} {}\n", i, role_name(s.role), s.index, s.shape.to_string());
+  }
+  for (const loop::Kernel& k : program.kernels) {
+    // work is launch metadata computed beside the kernel, not printed with it.
+    text += fmt::format("work {}\n", k.work);
+    text += loop::to_string(k);
+  }
+  ArtifactKey key;
+  key.digest = sha256(text);
+  key.text = std::move(text);
+  return key;
+}
+
+}  // namespace plaidml::jit

@@ -1,0 +1,14 @@
+// The compiler revision: part of every artifact-cache key (jit/cache/artifact_key.h), so that a
+// newer plaidml never loads kernels that an older one generated into the disk cache.
+#pragma once
+
+namespace plaidml::jit {
+
+// Bump this in the same change as any change to lowering (jit/lower), the loop passes
+// (jit/passes) or code generation (jit/codegen/*). The printed loop-IR kernels are in the key
+// too, but an emitter fix or a new LLVM option changes the code without changing them: without
+// a bump, users would keep running the old code from their caches. A needless bump costs one
+// cold compile per kernel; a missed one runs stale code, so when in doubt, bump.
+inline constexpr int kCompilerRevision = 1;
+
+}  // namespace plaidml::jit

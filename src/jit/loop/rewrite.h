@@ -1,0 +1,41 @@
+// Small queries and rewrites of loop-IR expressions used by the loop passes: which variables an
+// expression mentions, its affine form over the loop variables, and substitution of variables.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "jit/loop/loop_ir.h"
+
+namespace plaidml::jit::loop {
+
+// sum(coeffs[v] * v) + constant over i64 variables.
+struct AffineIndex {
+  std::map<std::string, int64_t> coeffs;
+  int64_t constant = 0;
+  int64_t coeff(const std::string& name) const {
+    auto it = coeffs.find(name);
+    return it == coeffs.end() ? 0 : it->second;
+  }
+};
+
+// The affine form of an i64 scalar expression built from constants, variables, +, - and
+// multiplication by a constant; nullopt for anything else (division, loads, ...).
+std::optional<AffineIndex> affine_of(const Expr& e);
+
+// Whether `e` reads variable `name`.
+bool mentions(const Expr& e, const std::string& name);
+
+// `e` with every variable named in `bindings` replaced by its expression (no folding).
+ExprPtr substitute(const ExprPtr& e, const std::map<std::string, ExprPtr>& bindings);
+
+// A copy of the statement tree that shares no Stmt with `s` (expressions are immutable and
+// stay shared), for passes that edit statements in place.
+StmtPtr deep_copy(const StmtPtr& s);
+
+// Structural equality.
+bool same_expr(const Expr& a, const Expr& b);
+
+}  // namespace plaidml::jit::loop

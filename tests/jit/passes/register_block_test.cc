@@ -1,0 +1,213 @@
+// The register-block pass (jit/passes/register_block.h): which kernels it rewrites and how, and
+// the numbers of the rewritten kernels against the reference interpreter at shapes that
+// straddle the register tile's rows and the vector width (full tiles, narrow tiles, scalar
+// columns), with padding guards at the borders and fused epilogues.
+#include "jit/codegen/harness.h"
+#include "jit/loop/printer.h"
+#include "jit/passes/cache_tile_search.h"
+#include "jit/passes/guard_ranges.h"
+#include "jit/passes/register_block.h"
+#include "jit/passes/register_tile_search.h"
+
+namespace plaidml::jit::testing {
+namespace {
+
+const char* kMatmul =
+    "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+const char* kConvBiasRelu =
+    "function (I[N, H, W, CI], K[KH, KW, CI, CO], B[CO]) -> (O) {\n"
+    "  C[n, y, x, co : N, H, W, CO] = +(I[n, y + i - 1, x + j - 1, ci] * K[i, j, ci, co]);\n"
+    "  O = relu(C + B);\n"
+    "}";
+
+// A target whose L2 holds only 16 KiB, so that small matmuls get cache tiles.
+passes::CpuTarget tiny_l2() {
+  passes::CpuTarget t = host_cpu();
+  t.l2_bytes = 16 * 1024;
+  return t;
+}
+
+// Values in [0, 1): sums without cancellation, so FMA contraction stays within the default
+// tolerance however many terms a sum has.
+HostTensor positive(std::vector<int64_t> dims, uint64_t seed) {
+  return plaidml::testing::random_tensor(Shape(DType::F32, std::move(dims)), seed, {0.0, 1.0});
+}
+
+std::string scheduled(const std::string& text, const std::vector<Shape>& shapes,
+                      int vector_bits, std::optional<passes::CpuTarget> target = std::nullopt) {
+  ir::BoundProgram bound = bind_tile(text, shapes);
+  auto lowered = lower(bound);
+  REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
+  passes::PipelineOptions options;
+  options.cpu = target.value_or(passes::cpu_target_for(vector_bits, 1));
+  Status status = passes::run_pipeline(*lowered, options);  // verifies after every pass
+  REQUIRE_MESSAGE(status.is_ok(), status.message());
+  std::string out;
+  for (const auto& k : lowered->kernels) out += loop::to_string(k);
+  return out;
+}
+
+TEST_CASE("register tile search: within the register budget, narrower for short rows") {
+  passes::CpuTarget avx512 = passes::cpu_target_for(512, 1);
+  passes::RegisterTile t = passes::search_register_tile(1024, 1024, 32, avx512);
+  CHECK(t.lanes == 16);
+  CHECK(t.rows * t.vectors + t.vectors + 1 <= 32);
+  CHECK(t.rows * t.vectors >= 20);  // enough accumulators to hide the FMA latency
+  passes::RegisterTile avx2 = passes::search_register_tile(1024, 1024, 32,
+                                                           passes::cpu_target_for(256, 1));
+  CHECK(avx2.lanes == 8);
+  CHECK(avx2.rows * avx2.vectors + avx2.vectors + 1 <= 16);
+  CHECK(passes::search_register_tile(3, 64, 32, avx512).rows <= 3);
+  CHECK(passes::search_register_tile(100, 8, 32, avx512).lanes == 0);  // shorter than a vector
+  CHECK(passes::search_register_tile(100, 64, 64, avx512).lanes == 8);  // f64
+}
+
+TEST_CASE("matmul becomes vector accumulators, and stays scalar without a vector unit") {
+  std::vector<Shape> shapes = {Shape(DType::F32, {13, 7}), Shape(DType::F32, {7, 37})};
+  std::string text = scheduled(kMatmul, shapes, 512);
+  CHECK(text.find("var $acc0_0: f32x16 = splat16(0:f32)") != std::string::npos);
+  // B's row is loaded as vectors, A's element broadcast (one tile of 13 rows and 32 columns: i$rb and j$rb are 0).
+  CHECK(text.find("s1[((k * 37) + 16)]:f32x16") != std::string::npos);
+  CHECK(text.find("splat16(s0[k]:f32) * s1[((k * 37) + 16)]:f32x16") != std::string::npos);
+  CHECK(text.find("for j in [32, 37)") != std::string::npos);  // the scalar columns
+  std::string plain = scheduled(kMatmul, shapes, 0);
+  CHECK(plain.find("x16") == std::string::npos);
+  CHECK(plain.find("$acc") == std::string::npos);
+}
+
+TEST_CASE("padding guards: none in the jigsaw's interior, per row at the borders") {
+  std::string text = scheduled(kConvBiasRelu,
+                               {Shape(DType::F32, {1, 9, 20, 8}), Shape(DType::F32, {3, 3, 8, 16}),
+                                Shape(DType::F32, {16})},
+                               512);
+  // Output columns 1..18 read no padding whatever the kernel offset: no guard on x there.
+  size_t interior = text.find("independent for x$rb in [1, 19) step");
+  REQUIRE(interior != std::string::npos);
+  size_t next_guard = text.find("<= 20)", interior);
+  size_t border = text.find("if (((j + 19) >= 1) & ((j + 19) <= 20))");
+  CHECK(border != std::string::npos);
+  CHECK(next_guard > border);  // the first guard on x after the interior is the last column's
+  CHECK(text.find("if ((j >= 1) & (j <= 20))") != std::string::npos);  // column 0
+  // The fused epilogue is applied to the accumulators before the one store.
+  CHECK(text.find("relu(($acc0_0 + s2[0]:f32x16))") != std::string::npos);
+}
+
+TEST_CASE("padding guards on the parallel loop: one test per tile, per row when it fails") {
+  // The rows are the parallel loop, which stays whole (no jigsaw).
+  const char* conv1d =
+      "function (I[W, CI], K[KW, CI, CO]) -> (O) {\n"
+      "  O[x, co : W, CO] = +(I[x + k - 1, ci] * K[k, ci, co]);\n}";
+  std::string text = scheduled(conv1d, {Shape(DType::F32, {30, 4}), Shape(DType::F32, {3, 4, 32})},
+                               512);
+  CHECK(text.find("== 0:bool)") != std::string::npos);  // the per-row path
+  for (int64_t w : {1, 6, 30}) {
+    check_against_interpreter(conv1d, {random(DType::F32, {w, 4}, 19 + w),
+                                       random(DType::F32, {3, 4, 32}, 20)});
+  }
+}
+
+TEST_CASE("register-blocked kernels match the interpreter at tile and vector edges") {
+  for (int64_t m : {1, 5, 6, 13, 31}) {
+    for (int64_t n : {15, 16, 17, 48, 80, 97}) {
+      check_against_interpreter(kMatmul, {random(DType::F32, {m, 9}, 1 + m * n),
+                                          random(DType::F32, {9, n}, 2 + n)});
+    }
+  }
+  check_against_interpreter(kMatmul, {random(DType::F64, {7, 5}, 3), random(DType::F64, {5, 19}, 4)});
+  for (int64_t w : {1, 2, 7, 20}) {
+    check_against_interpreter(kConvBiasRelu,
+                              {random(DType::F32, {2, 5, w, 8}, 5 + w),
+                               random(DType::F32, {3, 3, 8, 33}, 6), random(DType::F32, {33}, 7)});
+  }
+}
+
+TEST_CASE("cache tiles: reduction blocks and macro blocks of rows, searched under L2") {
+  passes::CpuTarget cpu = passes::cpu_target_for(512, 2);
+  cpu.l2_bytes = 2 * 1024 * 1024;
+  passes::CacheTile fits = passes::search_cache_tile(256, 256, 256, 4, 5, cpu);
+  CHECK(fits.kc == 0);  // 256 KiB of B stays in L2
+  passes::CacheTile big = passes::search_cache_tile(1024, 1024, 1024, 4, 5, cpu);
+  REQUIRE(big.kc > 0);
+  CHECK(big.kc % 16 == 0);
+  CHECK(big.mc % 5 == 0);
+  CHECK((big.kc * 1024 + big.mc * 1024 + big.mc * big.kc) * 4 <= cpu.l2_bytes * 3 / 4);
+  CHECK((1024 + big.mc - 1) / big.mc >= 2);  // a macro block for each thread at least
+
+  std::string text = scheduled(kMatmul, {Shape(DType::F32, {40, 100}), Shape(DType::F32, {100, 70})},
+                               512, tiny_l2());
+  CHECK(text.find("for k$kc in [0, 100) step") != std::string::npos);
+  CHECK(text.find("parallel for i$mc in [0, 40) step") != std::string::npos);
+}
+
+TEST_CASE("cache-tiled kernels match the interpreter, with a fused epilogue and ragged blocks") {
+  for (int64_t k : {17, 100}) {
+    check_against_interpreter(kMatmul, {random(DType::F32, {41, k}, 11 + k),
+                                        random(DType::F32, {k, 70}, 12)},
+                              tiny_l2());
+  }
+  check_against_interpreter(
+      "function (A[M, K], B[K, N], Bias[N]) -> (R) {\n"
+      "  C[i, j : M, N] = +(A[i, k] * B[k, j]);\n  R = relu(C + Bias);\n}",
+      {random(DType::F32, {23, 90}, 13), random(DType::F32, {90, 50}, 14),
+       random(DType::F32, {50}, 15)},
+      tiny_l2());
+}
+
+TEST_CASE("jigsaw: the rows where every padding guard holds for all reduction values") {
+  using loop::int_const;
+  using loop::op;
+  using loop::var;
+  using ir::OpKind;
+  auto x_plus_j = loop::idx_add(var("j"), var("x"));
+  // 1 <= x + j <= 20 for j in [0, 2]: x in [1, 18], i.e. [1, 19) of [0, 20).
+  loop::ExprPtr pad = op(OpKind::BitAnd, DType::Bool,
+                         {op(OpKind::Ge, DType::Bool, {x_plus_j, int_const(1)}),
+                          op(OpKind::Le, DType::Bool, {x_plus_j, int_const(20)})});
+  auto r = passes::unguarded_range({pad}, "x", 0, 20, {{"j", {0, 2}}});
+  REQUIRE(r.has_value());
+  CHECK(*r == std::pair<int64_t, int64_t>(1, 19));
+  // A stride of 2 and a strict bound: 0 <= 2x + j - 3 < 9 for j in [0, 6] -> x in [2, 3).
+  auto strided = loop::idx_add(loop::idx_mul(var("x"), 2), loop::idx_add(var("j"), int_const(-3)));
+  loop::ExprPtr s2 = op(OpKind::BitAnd, DType::Bool,
+                        {op(OpKind::Ge, DType::Bool, {strided, int_const(0)}),
+                         op(OpKind::Lt, DType::Bool, {strided, int_const(9)})});
+  CHECK(*passes::unguarded_range({s2}, "x", 0, 5, {{"j", {0, 6}}}) ==
+        std::pair<int64_t, int64_t>(2, 3));
+  // No interior: an empty range; a variable without a range or a non-affine guard: unknown.
+  CHECK(passes::unguarded_range({pad}, "x", 0, 20, {{"j", {0, 30}}})->first ==
+        passes::unguarded_range({pad}, "x", 0, 20, {{"j", {0, 30}}})->second);
+  CHECK(!passes::unguarded_range({pad}, "x", 0, 20, {}).has_value());
+  loop::ExprPtr modular = op(OpKind::Eq, DType::Bool,
+                             {op(OpKind::Mod, DType::I64, {var("x"), int_const(2)}), int_const(0)});
+  CHECK(!passes::unguarded_range({modular}, "x", 0, 20, {}).has_value());
+}
+
+TEST_CASE("deep conv layers: column tiles outermost, the weights' slice per tile in L2") {
+  passes::CpuTarget cpu = tiny_l2();
+  std::string text = scheduled(kConvBiasRelu,
+                               {Shape(DType::F32, {1, 6, 7, 32}), Shape(DType::F32, {3, 3, 32, 128}),
+                                Shape(DType::F32, {128})},
+                               512, cpu);
+  CHECK(text.find("parallel for co$rb in [0, 128) step 64") != std::string::npos);
+  CHECK(text.find("independent for y in [0, 6)") != std::string::npos);
+  for (int64_t co : {128, 140}) {
+    check_against_interpreter(kConvBiasRelu,
+                              {positive({1, 6, 7, 32}, 16), positive({3, 3, 32, co}, 17),
+                               random(DType::F32, {co}, 18)},
+                              cpu);
+  }
+}
+
+TEST_CASE("max pooling and strided sums are blocked; integer rows are left alone") {
+  check_against_interpreter(
+      "function (I[N, H, W, C]) -> (O) { O[n, y, x, c : N, H / 2, W / 2, C] = "
+      ">(I[n, 2 * y + i, 2 * x + j, c]), i < 2, j < 2; }",
+      {random(DType::F32, {1, 8, 14, 40}, 8)});
+  std::string ints = scheduled(kMatmul, {Shape(DType::I32, {8, 8}), Shape(DType::I32, {8, 64})},
+                               512);
+  CHECK(ints.find("$acc") == std::string::npos);
+  check_against_interpreter(kMatmul, {random(DType::I32, {8, 8}, 9), random(DType::I32, {8, 64}, 10)});
+}
+
+}  // namespace
+}  // namespace plaidml::jit::testing
