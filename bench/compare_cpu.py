@@ -154,13 +154,18 @@ def compile_table(lines, cold, warm):
         first.setdefault(case, row)
     cold_by = {line["case"]: line for line in kind(cold, "compile")}
     warm_by = {line["case"]: line for line in kind(warm, "compile")}
-    out = ["| case | plaidml cold compile ms | cached start (2nd process) ms | in the bench run ms "
-           "| oneDNN primitive creation ms |",
-           "|---|---:|---:|---:|---:|"]
+    out = ["| case | kernels | plaidml cold compile ms | ms per kernel "
+           "| cached start (2nd process) ms | kernels generated / read from disk there "
+           "| in the bench run ms | oneDNN primitive creation ms |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for case in dict.fromkeys(list(cold_by) + list(first)):
         row = first.get(case, {})
-        cells = [f"`{case}`", fmt(cold_by.get(case, {}).get("compile_ms"), 1),
-                 fmt(warm_by.get(case, {}).get("compile_ms"), 1),
+        c, w = cold_by.get(case, {}), warm_by.get(case, {})
+        kernels = c.get("kernels_compiled")
+        per_kernel = c["compile_ms"] / kernels if kernels and "compile_ms" in c else None
+        cells = [f"`{case}`", fmt(kernels), fmt(c.get("compile_ms"), 1), fmt(per_kernel, 1),
+                 fmt(w.get("compile_ms"), 1),
+                 f"{fmt(w.get('kernels_compiled'))} / {fmt(w.get('kernel_disk_hits'))}",
                  fmt(row.get("plaidml", {}).get("compile_ms"), 1),
                  fmt(row.get("onednn", {}).get("compile_ms"), 1)]
         out.append("| " + " | ".join(cells) + " |")
@@ -172,7 +177,9 @@ def compile_table(lines, cold, warm):
                        f"context {fmt(line.get('context_ms'), 1)} ms, {line.get('programs')} "
                        f"programs compiled in {fmt(line.get('compile_total_ms'), 1)} ms; the "
                        f"library counted {line.get('compiles')} compiles, "
-                       f"{line.get('cache_hits')} cache hits")
+                       f"{fmt(line.get('kernels_compiled'))} kernels generated, "
+                       f"{fmt(line.get('disk_hits'))} read from the disk cache, "
+                       f"{fmt(line.get('disk_writes'))} written to it")
     return out
 
 
