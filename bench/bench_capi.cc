@@ -6,6 +6,16 @@ Failure api_failure(const std::string& what, plaidml_status status) {
   return Failure{what + ": " + plaidml_status_name(status) + ": " + plaidml_last_error_message()};
 }
 
+plaidml_stats context_stats(const plaidml_context* context) {
+  plaidml_stats stats{};
+  stats.struct_size = sizeof stats;
+  if (plaidml_context_stats(context, &stats) != PLAIDML_STATUS_OK) {
+    stats = plaidml_stats{};
+    stats.struct_size = sizeof stats;
+  }
+  return stats;
+}
+
 std::string describe_devices(const plaidml_context* context) {
   size_t count = 0;
   if (plaidml_device_count(context, &count) != PLAIDML_STATUS_OK) return "?";

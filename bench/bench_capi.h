@@ -50,6 +50,10 @@ Failure api_failure(const std::string& what, plaidml_status status);
 // library's default); on failure the message lists the known devices.
 Outcome<ContextPtr> open_context(const std::string& device_id, int num_threads = 0);
 
+// The context's statistics (plaidml_context_stats with this header's struct size; zeros if the
+// call fails).
+plaidml_stats context_stats(const plaidml_context* context);
+
 // The human-readable name of the context's selected device ("" if unknown).
 std::string selected_device_name(const plaidml_context* context);
 

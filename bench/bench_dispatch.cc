@@ -49,13 +49,6 @@ plaidml_status call(plaidml_context* context, AddState& s) {
   return plaidml_execute(context, s.program.get(), 2, nullptr, inputs, 1, nullptr, outputs);
 }
 
-plaidml_stats stats_of(const plaidml_context* context) {
-  plaidml_stats stats{};
-  stats.struct_size = sizeof stats;
-  plaidml_context_stats(context, &stats);
-  return stats;
-}
-
 double percentile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[std::min(v.size() - 1, size_t(q * double(v.size())))];
@@ -71,7 +64,7 @@ DispatchResult measure_dispatch(plaidml_context* context, int calls) {
     plaidml_status status = call(context, *state);
     if (status != PLAIDML_STATUS_OK) return DispatchResult{api_failure("add", status).message};
   }
-  const plaidml_stats before = stats_of(context);
+  const plaidml_stats before = context_stats(context);
   std::vector<double> us;
   for (int i = 0; i < calls; ++i) {
     auto start = Clock::now();
@@ -79,7 +72,7 @@ DispatchResult measure_dispatch(plaidml_context* context, int calls) {
     us.push_back(ms_since(start) * 1e3);
     if (status != PLAIDML_STATUS_OK) return DispatchResult{api_failure("add", status).message};
   }
-  const plaidml_stats after = stats_of(context);
+  const plaidml_stats after = context_stats(context);
   float sums[4] = {};
   plaidml_buffer_read(state->c.get(), sums, sizeof sums);
   r.output_ok = sums[0] == 11 && sums[1] == 22 && sums[2] == 33 && sums[3] == 44;

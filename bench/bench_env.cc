@@ -37,6 +37,23 @@ std::string best_openblas_core() {
 
 }  // namespace
 
+std::string use_cache_dir(const std::string& requested) {
+  if (!requested.empty()) {
+    setenv("PLAIDML_CACHE_DIR", requested.c_str(), 1);
+    return "";
+  }
+  if (std::getenv("PLAIDML_CACHE_DIR") != nullptr) return "";
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/plaidml-bench-cache.XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) {
+    std::perror("plaidml_cpu_bench: mkdtemp (the disk cache stays the library's default)");
+    return "";
+  }
+  setenv("PLAIDML_CACHE_DIR", pattern.c_str(), 1);
+  return pattern;
+}
+
 void pin_openblas_coretype(char** argv) {
   if (std::getenv("PLAIDML_BENCH_KEEP_OPENBLAS_CORETYPE") != nullptr) return;
   const std::string want = best_openblas_core();

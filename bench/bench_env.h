@@ -1,6 +1,8 @@
 // The process environment a fair CPU run needs, fixed before any library reads it.
 #pragma once
 
+#include <string>
+
 namespace plaidml_bench {
 
 // OpenBLAS picks its kernels when it is loaded, before main: from OPENBLAS_CORETYPE when set,
@@ -12,5 +14,11 @@ namespace plaidml_bench {
 // start is kept in PLAIDML_BENCH_OPENBLAS_CORETYPE_WAS for the report.
 // PLAIDML_BENCH_KEEP_OPENBLAS_CORETYPE=1 keeps whatever is set.
 void pin_openblas_coretype(char** argv);
+
+// The on-disk kernel cache folder for this process, through PLAIDML_CACHE_DIR (set before any
+// context exists). `requested` (--cache-dir) wins; else a PLAIDML_CACHE_DIR already set is
+// kept; else a fresh folder under $TMPDIR: compile times are only cold on an empty cache, and a
+// bench should not fill the user's. Returns the folder to remove at exit ("" for none).
+std::string use_cache_dir(const std::string& requested);
 
 }  // namespace plaidml_bench

@@ -87,6 +87,13 @@ Timing summarize(std::vector<double> run_ms) {
   return t;
 }
 
+std::string compile_fields(const CaseResult& r) {
+  std::string s = ", \"library_compile_ms\": " + json_number(r.library_compile_ms);
+  s += ", \"kernels_compiled\": " + std::to_string(r.kernels_compiled);
+  s += ", \"kernel_disk_hits\": " + std::to_string(r.kernel_disk_hits);
+  return s;
+}
+
 std::string json_line(const RunInfo& info, const BenchCase& c, const CaseResult& r) {
   std::string s = "{\"impl\": " + json_string(info.impl);
   s += ", \"version\": " + json_string(info.version);
@@ -102,7 +109,7 @@ std::string json_line(const RunInfo& info, const BenchCase& c, const CaseResult&
   if (!r.error.empty()) s += ", \"error\": " + json_string(r.error);
   if (!r.detail.empty()) s += ", \"detail\": " + json_string(r.detail);
   s += ", \"compile_ms\": " + json_number(r.compile_ms);
-  if (info.impl == "plaidml") s += ", \"library_compile_ms\": " + json_number(r.library_compile_ms);
+  if (info.impl == "plaidml") s += compile_fields(r);
   if (r.error.empty()) s += timing_fields(c, r) + check_fields(r);
   if (r.others_cores >= 0) s += ", \"others_cores\": " + json_number(r.others_cores);
   if (r.self_cores >= 0) s += ", \"self_cores\": " + json_number(r.self_cores);

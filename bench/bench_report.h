@@ -28,6 +28,9 @@ struct RunInfo {
 // {"impl": "plaidml", "case": ..., "min_ms": ..., "gflops": ..., "status": "ok"|"error"|"n/a"}
 std::string json_line(const RunInfo& info, const BenchCase& c, const CaseResult& r);
 
+// plaidml's compile figures: ", \"library_compile_ms\": ..., \"kernels_compiled\": ...".
+std::string compile_fields(const CaseResult& r);
+
 // A JSON string literal (quotes and escapes) and a JSON number (null for NaN or infinity), for
 // other lines of the same stream.
 std::string json_string(const std::string& s);

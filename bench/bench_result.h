@@ -42,6 +42,8 @@ struct CaseResult {
   double compile_ms = 0;          // wall time of the first compile (plaidml_compile, or a peer's
                                   // primitive creation and weight reorder)
   double library_compile_ms = 0;  // the library's own compile time (plaidml_stats)
+  int64_t kernels_compiled = -1;  // kernels plaidml generated code for in that compile; -1: peer
+  int64_t kernel_disk_hits = -1;  // compiles served from the on-disk kernel cache (0 or 1)
   double first_run_ms = 0;        // the first run after compiling (first launch)
   int warmup = 0;                 // warm-up runs done
   std::vector<double> run_ms;     // timed runs

@@ -154,13 +154,18 @@ def compile_table(lines, cold, warm):
         first.setdefault(case, row)
     cold_by = {line["case"]: line for line in kind(cold, "compile")}
     warm_by = {line["case"]: line for line in kind(warm, "compile")}
-    out = ["| case | plaidml cold compile ms | cached start (2nd process) ms | in the bench run ms "
-           "| oneDNN primitive creation ms |",
-           "|---|---:|---:|---:|---:|"]
+    out = ["| case | kernels | plaidml cold compile ms | ms per kernel "
+           "| cached start (2nd process) ms | kernels generated / read from disk there "
+           "| in the bench run ms | oneDNN primitive creation ms |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for case in dict.fromkeys(list(cold_by) + list(first)):
         row = first.get(case, {})
-        cells = [f"`{case}`", fmt(cold_by.get(case, {}).get("compile_ms"), 1),
-                 fmt(warm_by.get(case, {}).get("compile_ms"), 1),
+        c, w = cold_by.get(case, {}), warm_by.get(case, {})
+        kernels = c.get("kernels_compiled")
+        per_kernel = c["compile_ms"] / kernels if kernels and "compile_ms" in c else None
+        cells = [f"`{case}`", fmt(kernels), fmt(c.get("compile_ms"), 1), fmt(per_kernel, 1),
+                 fmt(w.get("compile_ms"), 1),
+                 f"{fmt(w.get('kernels_compiled'))} / {fmt(w.get('kernel_disk_hits'))}",
                  fmt(row.get("plaidml", {}).get("compile_ms"), 1),
                  fmt(row.get("onednn", {}).get("compile_ms"), 1)]
         out.append("| " + " | ".join(cells) + " |")
@@ -172,7 +177,9 @@ def compile_table(lines, cold, warm):
                        f"context {fmt(line.get('context_ms'), 1)} ms, {line.get('programs')} "
                        f"programs compiled in {fmt(line.get('compile_total_ms'), 1)} ms; the "
                        f"library counted {line.get('compiles')} compiles, "
-                       f"{line.get('cache_hits')} cache hits")
+                       f"{fmt(line.get('kernels_compiled'))} kernels generated, "
+                       f"{fmt(line.get('disk_hits'))} read from the disk cache, "
+                       f"{fmt(line.get('disk_writes'))} written to it")
     return out
 
 
@@ -199,7 +206,8 @@ def run_summary(lines):
             out.append(f"- {peer.get('impl')}: {state}")
         out.append(f"- budget per case and implementation: {line.get('warmup')} warm-up runs, "
                    f"{line.get('min_repeat')} to {line.get('repeat')} timed runs, "
-                   f"{line.get('max_seconds')} s; load average at start {line.get('loadavg')}")
+                   f"{line.get('max_seconds')} s; load average at start "
+                   f"{', '.join(fmt(v) for v in line.get('loadavg') or [])}")
         if line.get("openblas_coretype"):
             was = line.get("openblas_coretype_was")
             out.append(f"- OPENBLAS_CORETYPE={line['openblas_coretype']}"
@@ -207,7 +215,20 @@ def run_summary(lines):
     for line in kind(lines, "end"):
         out.append(f"- run time {fmt(line.get('elapsed_s'), 0)} s; other processes used "
                    f"{fmt(line.get('others_cores'))} cores on average meanwhile")
+    out += self_use(lines)
     return out
+
+
+def self_use(lines):
+    """How many cores the bench itself got, averaged over the rows long enough to tell: below
+    the thread count, the implementations were waiting for a core, not computing."""
+    by_threads = {}
+    for line in lines:
+        if "kind" not in line and line.get("self_cores") is not None:
+            by_threads.setdefault(line.get("threads", 0), []).append(line["self_cores"])
+    return [f"- at {threads} thread(s) the bench's process got {fmt(sum(v) / len(v))} cores on "
+            f"average ({len(v)} rows long enough to tell)"
+            for threads, v in sorted(by_threads.items())]
 
 
 def main():

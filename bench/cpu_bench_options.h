@@ -28,7 +28,7 @@ struct Options {
   std::set<std::string> cases;  // empty: all
   RunSettings run = cpu_run_defaults();
   int dispatch_calls = 2000;  // 0: skip the dispatch measurement
-  std::string cache_dir;      // "": the library's default (PLAIDML_CACHE_DIR as set, or none)
+  std::string cache_dir;      // "": PLAIDML_CACHE_DIR as set, else a fresh temporary folder
   bool compile_only = false;
   bool list = false;
 };

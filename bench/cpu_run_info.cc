@@ -93,8 +93,8 @@ std::string run_banner(const Options& o, const std::vector<Peer>& peers) {
 
 std::string end_json(double elapsed_s, double others_cores) {
   return "{\"kind\": \"end\", \"elapsed_s\": " + json_number(elapsed_s) +
-         ", \"others_cores\": " + json_number(others_cores) + ", \"loadavg\": " + loadavg_json() +
-         "}";
+         ", \"others_cores\": " + (others_cores < 0 ? "null" : json_number(others_cores)) +
+         ", \"loadavg\": " + loadavg_json() + "}";
 }
 
 }  // namespace plaidml_bench
