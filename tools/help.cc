@@ -31,8 +31,8 @@ $XDG_CACHE_HOME/plaidml, else ~/.cache/plaidml), PLAIDML_LOG_LEVEL.
 constexpr const char* kRun = R"(usage: plaidml run PROGRAM.tile [options]
 
 Binds the program's inputs, compiles it for their shapes (once; later runs are served from the
-cache, and a later process reuses the kernels kept in PLAIDML_CACHE_DIR) and runs it. Prints the timings, the cache statistics and, per output, its shape,
-dtype, min, max and mean.
+cache, and a later process reuses the kernels kept in PLAIDML_CACHE_DIR) and runs it. Prints
+the timings, the cache statistics and, per output, its shape, dtype, min, max and mean.
 
 options:
   -i, --input NAME=FILE.npy        an input from a NumPy .npy file (C order, little-endian)
@@ -57,7 +57,8 @@ output lines (stable, for scripts):
   compile+run: <ms> ms
   cached runs: n=<N> min=<ms> ms median=<ms> ms
   cache: compiles=<n> hits=<n> compile_time=<ms> ms
-  kernel cache: compiled=<n> memory_hits=<n> disk_hits=<n> disk_misses=<n> disk_writes=<n> dir=<DIR|off>
+  kernel cache: compiled=<n> memory_hits=<n> disk_hits=<n> disk_misses=<n> disk_writes=<n>
+                dir=<DIR|off>   (one line)
   output <NAME>: shape=<DIMS> dtype=<DTYPE> min=<v> max=<v> mean=<v> [file=<path>]
 
 bf16 outputs are written as raw '<u2' bits (NumPy has no bfloat16).

@@ -20,11 +20,15 @@ AffineIndex combined(AffineIndex a, const AffineIndex& b, int64_t sign) {
 std::optional<AffineIndex> affine_of(const Expr& e) {
   if (e.dtype != DType::I64 || e.lanes != 1) return std::nullopt;
   switch (e.kind) {
-    case ExprKind::kConst: return AffineIndex{{}, e.int_value};
-    case ExprKind::kVar: return AffineIndex{{{e.name, 1}}, 0};
-    case ExprKind::kOp: break;
+    case ExprKind::kConst:
+      return AffineIndex{{}, e.int_value};
+    case ExprKind::kVar:
+      return AffineIndex{{{e.name, 1}}, 0};
+    case ExprKind::kOp:
+      break;
     case ExprKind::kLoad:
-    case ExprKind::kCast: return std::nullopt;
+    case ExprKind::kCast:
+      return std::nullopt;
   }
   if (e.op == ir::OpKind::Neg) {
     auto a = affine_of(*e.args[0]);
@@ -92,7 +96,8 @@ bool same_expr(const Expr& a, const Expr& b) {
     case ExprKind::kOp:
       if (a.op != b.op) return false;
       break;
-    case ExprKind::kCast: break;
+    case ExprKind::kCast:
+      break;
   }
   for (size_t i = 0; i < a.args.size(); ++i) {
     if (!same_expr(*a.args[i], *b.args[i])) return false;

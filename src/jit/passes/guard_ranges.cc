@@ -58,11 +58,16 @@ bool narrow_by(const loop::Expr& cond, const std::string& x, const VarRanges& ra
   for (auto& [name, c] : neg.coeffs) c = -c;
   neg.constant = -neg.constant;
   switch (cond.op) {
-    case OpKind::Ge: return require_at_least(diff, 0, x, ranges, b);
-    case OpKind::Gt: return require_at_least(diff, 1, x, ranges, b);
-    case OpKind::Le: return require_at_least(neg, 0, x, ranges, b);
-    case OpKind::Lt: return require_at_least(neg, 1, x, ranges, b);
-    default: return false;
+    case OpKind::Ge:
+      return require_at_least(diff, 0, x, ranges, b);
+    case OpKind::Gt:
+      return require_at_least(diff, 1, x, ranges, b);
+    case OpKind::Le:
+      return require_at_least(neg, 0, x, ranges, b);
+    case OpKind::Lt:
+      return require_at_least(neg, 1, x, ranges, b);
+    default:
+      return false;
   }
 }
 

@@ -1,8 +1,8 @@
 #include "jit/passes/register_block.h"
 
-#include <tuple>
-
 #include <fmt/format.h>
+
+#include <tuple>
 
 #include "jit/loop/rewrite.h"
 #include "jit/passes/cache_tile_search.h"
@@ -50,8 +50,8 @@ class TileEmitter {
     if (m_.finish) {
       // The epilogue reads S[o] as the accumulator, which a variable stands for here.
       ExprPtr old = loop::load(m_.slot, m_.dtype, m_.index);
-      ExprPtr with_acc = replace_load(m_.finish->store->value, *old,
-                                      loop::var("$acc", m_.dtype, tile_.lanes));
+      ExprPtr with_acc =
+          replace_load(m_.finish->store->value, *old, loop::var("$acc", m_.dtype, tile_.lanes));
       finish_ = vectorize_along(with_acc, m_.j, tile_.lanes);
       if (!finish_ || m_.finish->store->value->dtype != m_.dtype) return false;
     }
@@ -63,9 +63,9 @@ class TileEmitter {
   StmtPtr emit() const {
     if (cache_.kc == 0 || columns_outer_) return jigsaw();  // the caller places the k0 loop
     const Stmt& k = *m_.chain[k_index_];
-    ExprPtr end = loop::op(OpKind::Min, DType::I64,
-                           {loop::idx_add(loop::var(x1_), loop::int_const(cache_.mc)),
-                            loop::int_const(m_.x_hi)});
+    ExprPtr end = loop::op(
+        OpKind::Min, DType::I64,
+        {loop::idx_add(loop::var(x1_), loop::int_const(cache_.mc)), loop::int_const(m_.x_hi)});
     StmtPtr tiles = register_tiles(m_.x_lo, m_.x_hi);
     tiles->lo = loop::var(x1_);
     tiles->hi = end;
@@ -90,9 +90,9 @@ class TileEmitter {
     if (rem == 0 || rows < tile_.rows) {
       body = row_tile(static_cast<int>(std::min<int64_t>(rows, tile_.rows)), guards_hold);
     } else {
-      ExprPtr full = loop::op(OpKind::Le, DType::Bool,
-                              {loop::idx_add(loop::var(x0_), loop::int_const(tile_.rows)),
-                               loop::int_const(hi)});
+      ExprPtr full = loop::op(
+          OpKind::Le, DType::Bool,
+          {loop::idx_add(loop::var(x0_), loop::int_const(tile_.rows)), loop::int_const(hi)});
       ExprPtr partial = loop::op(OpKind::Gt, DType::Bool, {full->args[0], full->args[1]});
       body = {loop::if_then(full, row_tile(tile_.rows, guards_hold)),
               loop::if_then(partial, row_tile(static_cast<int>(rem), guards_hold))};
@@ -120,8 +120,9 @@ class TileEmitter {
       }
     }
     bool parallel = m_.x_loop->parallel && !columns_outer_;
-    auto inner = guards.empty() || parallel ? std::nullopt
-                                            : unguarded_range(guards, m_.x, m_.x_lo, m_.x_hi, ranges);
+    auto inner = guards.empty() || parallel
+                     ? std::nullopt
+                     : unguarded_range(guards, m_.x, m_.x_lo, m_.x_hi, ranges);
     if (!inner || (inner->first == m_.x_lo && inner->second == m_.x_hi)) {
       return register_tiles(m_.x_lo, m_.x_hi);
     }
@@ -136,8 +137,9 @@ class TileEmitter {
 
   // Conditions on the reduction block (cache tiling only).
   ExprPtr k0_is(OpKind cmp, int64_t offset, int64_t value) const {
-    return loop::op(cmp, DType::Bool,
-                    {loop::idx_add(loop::var(k0_), loop::int_const(offset)), loop::int_const(value)});
+    return loop::op(
+        cmp, DType::Bool,
+        {loop::idx_add(loop::var(k0_), loop::int_const(offset)), loop::int_const(value)});
   }
   int64_t k_lo() const { return m_.chain[k_index_]->lo->int_value; }
   int64_t k_hi() const { return m_.chain[k_index_]->hi->int_value; }
@@ -174,9 +176,9 @@ class TileEmitter {
     if (vector_end < m_.j_hi) edge.push_back(scalar_columns(vector_end, rows));
     if (columns_outer_) {  // this column tile only: a full one, or the edge
       if (full_end == m_.j_hi) return column_body(rows, tile_.vectors, guards_hold);
-      ExprPtr full = loop::op(OpKind::Le, DType::Bool,
-                              {loop::idx_add(loop::var(j0_), loop::int_const(width)),
-                               loop::int_const(m_.j_hi)});
+      ExprPtr full = loop::op(
+          OpKind::Le, DType::Bool,
+          {loop::idx_add(loop::var(j0_), loop::int_const(width)), loop::int_const(m_.j_hi)});
       ExprPtr not_full = loop::op(OpKind::Gt, DType::Bool, {full->args[0], full->args[1]});
       return {loop::if_then(full, column_body(rows, tile_.vectors, guards_hold)),
               loop::if_then(not_full, edge)};
@@ -214,8 +216,8 @@ class TileEmitter {
     } else {  // the epilogue after the last reduction block only
       body.push_back(loop::if_then(k0_is(OpKind::Ge, cache_.kc, k_hi()),
                                    stores(rows, vectors, finish_ != nullptr)));
-      body.push_back(loop::if_then(k0_is(OpKind::Lt, cache_.kc, k_hi()),
-                                   stores(rows, vectors, false)));
+      body.push_back(
+          loop::if_then(k0_is(OpKind::Lt, cache_.kc, k_hi()), stores(rows, vectors, false)));
     }
     return body;
   }
@@ -275,7 +277,8 @@ class TileEmitter {
       for (int r : rows) out.push_back(loop::if_then(cond_at(r), inner({r})));
       return out;
     }
-    ExprPtr all = loop::op(OpKind::BitAnd, DType::Bool, {cond_at(rows.front()), cond_at(rows.back())});
+    ExprPtr all =
+        loop::op(OpKind::BitAnd, DType::Bool, {cond_at(rows.front()), cond_at(rows.back())});
     ExprPtr not_all = loop::op(OpKind::Eq, DType::Bool, {all, loop::int_const(0, DType::Bool)});
     std::vector<StmtPtr> per_row;
     for (int r : rows) per_row.push_back(loop::if_then(cond_at(r), inner({r})));
@@ -345,8 +348,8 @@ std::optional<std::pair<size_t, int64_t>> reduction_block(const Match& m, const 
   }
   if (index == m.chain.size() || !const_bounds(*m.chain[index])) return std::nullopt;
   int64_t trips = loop::trip_count(*m.chain[index]);
-  int64_t per_step = reduction_points(m) / std::max<int64_t>(1, trips) *
-                     int64_t(tile.vectors) * tile.lanes * (dtype_bits(m.dtype) / 8);
+  int64_t per_step = reduction_points(m) / std::max<int64_t>(1, trips) * int64_t(tile.vectors) *
+                     tile.lanes * (dtype_bits(m.dtype) / 8);
   int64_t block = target.l2_bytes / 8 / std::max<int64_t>(1, per_step) / 16 * 16;
   if (block < 16 || block >= trips) return std::nullopt;
   return std::make_pair(index, block);
@@ -374,8 +377,8 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target)
   CacheTile cache;
   bool one_loop = m->chain.size() == 1 && const_bounds(*m->chain[0]);
   if (one_loop) {
-    cache = search_cache_tile(m->x_hi - m->x_lo, loop::trip_count(*m->chain[0]),
-                              m->j_hi - m->j_lo, dtype_bits(m->dtype) / 8, tile.rows, target);
+    cache = search_cache_tile(m->x_hi - m->x_lo, loop::trip_count(*m->chain[0]), m->j_hi - m->j_lo,
+                              dtype_bits(m->dtype) / 8, tile.rows, target);
   }
   bool columns_outer = cache.kc == 0 && wants_columns_outer(*m, tile, target);
   size_t k_index = 0;

@@ -23,9 +23,8 @@ std::optional<RowStore> row_store(const Stmt& s) {
 }
 
 bool same_row(const RowStore& a, const Match& m) {
-  return a.loop->var == m.j && a.loop->lo->int_value == m.j_lo &&
-         a.loop->hi->int_value == m.j_hi && a.store->slot == m.slot &&
-         loop::same_expr(*a.store->index, *m.index);
+  return a.loop->var == m.j && a.loop->lo->int_value == m.j_lo && a.loop->hi->int_value == m.j_hi &&
+         a.store->slot == m.slot && loop::same_expr(*a.store->index, *m.index);
 }
 
 // The innermost band loop of the kernel: the parallel loop, then independent loops with

@@ -24,8 +24,8 @@ struct Match {
   int64_t x_lo = 0, x_hi = 0, j_lo = 0, j_hi = 0;
   int slot = -1;
   DType dtype = DType::F32;
-  loop::ExprPtr index;             // o
-  std::optional<RowStore> init;    // for j { S[o] = init }
+  loop::ExprPtr index;                   // o
+  std::optional<RowStore> init;          // for j { S[o] = init }
   std::vector<const loop::Stmt*> chain;  // reduction loops and guards, outermost first
   ir::OpKind agg = ir::OpKind::Add;
   loop::ExprPtr value;             // v

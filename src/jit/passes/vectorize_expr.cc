@@ -16,11 +16,11 @@ bool vector_dtype(DType t) { return t == DType::F32 || t == DType::F64 || t == D
 // subset of the op table matters here.
 bool vector_op(OpKind op) {
   static constexpr OpKind kOps[] = {
-      OpKind::Add,  OpKind::Sub,   OpKind::Mul,    OpKind::Div,   OpKind::Neg,   OpKind::Max,
-      OpKind::Min,  OpKind::Relu,  OpKind::Select, OpKind::Abs,   OpKind::Sqrt,  OpKind::Exp,
-      OpKind::Log,  OpKind::Floor, OpKind::Ceil,   OpKind::Round, OpKind::Recip, OpKind::Sigmoid,
-      OpKind::Sign, OpKind::Eq,    OpKind::Ne,     OpKind::Lt,    OpKind::Gt,    OpKind::Le,
-      OpKind::Ge,
+      OpKind::Add,   OpKind::Sub,   OpKind::Mul,     OpKind::Div,    OpKind::Neg,
+      OpKind::Max,   OpKind::Min,   OpKind::Relu,    OpKind::Select, OpKind::Abs,
+      OpKind::Sqrt,  OpKind::Exp,   OpKind::Log,     OpKind::Floor,  OpKind::Ceil,
+      OpKind::Round, OpKind::Recip, OpKind::Sigmoid, OpKind::Sign,   OpKind::Eq,
+      OpKind::Ne,    OpKind::Lt,    OpKind::Gt,      OpKind::Le,     OpKind::Ge,
   };
   for (OpKind k : kOps) {
     if (k == op) return true;
@@ -71,7 +71,8 @@ ExprPtr vectorize_along(const ExprPtr& e, const std::string& j, int lanes) {
     }
     case ExprKind::kConst:
     case ExprKind::kVar:
-    case ExprKind::kCast: return nullptr;
+    case ExprKind::kCast:
+      return nullptr;
   }
   return nullptr;
 }

@@ -2,11 +2,12 @@
 // the numbers of the rewritten kernels against the reference interpreter at shapes that
 // straddle the register tile's rows and the vector width (full tiles, narrow tiles, scalar
 // columns), with padding guards at the borders and fused epilogues.
+#include "jit/passes/register_block.h"
+
 #include "jit/codegen/harness.h"
 #include "jit/loop/printer.h"
 #include "jit/passes/cache_tile_search.h"
 #include "jit/passes/guard_ranges.h"
-#include "jit/passes/register_block.h"
 #include "jit/passes/register_tile_search.h"
 
 namespace plaidml::jit::testing {
@@ -33,8 +34,8 @@ HostTensor positive(std::vector<int64_t> dims, uint64_t seed) {
   return plaidml::testing::random_tensor(Shape(DType::F32, std::move(dims)), seed, {0.0, 1.0});
 }
 
-std::string scheduled(const std::string& text, const std::vector<Shape>& shapes,
-                      int vector_bits, std::optional<passes::CpuTarget> target = std::nullopt) {
+std::string scheduled(const std::string& text, const std::vector<Shape>& shapes, int vector_bits,
+                      std::optional<passes::CpuTarget> target = std::nullopt) {
   ir::BoundProgram bound = bind_tile(text, shapes);
   auto lowered = lower(bound);
   REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
@@ -53,12 +54,12 @@ TEST_CASE("register tile search: within the register budget, narrower for short 
   CHECK(t.lanes == 16);
   CHECK(t.rows * t.vectors + t.vectors + 1 <= 32);
   CHECK(t.rows * t.vectors >= 20);  // enough accumulators to hide the FMA latency
-  passes::RegisterTile avx2 = passes::search_register_tile(1024, 1024, 32,
-                                                           passes::cpu_target_for(256, 1));
+  passes::RegisterTile avx2 =
+      passes::search_register_tile(1024, 1024, 32, passes::cpu_target_for(256, 1));
   CHECK(avx2.lanes == 8);
   CHECK(avx2.rows * avx2.vectors + avx2.vectors + 1 <= 16);
   CHECK(passes::search_register_tile(3, 64, 32, avx512).rows <= 3);
-  CHECK(passes::search_register_tile(100, 8, 32, avx512).lanes == 0);  // shorter than a vector
+  CHECK(passes::search_register_tile(100, 8, 32, avx512).lanes == 0);   // shorter than a vector
   CHECK(passes::search_register_tile(100, 64, 64, avx512).lanes == 8);  // f64
 }
 
@@ -66,7 +67,8 @@ TEST_CASE("matmul becomes vector accumulators, and stays scalar without a vector
   std::vector<Shape> shapes = {Shape(DType::F32, {13, 7}), Shape(DType::F32, {7, 37})};
   std::string text = scheduled(kMatmul, shapes, 512);
   CHECK(text.find("var $acc0_0: f32x16 = splat16(0:f32)") != std::string::npos);
-  // B's row is loaded as vectors, A's element broadcast (one tile of 13 rows and 32 columns: i$rb and j$rb are 0).
+  // B's row is loaded as vectors, A's element broadcast (one tile of 13 rows and 32 columns: i$rb
+  // and j$rb are 0).
   CHECK(text.find("s1[((k * 37) + 16)]:f32x16") != std::string::npos);
   CHECK(text.find("splat16(s0[k]:f32) * s1[((k * 37) + 16)]:f32x16") != std::string::npos);
   CHECK(text.find("for j in [32, 37)") != std::string::npos);  // the scalar columns
@@ -76,10 +78,10 @@ TEST_CASE("matmul becomes vector accumulators, and stays scalar without a vector
 }
 
 TEST_CASE("padding guards: none in the jigsaw's interior, per row at the borders") {
-  std::string text = scheduled(kConvBiasRelu,
-                               {Shape(DType::F32, {1, 9, 20, 8}), Shape(DType::F32, {3, 3, 8, 16}),
-                                Shape(DType::F32, {16})},
-                               512);
+  std::string text = scheduled(
+      kConvBiasRelu,
+      {Shape(DType::F32, {1, 9, 20, 8}), Shape(DType::F32, {3, 3, 8, 16}), Shape(DType::F32, {16})},
+      512);
   // Output columns 1..18 read no padding whatever the kernel offset: no guard on x there.
   size_t interior = text.find("independent for x$rb in [1, 19) step");
   REQUIRE(interior != std::string::npos);
@@ -97,23 +99,24 @@ TEST_CASE("padding guards on the parallel loop: one test per tile, per row when 
   const char* conv1d =
       "function (I[W, CI], K[KW, CI, CO]) -> (O) {\n"
       "  O[x, co : W, CO] = +(I[x + k - 1, ci] * K[k, ci, co]);\n}";
-  std::string text = scheduled(conv1d, {Shape(DType::F32, {30, 4}), Shape(DType::F32, {3, 4, 32})},
-                               512);
+  std::string text =
+      scheduled(conv1d, {Shape(DType::F32, {30, 4}), Shape(DType::F32, {3, 4, 32})}, 512);
   CHECK(text.find("== 0:bool)") != std::string::npos);  // the per-row path
   for (int64_t w : {1, 6, 30}) {
-    check_against_interpreter(conv1d, {random(DType::F32, {w, 4}, 19 + w),
-                                       random(DType::F32, {3, 4, 32}, 20)});
+    check_against_interpreter(
+        conv1d, {random(DType::F32, {w, 4}, 19 + w), random(DType::F32, {3, 4, 32}, 20)});
   }
 }
 
 TEST_CASE("register-blocked kernels match the interpreter at tile and vector edges") {
   for (int64_t m : {1, 5, 6, 13, 31}) {
     for (int64_t n : {15, 16, 17, 48, 80, 97}) {
-      check_against_interpreter(kMatmul, {random(DType::F32, {m, 9}, 1 + m * n),
-                                          random(DType::F32, {9, n}, 2 + n)});
+      check_against_interpreter(
+          kMatmul, {random(DType::F32, {m, 9}, 1 + m * n), random(DType::F32, {9, n}, 2 + n)});
     }
   }
-  check_against_interpreter(kMatmul, {random(DType::F64, {7, 5}, 3), random(DType::F64, {5, 19}, 4)});
+  check_against_interpreter(kMatmul,
+                            {random(DType::F64, {7, 5}, 3), random(DType::F64, {5, 19}, 4)});
   for (int64_t w : {1, 2, 7, 20}) {
     check_against_interpreter(kConvBiasRelu,
                               {random(DType::F32, {2, 5, w, 8}, 5 + w),
@@ -133,17 +136,16 @@ TEST_CASE("cache tiles: reduction blocks and macro blocks of rows, searched unde
   CHECK((big.kc * 1024 + big.mc * 1024 + big.mc * big.kc) * 4 <= cpu.l2_bytes * 3 / 4);
   CHECK((1024 + big.mc - 1) / big.mc >= 2);  // a macro block for each thread at least
 
-  std::string text = scheduled(kMatmul, {Shape(DType::F32, {40, 100}), Shape(DType::F32, {100, 70})},
-                               512, tiny_l2());
+  std::string text = scheduled(
+      kMatmul, {Shape(DType::F32, {40, 100}), Shape(DType::F32, {100, 70})}, 512, tiny_l2());
   CHECK(text.find("for k$kc in [0, 100) step") != std::string::npos);
   CHECK(text.find("parallel for i$mc in [0, 40) step") != std::string::npos);
 }
 
 TEST_CASE("cache-tiled kernels match the interpreter, with a fused epilogue and ragged blocks") {
   for (int64_t k : {17, 100}) {
-    check_against_interpreter(kMatmul, {random(DType::F32, {41, k}, 11 + k),
-                                        random(DType::F32, {k, 70}, 12)},
-                              tiny_l2());
+    check_against_interpreter(
+        kMatmul, {random(DType::F32, {41, k}, 11 + k), random(DType::F32, {k, 70}, 12)}, tiny_l2());
   }
   check_against_interpreter(
       "function (A[M, K], B[K, N], Bias[N]) -> (R) {\n"
@@ -154,10 +156,10 @@ TEST_CASE("cache-tiled kernels match the interpreter, with a fused epilogue and 
 }
 
 TEST_CASE("jigsaw: the rows where every padding guard holds for all reduction values") {
+  using ir::OpKind;
   using loop::int_const;
   using loop::op;
   using loop::var;
-  using ir::OpKind;
   auto x_plus_j = loop::idx_add(var("j"), var("x"));
   // 1 <= x + j <= 20 for j in [0, 2]: x in [1, 18], i.e. [1, 19) of [0, 20).
   loop::ExprPtr pad = op(OpKind::BitAnd, DType::Bool,
@@ -185,16 +187,16 @@ TEST_CASE("jigsaw: the rows where every padding guard holds for all reduction va
 TEST_CASE("deep conv layers: column tiles outermost, the weights' slice per tile in L2") {
   passes::CpuTarget cpu = tiny_l2();
   std::string text = scheduled(kConvBiasRelu,
-                               {Shape(DType::F32, {1, 6, 7, 32}), Shape(DType::F32, {3, 3, 32, 128}),
-                                Shape(DType::F32, {128})},
+                               {Shape(DType::F32, {1, 6, 7, 32}),
+                                Shape(DType::F32, {3, 3, 32, 128}), Shape(DType::F32, {128})},
                                512, cpu);
   CHECK(text.find("parallel for co$rb in [0, 128) step 64") != std::string::npos);
   CHECK(text.find("independent for y in [0, 6)") != std::string::npos);
   for (int64_t co : {128, 140}) {
-    check_against_interpreter(kConvBiasRelu,
-                              {positive({1, 6, 7, 32}, 16), positive({3, 3, 32, co}, 17),
-                               random(DType::F32, {co}, 18)},
-                              cpu);
+    check_against_interpreter(
+        kConvBiasRelu,
+        {positive({1, 6, 7, 32}, 16), positive({3, 3, 32, co}, 17), random(DType::F32, {co}, 18)},
+        cpu);
   }
 }
 
@@ -206,10 +208,10 @@ TEST_CASE("deep conv layers: input channels in blocks inside each column tile") 
   std::string text = scheduled(kConvBiasRelu, shapes, 512, cpu);
   CHECK(text.find("for ci$kc in [0, 64) step 16") != std::string::npos);
   CHECK(text.find("for ci in [ci$kc, min((ci$kc + 16), 64))") != std::string::npos);
-  check_against_interpreter(kConvBiasRelu,
-                            {positive({1, 6, 7, 64}, 21), positive({3, 3, 64, 128}, 22),
-                             random(DType::F32, {128}, 23)},
-                            cpu);
+  check_against_interpreter(
+      kConvBiasRelu,
+      {positive({1, 6, 7, 64}, 21), positive({3, 3, 64, 128}, 22), random(DType::F32, {128}, 23)},
+      cpu);
 }
 
 TEST_CASE("max pooling and strided sums are blocked; integer rows are left alone") {
@@ -217,10 +219,11 @@ TEST_CASE("max pooling and strided sums are blocked; integer rows are left alone
       "function (I[N, H, W, C]) -> (O) { O[n, y, x, c : N, H / 2, W / 2, C] = "
       ">(I[n, 2 * y + i, 2 * x + j, c]), i < 2, j < 2; }",
       {random(DType::F32, {1, 8, 14, 40}, 8)});
-  std::string ints = scheduled(kMatmul, {Shape(DType::I32, {8, 8}), Shape(DType::I32, {8, 64})},
-                               512);
+  std::string ints =
+      scheduled(kMatmul, {Shape(DType::I32, {8, 8}), Shape(DType::I32, {8, 64})}, 512);
   CHECK(ints.find("$acc") == std::string::npos);
-  check_against_interpreter(kMatmul, {random(DType::I32, {8, 8}, 9), random(DType::I32, {8, 64}, 10)});
+  check_against_interpreter(kMatmul,
+                            {random(DType::I32, {8, 8}, 9), random(DType::I32, {8, 64}, 10)});
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ TEST_CASE("runtime: a reduction over 2^31 + 100 elements reads every one (64-bit
   REQUIRE(x.has_value());
   {
     std::vector<uint8_t> host(static_cast<size_t>(n), 1);
-    host[static_cast<size_t>(n - 1)] = 7;        // past 2^31: a wrapped offset would miss it
+    host[static_cast<size_t>(n - 1)] = 7;  // past 2^31: a wrapped offset would miss it
     host[static_cast<size_t>(n - 3)] = 5;
     REQUIRE(rt->write(**x, host.data(), host.size()).is_ok());
   }
