@@ -78,7 +78,9 @@ void check_entries_valid(const std::string& entries_dir, size_t expected) {
   CHECK(files.size() == expected);
   for (const auto& name : files) {
     CAPTURE(name);
-    jit::ParsedEntry parsed = jit::parse_disk_entry(read_file(entries_dir + "/" + name));
+    // ParsedEntry views the bytes, so they must outlive it.
+    std::string bytes = read_file(entries_dir + "/" + name);
+    jit::ParsedEntry parsed = jit::parse_disk_entry(bytes);
     CHECK(parsed.problem == "");
     CHECK(to_hex(sha256(parsed.key_text)) == name);
   }
