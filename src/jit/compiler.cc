@@ -111,7 +111,7 @@ Expected<Artifact> generate(const LoweredProgram& lowered, const devices::Device
 passes::PipelineOptions pipeline_options(const devices::Device& device) {
   passes::PipelineOptions options = passes::default_pipeline_options();
   if (!device.info().accepts(kCpuFormat)) return options;
-  options.cpu = passes::cpu_target_for(host_target().vector_bits, device.info().compute_units);
+  options.cpu = passes::cpu_target_for(cpu_target().vector_bits, device.info().compute_units);
   options.cpu.l1_bytes = host_caches().l1_bytes;
   options.cpu.l2_bytes = host_caches().l2_bytes;
   return options;

@@ -55,7 +55,8 @@ bool mentions(const Expr& e, const std::string& name) {
   return false;
 }
 
-ExprPtr substitute(const ExprPtr& e, const std::map<std::string, ExprPtr>& bindings) {
+ExprPtr substitute(const ExprPtr& e, const std::map<std::string, ExprPtr>& bindings,
+                   const std::function<ExprPtr(const ExprPtr&)>& after) {
   if (e->kind == ExprKind::kVar) {
     auto it = bindings.find(e->name);
     return it == bindings.end() ? e : it->second;
@@ -64,11 +65,12 @@ ExprPtr substitute(const ExprPtr& e, const std::map<std::string, ExprPtr>& bindi
   auto copy = std::make_shared<Expr>(*e);
   bool changed = false;
   for (auto& a : copy->args) {
-    ExprPtr r = substitute(a, bindings);
+    ExprPtr r = substitute(a, bindings, after);
     changed = changed || r != a;
     a = r;
   }
-  return changed ? ExprPtr(copy) : e;
+  ExprPtr out = changed ? ExprPtr(copy) : e;
+  return after ? after(out) : out;
 }
 
 StmtPtr deep_copy(const StmtPtr& s) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,8 +29,10 @@ std::optional<AffineIndex> affine_of(const Expr& e);
 // Whether `e` reads variable `name`.
 bool mentions(const Expr& e, const std::string& name);
 
-// `e` with every variable named in `bindings` replaced by its expression (no folding).
-ExprPtr substitute(const ExprPtr& e, const std::map<std::string, ExprPtr>& bindings);
+// `e` with every variable named in `bindings` replaced by its expression. `after`, when given,
+// is applied to every rebuilt or kept node that has operands, bottom-up (simplify folds there).
+ExprPtr substitute(const ExprPtr& e, const std::map<std::string, ExprPtr>& bindings,
+                   const std::function<ExprPtr(const ExprPtr&)>& after = {});
 
 // A copy of the statement tree that shares no Stmt with `s` (expressions are immutable and
 // stay shared), for passes that edit statements in place.

@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "jit/loop/rewrite.h"
+
 namespace plaidml::jit::passes {
 
 using ir::OpKind;
@@ -56,19 +58,7 @@ ExprPtr fold_op(const ExprPtr& e) {
 }
 
 ExprPtr rewrite(const ExprPtr& e, const Bindings& bindings) {
-  if (e->kind == ExprKind::kVar) {
-    auto it = bindings.find(e->name);
-    return it == bindings.end() ? e : it->second;
-  }
-  if (e->args.empty()) return e;
-  auto copy = std::make_shared<Expr>(*e);
-  bool changed = false;
-  for (auto& a : copy->args) {
-    ExprPtr r = rewrite(a, bindings);
-    changed = changed || r != a;
-    a = r;
-  }
-  return fold_op(changed ? ExprPtr(copy) : e);
+  return loop::substitute(e, bindings, fold_op);
 }
 
 void simplify_body(const std::vector<StmtPtr>& in, Bindings& bindings, std::vector<StmtPtr>& out);

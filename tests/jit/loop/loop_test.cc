@@ -42,6 +42,28 @@ TEST_CASE("verifier reports unknown variables, dtype mismatches and nested paral
   CHECK(s.message() == "loop IR of kernel 'k0_test' is malformed: nested parallel loop j");
 }
 
+TEST_CASE("vectors: printed with their lanes; the verifier rejects mixed lanes and bad vectors") {
+  ExprPtr row = vload(0, DType::F32, int_const(16), 16);
+  ExprPtr sum = op(ir::OpKind::Add, DType::F32, {row, broadcast(float_const(2, DType::F32), 16)});
+  Kernel ok = make_kernel({store(0, int_const(0), sum)});
+  CHECK(to_string(ok).find("s0[0] = (s0[16]:f32x16 + splat16(2:f32))") != std::string::npos);
+  CHECK(verify(ok, {DType::F32}).is_ok());
+  CHECK(has_vectors(ok));
+  CHECK(!has_vectors(make_kernel({store(0, int_const(0), float_const(1, DType::F32))})));
+  auto mixed = std::make_shared<Expr>(*op(ir::OpKind::Add, DType::F32, {row, row}));
+  mixed->args[1] = float_const(1, DType::F32);
+  Status s = verify(make_kernel({store(0, int_const(0), mixed)}), {DType::F32});
+  CHECK(s.message().find("operands of different lanes") != std::string::npos);
+  auto i64_vector = std::make_shared<Expr>(*int_const(3));
+  i64_vector->lanes = 4;
+  s = verify(make_kernel({store(0, i64_vector, float_const(1, DType::F32))}), {DType::F32});
+  CHECK(s.message().find("vector of 3") != std::string::npos);
+  ExprPtr f32_row = vload(1, DType::F32, int_const(0), 16);
+  s = verify(make_kernel({store(0, int_const(0), cast(DType::F64, f32_row))}),
+             {DType::F64, DType::F32});
+  CHECK(s.message().find("vector conversion") != std::string::npos);
+}
+
 TEST_CASE("simplify inlines one-trip loops, drops empty ones and folds index arithmetic") {
   Kernel k = make_kernel({
       for_loop("i", 3, 4, {store(0, idx_add(idx_mul(var("i"), 2), int_const(1)),
