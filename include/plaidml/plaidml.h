@@ -388,8 +388,11 @@ enum {
   PLAIDML_EXPR_SUB = 2,
   PLAIDML_EXPR_MUL = 3,
   PLAIDML_EXPR_DIV = 4, /* rational in index expressions, C integer division in sizes */
-  PLAIDML_EXPR_MAX = 5, /* sizes only */
-  PLAIDML_EXPR_MIN = 6  /* sizes only */
+  PLAIDML_EXPR_MAX = 5, /* in index expressions only over dims and literals */
+  PLAIDML_EXPR_MIN = 6, /* in index expressions only over dims and literals */
+  /* Floor division of operands free of index variables (Tile `floordiv(a, b)`): an integer in
+   * sizes and in index expressions alike (where DIV would be exact rational division). */
+  PLAIDML_EXPR_FLOOR_DIV = 7
 };
 
 /* The index variable name (lowercase by convention, e.g. "i"); the same name is the same
@@ -476,6 +479,90 @@ PLAIDML_API plaidml_status plaidml_contraction_set_default(plaidml_contraction* 
 PLAIDML_API plaidml_status plaidml_builder_add_contraction(plaidml_builder* builder,
                                                            const plaidml_contraction* contraction,
                                                            plaidml_value* out_value);
+
+/* The rank of a value made by this builder (its dims are known symbolically while building).
+ * An input declared with PLAIDML_RANK_UNKNOWN has no rank here.
+ * Statuses: OK; INVALID_ARGUMENT (NULL, foreign value); TYPE_ERROR (the value depends on an
+ * input of unknown rank: the message names it). */
+PLAIDML_API plaidml_status plaidml_builder_value_rank(plaidml_builder* builder, plaidml_value value,
+                                                      size_t* out_rank);
+
+/* Dimension axis of a value, as an integer expression over the inputs' dims (e.g. M, or
+ * (X - 3) / 2 + 1 for a convolution's output), usable as a contraction size. An unnamed input
+ * dim it needs is given a generated name (X_D1 for axis 1 of X), which accepts any size as
+ * before. Statuses: OK; INVALID_ARGUMENT (NULL, foreign value, axis >= rank); TYPE_ERROR as in
+ * plaidml_builder_value_rank. */
+PLAIDML_API plaidml_status plaidml_builder_value_dim(plaidml_builder* builder, plaidml_value value,
+                                                     size_t axis, plaidml_expr* out_expr);
+
+/* ---------------------------------------------------------------------------------------------
+ * Op library: composite ops by name
+ *
+ * plaidml_builder_op adds an op of the library ("matmul", "conv", "max_pool", "softmax", ...:
+ * plaidml_op_name lists them; docs/ops.md describes each operand and attribute) to a builder,
+ * built from contractions and elementwise calls like hand-written Tile, so the program still
+ * runs at any input shape. Attributes are a small typed name -> value map.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct plaidml_attrs plaidml_attrs;
+
+/* Creates an empty attribute map. The caller owns *out_attrs (plaidml_attrs_destroy). A map is
+ * used from one thread at a time. Statuses: OK, INVALID_ARGUMENT, OUT_OF_MEMORY. */
+PLAIDML_API plaidml_status plaidml_attrs_create(plaidml_attrs** out_attrs);
+
+/* Frees an attribute map. NULL does nothing. */
+PLAIDML_API void plaidml_attrs_destroy(plaidml_attrs* attrs);
+
+/* Set attribute name (replacing any earlier value of that name) to an integer, a list of
+ * count integers (values may be NULL when count is 0), a float, or a string (copied).
+ * Statuses: OK; INVALID_ARGUMENT (NULL attrs or name, empty name, NULL values/value). */
+PLAIDML_API plaidml_status plaidml_attrs_set_int(plaidml_attrs* attrs, const char* name,
+                                                 int64_t value);
+PLAIDML_API plaidml_status plaidml_attrs_set_ints(plaidml_attrs* attrs, const char* name,
+                                                  size_t count, const int64_t* values);
+PLAIDML_API plaidml_status plaidml_attrs_set_float(plaidml_attrs* attrs, const char* name,
+                                                   double value);
+PLAIDML_API plaidml_status plaidml_attrs_set_string(plaidml_attrs* attrs, const char* name,
+                                                    const char* value);
+
+/* Applies op `op` to operand_count operands (operands may be NULL when the count is 0) with
+ * attrs (NULL: none), giving one value. On failure the builder is unchanged.
+ * Statuses: OK; NOT_FOUND (an unknown op: the message names it); INVALID_ARGUMENT (NULL, a
+ * foreign value, wrong operand count, an unknown attribute or one of the wrong type or value:
+ * the message names the op and the attribute); TYPE_ERROR (operands that do not fit, a wrong
+ * rank, an axis out of range, mismatched channels or groups: the message names the op and the
+ * argument). Some shape errors can only be found when the program runs (sizes are bound then);
+ * they are reported by plaidml_compile/plaidml_execute as TYPE_ERROR. */
+PLAIDML_API plaidml_status plaidml_builder_op(plaidml_builder* builder, const char* op,
+                                              size_t operand_count, const plaidml_value* operands,
+                                              const plaidml_attrs* attrs,
+                                              plaidml_value* out_value);
+
+/* The number of ops in the library, and the name of op index (0 <= index < count, sorted;
+ * the string is static). Statuses: OK; INVALID_ARGUMENT (NULL, index out of range). */
+PLAIDML_API plaidml_status plaidml_op_count(size_t* out_count);
+PLAIDML_API plaidml_status plaidml_op_name(size_t index, const char** out_name);
+
+/* ---------------------------------------------------------------------------------------------
+ * Gradients
+ * ------------------------------------------------------------------------------------------- */
+
+/* Reverse-mode automatic differentiation. Makes a new program: program's outputs, followed by
+ * the gradient of the scalar output `loss` with respect to each input named in wrt_names
+ * (wrt_count entries), in that order. grad_names names those outputs (NULL: "<input>_grad").
+ * A gradient output has its input's shape; an input the loss does not depend on gets zeros.
+ * The caller owns *out_program (plaidml_program_destroy). Gradients of contractions are
+ * contractions (the output and input accesses swapped), max/min aggregations route the gradient
+ * to the elements equal to the result (all of them on ties), broadcasting is undone by sums.
+ * Statuses: OK; INVALID_ARGUMENT (NULL, a duplicate or repeated name, a gradient through an
+ * integer or boolean op, through `*` aggregation or another op without a gradient: the message
+ * names the op and the value); NOT_FOUND (unknown loss output or input); TYPE_ERROR (a loss
+ * that is not a scalar, an input of unknown rank). */
+PLAIDML_API plaidml_status plaidml_program_gradient(const plaidml_program* program,
+                                                    const char* loss, size_t wrt_count,
+                                                    const char* const* wrt_names,
+                                                    const char* const* grad_names,
+                                                    plaidml_program** out_program);
 
 /* ---------------------------------------------------------------------------------------------
  * Buffers

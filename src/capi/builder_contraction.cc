@@ -33,6 +33,8 @@ Expected<ir::IntOp> to_int_op(const char* fn, plaidml_expr_op op) {
       return ir::IntOp::kMax;
     case PLAIDML_EXPR_MIN:
       return ir::IntOp::kMin;
+    case PLAIDML_EXPR_FLOOR_DIV:
+      return ir::IntOp::kFloorDiv;
   }
   return make_error(StatusCode::kInvalidArgument, "{}: unknown expression operator {}", fn, op);
 }

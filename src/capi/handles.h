@@ -10,6 +10,7 @@
 #include "core/base/status.h"
 #include "core/ir/builder.h"
 #include "core/ir/program.h"
+#include "core/oplib/oplib.h"
 #include "core/types/shape.h"
 #include "jit/runtime.h"
 #include "plaidml/plaidml.h"
@@ -37,6 +38,10 @@ struct plaidml_builder {
   std::vector<plaidml::ir::IntExprPtr> exprs;  // plaidml_expr::id indexes this
 
   explicit plaidml_builder(std::string name) : builder(std::move(name)) {}
+};
+
+struct plaidml_attrs {
+  plaidml::oplib::Attrs attrs;
 };
 
 struct plaidml_contraction {

@@ -44,6 +44,11 @@ Expected<int64_t> size_binary(const IntExpr& e, int64_t a, int64_t b) {
     case IntOp::kMin:
       r = std::min(a, b);
       break;
+    case IntOp::kFloorDiv:
+      if (b == 0) return size_error(e, "divides by zero");
+      overflow = (a == INT64_MIN && b == -1);
+      r = overflow ? 0 : a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
+      break;
     case IntOp::kLiteral:
     case IntOp::kIndex:
     case IntOp::kDim:
@@ -59,6 +64,22 @@ Status not_affine(const IntExpr& e) {
                     "index expression '{}' is not affine: a product, max or min needs a "
                     "constant operand",
                     print_int_expr(e));
+}
+
+// floordiv in an index expression: both operands are integers once dims are known.
+Expected<poly::Affine> floor_div_constants(const IntExpr& e, const poly::Affine& a,
+                                           const poly::Affine& b) {
+  if (!a.is_constant() || !b.is_constant()) return not_affine(e);
+  poly::Rational x = a.constant(), y = b.constant();
+  if (x.den != 1 || y.den != 1) {
+    return make_error(StatusCode::kTypeError,
+                      "index expression '{}': floordiv needs integer operands", print_int_expr(e));
+  }
+  if (y.num == 0) {
+    return make_error(StatusCode::kTypeError, "index expression '{}' divides by zero",
+                      print_int_expr(e));
+  }
+  return poly::Affine(poly::Rational(poly::Rational(x.num, y.num).floor()));
 }
 
 Expected<poly::Affine> affine_binary(const IntExpr& e, const poly::Affine& a,
@@ -83,6 +104,8 @@ Expected<poly::Affine> affine_binary(const IntExpr& e, const poly::Affine& a,
                           print_int_expr(e));
       }
       return a / b.constant();
+    case IntOp::kFloorDiv:
+      return floor_div_constants(e, a, b);
     case IntOp::kMax:
     case IntOp::kMin:
       if (!a.is_constant() || !b.is_constant()) return not_affine(e);
@@ -117,7 +140,8 @@ Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims) {
     case IntOp::kMul:
     case IntOp::kDiv:
     case IntOp::kMax:
-    case IntOp::kMin: {
+    case IntOp::kMin:
+    case IntOp::kFloorDiv: {
       if (e.args.size() != 2) break;
       PLAIDML_ASSIGN(poly::Affine a, affine_rec(*e.args[0], dims));
       PLAIDML_ASSIGN(poly::Affine b, affine_rec(*e.args[1], dims));
@@ -149,7 +173,8 @@ Expected<int64_t> eval_size(const IntExpr& e, const DimMap& dims) {
     case IntOp::kMul:
     case IntOp::kDiv:
     case IntOp::kMax:
-    case IntOp::kMin: {
+    case IntOp::kMin:
+    case IntOp::kFloorDiv: {
       if (e.args.size() != 2) break;
       PLAIDML_ASSIGN(int64_t a, eval_size(*e.args[0], dims));
       PLAIDML_ASSIGN(int64_t b, eval_size(*e.args[1], dims));

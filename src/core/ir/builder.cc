@@ -73,6 +73,7 @@ Status check_shape(const IntExprPtr& e, const SourceLoc& loc) {
     case IntOp::kDiv:
     case IntOp::kMax:
     case IntOp::kMin:
+    case IntOp::kFloorDiv:
       want = 2;
       break;
   }
@@ -108,9 +109,11 @@ Status check_affine(const IntExpr& e, const SourceLoc& loc) {
   switch (e.op) {
     case IntOp::kMax:
     case IntOp::kMin:
+    case IntOp::kFloorDiv:
       if (has_index(e)) {
         return error_at(StatusCode::kInvalidArgument, at,
-                        "index expression '{}' is not affine: max/min of index variables", text);
+                        "index expression '{}' is not affine: max/min/floordiv of index variables",
+                        text);
       }
       break;
     case IntOp::kMul:
@@ -473,6 +476,67 @@ Expected<ValueId> ProgramBuilder::add_contraction(Contraction c, const SourceLoc
   node.contraction = std::move(c);
   node.loc = loc;
   return push(std::move(node));
+}
+
+}  // namespace plaidml::ir
+
+namespace plaidml::ir {
+
+ProgramBuilder::ProgramBuilder(const Program& program) : program_(program) {
+  for (ValueId id = 0; id < static_cast<ValueId>(program_.nodes.size()); ++id) {
+    const Node& n = program_.nodes[id];
+    if (n.name.empty()) continue;
+    names_[n.name] = id;
+    if (is_generated_name(n.name)) {
+      int number = 0;
+      for (char c : n.name.substr(2)) number = c >= '0' && c <= '9' ? number * 10 + (c - '0') : 0;
+      temp_counter_ = std::max(temp_counter_, number + 1);
+    } else {
+      name_locs_[n.name] = n.loc;
+    }
+    if (n.kind != NodeKind::kInput || !n.input_dims) continue;
+    for (const auto& d : *n.input_dims) {
+      if (!d.empty()) dim_owner_.emplace(d, n.name);
+    }
+  }
+}
+
+void ProgramBuilder::name_unnamed_dims(Node& input) {
+  if (!input.input_dims) return;
+  for (size_t axis = 0; axis < input.input_dims->size(); ++axis) {
+    std::string& d = (*input.input_dims)[axis];
+    if (!d.empty()) continue;
+    std::string base = input.name + "_D" + std::to_string(axis);
+    std::string fresh = base;
+    for (int k = 2; is_dim(fresh) || names_.count(fresh); ++k) fresh = base + "_" + std::to_string(k);
+    d = fresh;
+    dim_owner_.emplace(fresh, input.name);
+  }
+}
+
+Expected<SymbolicDims> ProgramBuilder::dims_of(ValueId id) {
+  PLAIDML_TRY(check_value(id, SourceLoc{}));
+  if (dims_cache_.size() < program_.nodes.size()) dims_cache_.resize(program_.nodes.size());
+  // Operands precede their users, so one forward sweep up to id fills what id needs. A node
+  // id does not depend on may stay unknown (an input of unknown rank); if id does depend on
+  // it, the first such failure is the reason to report.
+  std::optional<Status> first_failure;
+  for (ValueId k = 0; k <= id; ++k) {
+    if (dims_cache_[k]) continue;
+    Node& n = program_.nodes[k];
+    if (n.kind == NodeKind::kInput) name_unnamed_dims(n);
+    auto dims = symbolic_dims(program_, k, dims_cache_);
+    if (!dims.has_value()) {
+      if (k != id) {
+        if (!first_failure) first_failure = dims.status();
+        continue;
+      }
+      return first_failure && dims.status().code() == StatusCode::kInternal ? *first_failure
+                                                                            : dims.status();
+    }
+    dims_cache_[k] = std::move(dims).value();
+  }
+  return *dims_cache_[id];
 }
 
 }  // namespace plaidml::ir

@@ -13,12 +13,16 @@
 
 #include "core/base/status.h"
 #include "core/ir/program.h"
+#include "core/ir/symbolic_shape.h"
 
 namespace plaidml::ir {
 
 class ProgramBuilder {
  public:
   explicit ProgramBuilder(std::string program_name = "");
+  // Continues building an existing program (autodiff appends its gradient to a copy). Names of
+  // the form _T<n> are taken as generated temporaries, every other node name as a user name.
+  explicit ProgramBuilder(const Program& program);
 
   // Declares an input. dims: nullopt = unknown rank; {} = scalar; "" = an unnamed dim.
   // Errors: duplicate tensor name (kInvalidArgument, names both places).
@@ -59,6 +63,12 @@ class ProgramBuilder {
 
   const Program& program() const { return program_; }
 
+  // The symbolic dims of a value (ir/symbolic_shape.h), computed once and cached. An unnamed
+  // input dim the shape needs gets a fresh dimension name (`X_D1` for axis 1 of X), which
+  // changes nothing at run time: an unnamed dim and a name used once both accept any size.
+  // Errors (kTypeError): an input of unknown rank on the way, naming it.
+  Expected<SymbolicDims> dims_of(ValueId id);
+
  private:
   ValueId push(Node node);
   // Gives a generated temporary that holds `name` another generated name (the user wants it).
@@ -70,7 +80,10 @@ class ProgramBuilder {
   Status check_int_args(OpKind op, const std::vector<IntExprPtr>& int_args,
                         const SourceLoc& loc) const;
 
+  void name_unnamed_dims(Node& input);
+
   Program program_;
+  std::vector<std::optional<SymbolicDims>> dims_cache_;  // by ValueId
   std::map<std::string, ValueId> names_;
   std::map<std::string, SourceLoc> name_locs_;
   std::map<std::string, std::string> dim_owner_;  // dim name -> first input that declared it

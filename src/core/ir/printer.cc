@@ -27,6 +27,7 @@ int precedence(const IntExpr& e) {
     case IntOp::kDim:
     case IntOp::kMax:
     case IntOp::kMin:
+    case IntOp::kFloorDiv:
       return 4;
   }
   return 4;
@@ -53,6 +54,7 @@ std::string_view int_op_symbol(IntOp op) {
     case IntOp::kNeg:
     case IntOp::kMax:
     case IntOp::kMin:
+    case IntOp::kFloorDiv:
       break;
   }
   return " ? ";
@@ -264,6 +266,10 @@ bool is_generated_name(const std::string& name) {
   return true;
 }
 
+std::string_view int_function_name(IntOp op) {
+  return op == IntOp::kMax ? "max" : op == IntOp::kMin ? "min" : "floordiv";
+}
+
 std::string print_int_expr(const IntExpr& e) {
   switch (e.op) {
     case IntOp::kLiteral:
@@ -275,7 +281,8 @@ std::string print_int_expr(const IntExpr& e) {
       return "-" + wrap(*e.args[0], precedence(*e.args[0]) <= 3);
     case IntOp::kMax:
     case IntOp::kMin:
-      return fmt::format("{}({}, {})", e.op == IntOp::kMax ? "max" : "min",
+    case IntOp::kFloorDiv:
+      return fmt::format("{}({}, {})", int_function_name(e.op),
                          print_int_expr(*e.args[0]), print_int_expr(*e.args[1]));
     case IntOp::kAdd:
     case IntOp::kSub:

@@ -29,7 +29,10 @@ struct SourceLoc {
 // A symbolic integer expression over index variables (lowercase names) and dimension sizes
 // (capitalised names bound by input declarations). In index expressions `/` is exact rational
 // division; in output sizes it is C integer division (TILE.md section 2).
-enum class IntOp { kLiteral, kIndex, kDim, kAdd, kSub, kMul, kDiv, kNeg, kMax, kMin };
+// kFloorDiv is floor division of index-free operands (Tile `floordiv(a, b)`): an integer in
+// sizes and in index expressions alike, where `/` would be exact rational division. The op
+// library uses it for "same" padding (pad_lo = floordiv(total, 2)).
+enum class IntOp { kLiteral, kIndex, kDim, kAdd, kSub, kMul, kDiv, kNeg, kMax, kMin, kFloorDiv };
 
 struct IntExpr;
 using IntExprPtr = std::shared_ptr<const IntExpr>;

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <string>
 
 #include "core/parse/parser.h"
 
@@ -110,18 +112,20 @@ Expected<ir::IntExprPtr> Parser::parse_int_name(const Token& t, IntContext ctx) 
     if (is_lower(t)) return ir::IntExpr::index(t.text, loc(t));
     return ir::IntExpr::dim(t.text, loc(t));
   }
-  if (ctx == IntContext::kIndex) {
-    return error(t, "function call '{}(...)' is not allowed in an index expression", t.text);
-  }
-  if (t.text != "max" && t.text != "min") {
-    return error(t, "unknown size function '{}' (sizes allow max and min)", t.text);
+  // In index expressions the builder checks that these functions see no index variable.
+  static const std::map<std::string, ir::IntOp> kFunctions = {
+      {"max", ir::IntOp::kMax}, {"min", ir::IntOp::kMin}, {"floordiv", ir::IntOp::kFloorDiv}};
+  auto fn = kFunctions.find(t.text);
+  if (fn == kFunctions.end()) {
+    return error(t, "unknown {} function '{}' (allowed: max, min, floordiv)",
+                 ctx == IntContext::kIndex ? "index" : "size", t.text);
   }
   advance();
   PLAIDML_ASSIGN(ir::IntExprPtr a, parse_int(ctx));
   PLAIDML_TRY(expect(TokenKind::kComma, fmt::format("',' between the arguments of {}", t.text)));
   PLAIDML_ASSIGN(ir::IntExprPtr b, parse_int(ctx));
   PLAIDML_TRY(expect(TokenKind::kRParen, fmt::format("')' to close {}(...)", t.text)));
-  return ir::IntExpr::binary(t.text == "max" ? ir::IntOp::kMax : ir::IntOp::kMin, a, b, loc(t));
+  return ir::IntExpr::binary(fn->second, a, b, loc(t));
 }
 
 // ---- elementwise expressions ---------------------------------------------------------------

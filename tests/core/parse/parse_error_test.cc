@@ -205,10 +205,13 @@ TEST_CASE("contraction errors") {
               "2:26: index expression 'i * k' is not affine: it multiplies index variables");
   check_error(c("C[i, j : M, N] = +(A[i / k, k] * B[k, j]);"), kInvalid,
               "2:26: index expression 'i / k' is not affine: it divides by an index variable");
-  check_error(c("C[i, j : M, N] = +(A[max(i, 0), k] * B[k, j]);"), kParse,
-              "2:24: function call 'max(...)' is not allowed in an index expression");
+  check_error(c("C[i, j : M, N] = +(A[max(i, 0), k] * B[k, j]);"), kInvalid,
+              "2:24: index expression 'max(i, 0)' is not affine: max/min/floordiv of index "
+              "variables");
+  check_error(c("C[i, j : M, N] = +(A[i + bar(K, 2), k] * B[k, j]);"), kParse,
+              "2:28: unknown index function 'bar' (allowed: max, min, floordiv)");
   check_error(c("C[i, j : foo(M), N] = +(A[i, k] * B[k, j]);"), kParse,
-              "2:12: unknown size function 'foo' (sizes allow max and min)");
+              "2:12: unknown size function 'foo' (allowed: max, min, floordiv)");
   check_error(c("C[i, j : M, N] = +(A[i, k] * B[k, j]), i + j 3;"), kParse,
               "2:48: expected '<' in the constraint (poly < bound), found '3'");
   check_error(c("C[i, j : M, N] = +(A[i, k] * B[k, j]), i < j;"), kInvalid,
