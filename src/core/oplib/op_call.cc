@@ -31,16 +31,20 @@ std::string join(const std::vector<std::string_view>& items) {
 
 OpCall::OpCall(ir::ProgramBuilder& b, std::string_view op,
                std::vector<std::string_view> operand_names, std::vector<ValueId> operands,
-               const Attrs& attrs, ir::SourceLoc loc)
+               const Attrs& attrs, ir::SourceLoc loc, bool variadic)
     : b_(b),
       op_(op),
       operand_names_(std::move(operand_names)),
       operands_(std::move(operands)),
       attrs_(attrs),
-      loc_(std::move(loc)) {}
+      loc_(std::move(loc)),
+      variadic_(variadic) {}
 
-std::string_view OpCall::operand_name(size_t k) const {
-  return k < operand_names_.size() ? operand_names_[k] : std::string_view("operand");
+std::string OpCall::operand_name(size_t k) const {
+  if (variadic_ && !operand_names_.empty()) {
+    return fmt::format("{}[{}]", operand_names_[0], k);
+  }
+  return std::string(k < operand_names_.size() ? operand_names_[k] : "operand");
 }
 
 Expected<SymbolicDims> OpCall::dims(size_t k) {

@@ -41,7 +41,8 @@ struct Constraint {
 class OpCall {
  public:
   OpCall(ir::ProgramBuilder& b, std::string_view op, std::vector<std::string_view> operand_names,
-         std::vector<ValueId> operands, const Attrs& attrs, ir::SourceLoc loc);
+         std::vector<ValueId> operands, const Attrs& attrs, ir::SourceLoc loc,
+         bool variadic = false);
 
   std::string_view op() const { return op_; }
   ir::ProgramBuilder& builder() { return b_; }
@@ -50,7 +51,7 @@ class OpCall {
   size_t operand_count() const { return operands_.size(); }
   ValueId operand(size_t k) const { return operands_.at(k); }
   bool has_operand(size_t k) const { return k < operands_.size(); }
-  std::string_view operand_name(size_t k) const;
+  std::string operand_name(size_t k) const;
   // Symbolic dims of operand k; errors name the argument ("conv: argument 'input': ...").
   Expected<SymbolicDims> dims(size_t k);
   // Dims of operand k, which must have rank `rank` (else kTypeError naming the argument).
@@ -115,15 +116,18 @@ class OpCall {
   ir::SourceLoc loc_;
   std::optional<Status> failure_;
   int next_index_ = 0;
+  bool variadic_ = false;
 };
 
 // An op of the library. operand_names lists every operand; the first `required` must be given,
-// the rest are optional (e.g. conv's bias).
+// the rest are optional (e.g. conv's bias). A variadic op (concatenate) has one operand name and
+// takes `required` or more operands, named "inputs[0]", "inputs[1]", ... in errors.
 struct OpDef {
   std::string_view name;
   std::vector<std::string_view> operand_names;
   size_t required = 0;
   Expected<ValueId> (*fn)(OpCall& call) = nullptr;
+  bool variadic = false;
 };
 
 // The groups of ops, one file each, listed by registry.cc.

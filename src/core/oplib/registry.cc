@@ -47,7 +47,12 @@ Expected<ir::ValueId> apply(ir::ProgramBuilder& b, std::string_view name,
   auto it = table().find(name);
   if (it == table().end()) return make_error(StatusCode::kNotFound, "unknown op '{}'", name);
   const OpDef& def = it->second;
-  if (operands.size() < def.required || operands.size() > def.operand_names.size()) {
+  if (def.variadic && operands.size() < def.required) {
+    return make_error(StatusCode::kInvalidArgument, "{}: takes {} or more operands ({}...), got {}",
+                      name, def.required, def.operand_names.at(0), operands.size());
+  }
+  if (!def.variadic &&
+      (operands.size() < def.required || operands.size() > def.operand_names.size())) {
     std::string want = def.required == def.operand_names.size()
                            ? std::to_string(def.required)
                            : fmt::format("{} to {}", def.required, def.operand_names.size());
@@ -58,13 +63,13 @@ Expected<ir::ValueId> apply(ir::ProgramBuilder& b, std::string_view name,
   for (size_t k = 0; k < operands.size(); ++k) {
     ValueId v = operands[k];
     if (v < 0 || static_cast<size_t>(v) >= b.program().nodes.size()) {
-      return make_error(StatusCode::kInvalidArgument, "{}: argument '{}' is not a value of this "
-                        "builder", name, def.operand_names[k]);
+      return make_error(StatusCode::kInvalidArgument,
+                        "{}: argument {} is not a value of this builder", name, k);
     }
   }
   // A failed op leaves the builder as it was: no half-built nodes, no generated dim names.
   ir::ProgramBuilder saved = b;
-  OpCall call(b, def.name, def.operand_names, operands, attrs, loc);
+  OpCall call(b, def.name, def.operand_names, operands, attrs, loc, def.variadic);
   auto result = def.fn(call);
   Status status = result.has_value() ? call.check_unused_attrs() : result.status();
   if (!status.is_ok()) {
