@@ -7,12 +7,11 @@
 namespace plaidml::capi {
 namespace {
 
+// attrs and name are checked non-NULL by the caller (PLAIDML_CAPI_REQUIRE).
 Status set_attr(const char* fn, plaidml_attrs* attrs, const char* name, oplib::AttrValue value) {
-  if (attrs == nullptr || name == nullptr) {
-    return make_error(StatusCode::kInvalidArgument, "{}: {} is NULL", fn,
-                      attrs == nullptr ? "attrs" : "name");
+  if (*name == '\0') {
+    return make_error(StatusCode::kInvalidArgument, "{}: the attribute name is empty", fn);
   }
-  if (*name == '\0') return make_error(StatusCode::kInvalidArgument, "{}: empty name", fn);
   attrs->attrs.insert_or_assign(std::string(name), std::move(value));
   return Status::ok();
 }
@@ -44,6 +43,8 @@ void plaidml_attrs_destroy(plaidml_attrs* attrs) { delete attrs; }
 plaidml_status plaidml_attrs_set_int(plaidml_attrs* attrs, const char* name, int64_t value) {
   using namespace plaidml;
   return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(attrs);
+    PLAIDML_CAPI_REQUIRE(name);
     return capi::set_attr(fn, attrs, name, value);
   });
 }
@@ -52,6 +53,8 @@ plaidml_status plaidml_attrs_set_ints(plaidml_attrs* attrs, const char* name, si
                                       const int64_t* values) {
   using namespace plaidml;
   return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(attrs);
+    PLAIDML_CAPI_REQUIRE(name);
     if (count > 0) PLAIDML_CAPI_REQUIRE(values);
     std::vector<int64_t> list(values, values + count);
     return capi::set_attr(fn, attrs, name, std::move(list));
@@ -61,6 +64,8 @@ plaidml_status plaidml_attrs_set_ints(plaidml_attrs* attrs, const char* name, si
 plaidml_status plaidml_attrs_set_float(plaidml_attrs* attrs, const char* name, double value) {
   using namespace plaidml;
   return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(attrs);
+    PLAIDML_CAPI_REQUIRE(name);
     return capi::set_attr(fn, attrs, name, value);
   });
 }
@@ -69,6 +74,8 @@ plaidml_status plaidml_attrs_set_string(plaidml_attrs* attrs, const char* name,
                                         const char* value) {
   using namespace plaidml;
   return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(attrs);
+    PLAIDML_CAPI_REQUIRE(name);
     PLAIDML_CAPI_REQUIRE(value);
     return capi::set_attr(fn, attrs, name, std::string(value));
   });
