@@ -142,6 +142,23 @@ class Program {
     return names(&plaidml_program_output_count, &plaidml_program_output_name);
   }
 
+  // A new program: these outputs plus d(loss)/d(input) for each input in wrt, named
+  // grad_names (empty: "<input>_grad"). See plaidml_program_gradient.
+  Program gradient(const std::string& loss, const std::vector<std::string>& wrt,
+                   const std::vector<std::string>& grad_names = {}) const {
+    std::vector<const char*> w, g;
+    for (const auto& n : wrt) w.push_back(n.c_str());
+    for (const auto& n : grad_names) g.push_back(n.c_str());
+    if (!grad_names.empty() && grad_names.size() != wrt.size()) {
+      throw Error(PLAIDML_STATUS_INVALID_ARGUMENT,
+                  "Program::gradient: grad_names must be empty or name every wrt input");
+    }
+    plaidml_program* out = nullptr;
+    detail::check(plaidml_program_gradient(get(), loss.c_str(), w.size(), w.data(),
+                                           g.empty() ? nullptr : g.data(), &out));
+    return Program(out);
+  }
+
   plaidml_program* get() const { return handle_.get(); }
 
  private:
@@ -445,6 +462,9 @@ PLAIDML_HPP_INDEX_OP(/, PLAIDML_EXPR_DIV)
 inline IndexExpr max(const IndexExpr& a, const IndexExpr& b) {
   return a.binary(PLAIDML_EXPR_MAX, b);
 }
+inline IndexExpr floordiv(const IndexExpr& a, const IndexExpr& b) {
+  return a.binary(PLAIDML_EXPR_FLOOR_DIV, b);
+}
 inline IndexExpr min(const IndexExpr& a, const IndexExpr& b) {
   return a.binary(PLAIDML_EXPR_MIN, b);
 }
@@ -482,6 +502,18 @@ class Tensor {
     detail::check(plaidml_builder_float_constant(builder_, value, &v));
     return Tensor(builder_, v);
   }
+  // The rank and the dims, as integer expressions over the inputs' dims (usable as sizes).
+  size_t rank() const {
+    size_t r = 0;
+    detail::check(plaidml_builder_value_rank(builder_, value_, &r));
+    return r;
+  }
+  IndexExpr dim(size_t axis) const {
+    plaidml_expr e;
+    detail::check(plaidml_builder_value_dim(builder_, value_, axis, &e));
+    return IndexExpr(builder_, e);
+  }
+
   // A scalar of arithmetic type S as a constant tensor (ints stay ints, floats stay floats).
   template <typename S>
   Tensor scalar(S value) const {
@@ -509,6 +541,52 @@ inline Tensor call(const std::string& function, const std::vector<Tensor>& opera
   plaidml_value out;
   detail::check(plaidml_builder_call(operands[0].builder(), function.c_str(), values.size(),
                                      values.data(), args.size(), args.data(), &out));
+  return Tensor(operands[0].builder(), out);
+}
+
+// Attributes of an op of the library: op("conv", {x, w}, Attrs().set("strides", {2, 2})).
+class Attrs {
+ public:
+  Attrs() {
+    plaidml_attrs* a = nullptr;
+    detail::check(plaidml_attrs_create(&a));
+    handle_ = detail::adopt(a, &plaidml_attrs_destroy);
+  }
+  Attrs& set(const std::string& name, int64_t v) {
+    detail::check(plaidml_attrs_set_int(get(), name.c_str(), v));
+    return *this;
+  }
+  Attrs& set(const std::string& name, int v) { return set(name, static_cast<int64_t>(v)); }
+  Attrs& set(const std::string& name, const std::vector<int64_t>& v) {
+    detail::check(plaidml_attrs_set_ints(get(), name.c_str(), v.size(), v.data()));
+    return *this;
+  }
+  Attrs& set(const std::string& name, double v) {
+    detail::check(plaidml_attrs_set_float(get(), name.c_str(), v));
+    return *this;
+  }
+  Attrs& set(const std::string& name, const std::string& v) {
+    detail::check(plaidml_attrs_set_string(get(), name.c_str(), v.c_str()));
+    return *this;
+  }
+  Attrs& set(const std::string& name, const char* v) { return set(name, std::string(v)); }
+  plaidml_attrs* get() const { return handle_.get(); }
+
+ private:
+  std::shared_ptr<plaidml_attrs> handle_;
+};
+
+// An op of the library by name (plaidml_builder_op): op("softmax", {x}, Attrs().set("axis", 1)).
+inline Tensor op(const std::string& name, const std::vector<Tensor>& operands,
+                 const Attrs& attrs = Attrs()) {
+  if (operands.empty()) {
+    throw Error(PLAIDML_STATUS_INVALID_ARGUMENT, "plaidml::op('" + name + "'): no operands");
+  }
+  std::vector<plaidml_value> values;
+  for (const auto& t : operands) values.push_back(t.get());
+  plaidml_value out;
+  detail::check(plaidml_builder_op(operands[0].builder(), name.c_str(), values.size(),
+                                   values.data(), attrs.get(), &out));
   return Tensor(operands[0].builder(), out);
 }
 
