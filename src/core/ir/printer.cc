@@ -145,8 +145,15 @@ class Printer {
     return std::to_string(n.literal_int);
   }
 
+  // An inlined dim expression is parenthesised unless it is one token, so that `S / (M * N)`
+  // does not print as `S / M * N`.
   std::string ref(ValueId id) const {
-    return inline_literal(id) ? literal_text(p_.nodes[id]) : p_.nodes[id].name;
+    if (!inline_literal(id)) return p_.nodes[id].name;
+    const Node& n = p_.nodes[id];
+    std::string text = literal_text(n);
+    bool atom = n.int_args.empty() || n.int_args[0]->op == IntOp::kDim ||
+                (n.int_args[0]->op == IntOp::kLiteral && n.int_args[0]->value >= 0);
+    return atom ? text : "(" + text + ")";
   }
 
   void print_input(const Node& n) {

@@ -120,3 +120,29 @@ TEST_CASE("floordiv in sizes and index expressions, printed and parsed back") {
 
 }  // namespace
 }  // namespace plaidml::ir
+
+namespace plaidml::ir {
+namespace {
+
+TEST_CASE("an inlined dim expression keeps its grouping when printed and parsed back") {
+  ProgramBuilder b("grouping");
+  ValueId x = *b.add_input("X", std::vector<std::string>{"M", "N"}, std::nullopt, {});
+  ValueId count = *b.add_dim_literal(size_expr::mul(IntExpr::dim("M"), IntExpr::dim("N")), {});
+  ValueId r = *b.add_call("div", {x, count}, {}, {});
+  REQUIRE(b.assign("R", r, {}).is_ok());
+  REQUIRE(b.add_output("R", {}).is_ok());
+  auto program = b.finish();
+  REQUIRE(program.has_value());
+  std::string text = print_tile(**program);
+  CHECK(text.find("X / (M * N)") != std::string::npos);
+  auto reparsed = parse::parse_tile(text);
+  REQUIRE(reparsed.has_value());
+  auto bound = bind(*reparsed, {Shape(DType::F32, {2, 3})});
+  REQUIRE(bound.has_value());
+  auto out = eval::evaluate(*bound, {testing::make_tensor(DType::F32, {2, 3}, {6, 12, 18, 6, 6, 6})});
+  REQUIRE(out.has_value());
+  CHECK(testing::to_doubles(out->at(0)) == std::vector<double>{1, 2, 3, 1, 1, 1});
+}
+
+}  // namespace
+}  // namespace plaidml::ir
