@@ -167,3 +167,27 @@ TEST_CASE("activations: errors") {
 }
 
 }  // namespace plaidml::oplib::test
+
+namespace plaidml::oplib::test {
+
+TEST_CASE("activations: f16 and bf16 inputs") {
+  for (DType dtype : {DType::F16, DType::BF16}) {
+    HostTensor x = make_tensor(dtype, {2, 3}, {-2, -0.5, 0, 0.5, 1, 3});
+    auto v = to_doubles(x);
+    auto apply_each = [&](double (*f)(double)) {
+      std::vector<double> r = v;
+      for (double& e : r) e = f(e);
+      return make_tensor(dtype, {2, 3}, r);
+    };
+    check_tensor(run_ok("softplus", {{"X", x}}),
+                 apply_each([](double e) { return std::log1p(std::exp(e)); }));
+    check_tensor(run_ok("gelu", {{"X", x}}),
+                 apply_each([](double e) { return 0.5 * e * (1 + std::erf(e / std::sqrt(2.0))); }));
+    check_tensor(run_ok("elu", {{"X", x}}),
+                 apply_each([](double e) { return e > 0 ? e : std::expm1(e); }));
+    check_tensor(run_ok("softmax", {{"X", x}}, {{"axis", int64_t{0}}}),
+                 make_tensor(dtype, {2, 3}, naive_softmax({2, 3}, v, 0, false)));
+  }
+}
+
+}  // namespace plaidml::oplib::test

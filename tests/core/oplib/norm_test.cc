@@ -173,3 +173,31 @@ TEST_CASE("layer_norm: errors") {
 }
 
 }  // namespace plaidml::oplib::test
+
+namespace plaidml::oplib::test {
+
+// Operands whose dims are constants (here: reshaped to literal sizes) are checked while
+// building.
+TEST_CASE("batch_norm / layer_norm: constant channel counts that differ") {
+  namespace se = ir::size_expr;
+  ir::ProgramBuilder b("consts");
+  auto x = b.add_input("X", std::vector<std::string>{"N", "C"}, std::nullopt, {});
+  auto p = b.add_input("P", std::vector<std::string>{"K"}, std::nullopt, {});
+  REQUIRE(x.has_value());
+  REQUIRE(p.has_value());
+  auto x3 = b.add_call("reshape", {*x}, {se::lit(2), se::lit(3)}, {});
+  auto p4 = b.add_call("reshape", {*p}, {se::lit(4)}, {});
+  REQUIRE(x3.has_value());
+  REQUIRE(p4.has_value());
+  auto r = apply(b, "batch_norm", {*x3, *p4, *p4, *p4, *p4}, {});
+  REQUIRE(!r.has_value());
+  CHECK(r.status().code() == StatusCode::kTypeError);
+  CHECK(r.status().message() == "batch_norm: argument 'scale' has 4 channels but input has 3");
+  r = apply(b, "layer_norm", {*x3, *p4}, {});
+  REQUIRE(!r.has_value());
+  CHECK(r.status().code() == StatusCode::kTypeError);
+  CHECK(r.status().message() ==
+        "layer_norm: argument 'scale' has size 4 on its axis 0 but input has size 3 on axis 1");
+}
+
+}  // namespace plaidml::oplib::test

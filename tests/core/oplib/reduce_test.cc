@@ -230,3 +230,23 @@ TEST_CASE("argmax/argmin: errors") {
 }
 
 }  // namespace plaidml::oplib::test
+
+namespace plaidml::oplib::test {
+
+TEST_CASE("reduce: f16, bf16 and f64 inputs") {
+  for (DType dtype : {DType::F16, DType::BF16, DType::F64}) {
+    for (std::string op : {"sum", "mean", "max", "variance"}) {
+      check_reduce(op, dtype, {3, 1, 4}, std::vector<int64_t>{-1}, false);
+      check_reduce(op, dtype, {2, 3}, std::nullopt, true);
+    }
+    HostTensor x = make_tensor(dtype, {2, 3}, {1, 4, 4, 2, 0, 2});
+    check_tensor(run_ok("argmax", {{"X", x}}, {{"axis", int64_t{1}}}), i32({2}, {1, 0}));
+  }
+}
+
+TEST_CASE("variance: ddof >= count divides by zero (numpy: max(count - ddof, 0))") {
+  HostTensor x = f32({2}, {1, 2});
+  check_tensor(run_ok("variance", {{"X", x}}, {{"ddof", int64_t{3}}}), f32({}, {INFINITY}));
+}
+
+}  // namespace plaidml::oplib::test
