@@ -22,6 +22,16 @@ Expected<ValueId> gather_op(OpCall& c) {
   PLAIDML_ASSIGN(int64_t given, c.get_int("axis", 0));
   PLAIDML_ASSIGN(int64_t axis, c.normalize_axis(given, x.size(), "axis"));
   ValueId i = wrap_negative(c, c.operand(1), x[axis]);
+  // An empty axis has no row to clamp to: an error while building for a literal size, else a
+  // guard (size - 1 >= 0) at bind, carried by the indices.
+  auto size = se::literal_value(*x[axis]);
+  if (size && *size == 0) {
+    return c.error(StatusCode::kTypeError, "axis {} has size 0; there is nothing to gather", axis);
+  }
+  if (!size) {
+    auto zero = util::size_guard(c, c.operand(1), idx.size(), {se::sub(x[axis], se::lit(1))});
+    i = c.add(i, *zero);
+  }
   if (axis == 0) return c.finish(c.call("gather", {c.operand(0), i}));
   // Tile's gather takes rows of axis 0: move `axis` to the front, gather, and move the gathered
   // index axes back to where `axis` was.
@@ -49,10 +59,10 @@ ValueId cast_to(OpCall& c, ValueId v, const std::string& dtype) {
     int bits;
   };
   static const Cast kCasts[] = {
-      {"float16", "as_float", 16}, {"float32", "as_float", 32}, {"float64", "as_float", 64},
-      {"bfloat16", "as_bfloat", 16}, {"int8", "as_int", 8},      {"int16", "as_int", 16},
-      {"int32", "as_int", 32},     {"int64", "as_int", 64},      {"uint8", "as_uint", 8},
-      {"uint16", "as_uint", 16},   {"uint32", "as_uint", 32},    {"uint64", "as_uint", 64},
+      {"float16", "as_float", 16},   {"float32", "as_float", 32}, {"float64", "as_float", 64},
+      {"bfloat16", "as_bfloat", 16}, {"int8", "as_int", 8},       {"int16", "as_int", 16},
+      {"int32", "as_int", 32},       {"int64", "as_int", 64},     {"uint8", "as_uint", 8},
+      {"uint16", "as_uint", 16},     {"uint32", "as_uint", 32},   {"uint64", "as_uint", 64},
   };
   if (dtype == "bool") return c.call("as_bool", {v});
   for (const Cast& k : kCasts) {
@@ -65,8 +75,7 @@ Expected<ValueId> one_hot_op(OpCall& c) {
   PLAIDML_ASSIGN(SymbolicDims idx, c.dims(0));
   PLAIDML_ASSIGN(int64_t depth, c.get_int("depth", std::nullopt));
   if (depth < 1) {
-    return c.error(StatusCode::kInvalidArgument, "attribute 'depth' is {}; it must be >= 1",
-                   depth);
+    return c.error(StatusCode::kInvalidArgument, "attribute 'depth' is {}; it must be >= 1", depth);
   }
   size_t rank = idx.size() + 1;
   PLAIDML_ASSIGN(int64_t given, c.get_int("axis", -1));
@@ -83,12 +92,14 @@ Expected<ValueId> one_hot_op(OpCall& c) {
   SymbolicDims with_axis = idx;
   with_axis.insert(with_axis.begin() + axis, se::lit(1));
   i = util::reshape(c, i, with_axis);
-  ValueId iota = c.call("index", {util::vector_of_length(c, c.operand(0), idx.size(),
-                                                        se::lit(depth))},
-                        {ir::IntExpr::literal(0)});
-  SymbolicDims iota_dims(rank - axis, se::lit(1));
-  iota_dims[0] = se::lit(depth);
-  iota = util::reshape(c, iota, iota_dims);
+  ValueId iota =
+      c.call("index", {util::vector_of_length(c, c.operand(0), idx.size(), se::lit(depth))},
+             {ir::IntExpr::literal(0)});
+  if (static_cast<size_t>(axis) + 1 < rank) {
+    SymbolicDims iota_dims(rank - axis, se::lit(1));
+    iota_dims[0] = se::lit(depth);
+    iota = util::reshape(c, iota, iota_dims);
+  }
   ValueId mask = c.call("cmp_eq", {i, iota});
   ValueId r = c.call("select", {mask, c.literal(on), c.literal(off)});
   return c.finish(cast_to(c, r, dtype));

@@ -64,8 +64,8 @@ Expected<ValueId> concatenate_op(OpCall& c) {
     std::vector<IntExprPtr> in = c.indices(rank);
     std::vector<IntExprPtr> at = in;
     at[axis] = se::add(in[axis], offset);
-    result = c.contract(AggOp::kAssign, CombOp::kNone, at, out, {Access{c.operand(k), in}}, {},
-                        result);
+    result =
+        c.contract(AggOp::kAssign, CombOp::kNone, at, out, {Access{c.operand(k), in}}, {}, result);
     offset = se::add(offset, dims[k][axis]);
   }
   return c.finish(*result);
@@ -138,8 +138,8 @@ Expected<ValueId> slice_op(OpCall& c) {
     out[axes[k]] = s.size;
   }
   std::vector<IntExprPtr> out_idx = in;
-  return c.finish(c.contract(AggOp::kAssign, CombOp::kNone, out_idx, out,
-                             {Access{c.operand(0), at}}));
+  return c.finish(
+      c.contract(AggOp::kAssign, CombOp::kNone, out_idx, out, {Access{c.operand(0), at}}));
 }
 
 // --- pad ---
@@ -179,8 +179,8 @@ Status check_border_sizes(OpCall& c, const SymbolicDims& x, const PadSpec& p,
     auto lit = se::literal_value(*x[a]);
     if (lit && *lit < need) {
       return c.error(StatusCode::kTypeError,
-                     "mode '{}' needs size >= {} on axis {} (pads {} and {}), but it is {}",
-                     p.mode, need, a, p.lo[a], p.hi[a], *lit);
+                     "mode '{}' needs size >= {} on axis {} (pads {} and {}), but it is {}", p.mode,
+                     need, a, p.lo[a], p.hi[a], *lit);
     }
     if (!lit) guards.push_back(se::sub(x[a], se::lit(need)));
   }
@@ -241,8 +241,8 @@ Expected<ValueId> pad_op(OpCall& c) {
   // Edge/reflect overwrite every border element, so their default may carry the guard.
   std::optional<ValueId> init = util::size_guard(c, c.operand(0), x.size(), guards);
   if (s.mode == "constant") init = c.literal(value);
-  ValueId p = c.contract(AggOp::kAssign, CombOp::kNone, at, out, {Access{c.operand(0), in}}, {},
-                         init);
+  ValueId p =
+      c.contract(AggOp::kAssign, CombOp::kNone, at, out, {Access{c.operand(0), in}}, {}, init);
   if (s.mode != "constant") p = pad_borders(c, p, x, out, s);
   return c.finish(p);
 }

@@ -118,8 +118,8 @@ Expected<ValueId> flatten_op(OpCall& c) {
   PLAIDML_ASSIGN(int64_t axis, c.get_int("axis", 1));
   auto r = static_cast<int64_t>(x.size());
   if (axis < -r || axis > r) {
-    return c.error(StatusCode::kTypeError, "attribute 'axis' is {}, out of range for rank {}",
-                   axis, r);
+    return c.error(StatusCode::kTypeError, "attribute 'axis' is {}, out of range for rank {}", axis,
+                   r);
   }
   if (axis < 0) axis += r;
   SymbolicDims to = {util::product(x, 0, axis), util::product(x, axis, x.size())};

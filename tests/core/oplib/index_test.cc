@@ -5,6 +5,12 @@ namespace plaidml::oplib::test {
 
 std::vector<double> iota(int64_t n, double from);
 void check_run_error(const OpRun& r, StatusCode code, const std::string& part);
+struct Step {
+  std::string op;
+  std::vector<int> operands;
+  Attrs attrs;
+};
+OpRun run_chain(const std::vector<Input>& inputs, const std::vector<Step>& steps);
 
 namespace {
 
@@ -49,9 +55,9 @@ TEST_CASE("gather: every axis, index ranks 0 to 2, negative indices") {
     for (int64_t axis : {0, 1, 2, -1, -2}) {
       size_t a = axis < 0 ? axis + 3 : axis;
       INFO("axis " << axis << " idx rank " << idx.dims.size());
-      check_tensor(run_ok("gather", {{"X", f32(dims, x)}, {"I", i32(idx.dims, idx.v)}},
-                          {{"axis", axis}}),
-                   naive_take(dims, x, idx.dims, idx.v, a));
+      check_tensor(
+          run_ok("gather", {{"X", f32(dims, x)}, {"I", i32(idx.dims, idx.v)}}, {{"axis", axis}}),
+          naive_take(dims, x, idx.dims, idx.v, a));
     }
   }
   // 1-D input, int64 indices; out-of-range indices clamp (Tile's gather).
@@ -68,6 +74,16 @@ TEST_CASE("gather: errors") {
                  StatusCode::kTypeError, "gather: attribute 'axis' is 2, out of range for rank 2");
   check_op_error("gather", {{"X", f32({2}, {1, 2})}}, {}, StatusCode::kInvalidArgument,
                  "gather: takes 2 operands (input, indices), got 1");
+  // An empty axis: at bind for a symbolic size (even with no indices), while building for a
+  // literal one (made by reshape).
+  check_run_error(run_op("gather", {{"X", f32({2, 0}, {})}, i}, {{"axis", int64_t{1}}}),
+                  StatusCode::kTypeError, "negative size");
+  check_run_error(run_op("gather", {{"X", f32({0}, {})}, {"I", i32({0}, {})}}),
+                  StatusCode::kTypeError, "negative size");
+  OpRun r = run_chain({{"X", f32({0}, {})}, i},
+                      {{"reshape", {0}, {{"shape", Ints{0, 3}}}}, {"gather", {2, 1}, {}}});
+  CHECK(r.status.code() == StatusCode::kTypeError);
+  CHECK(r.status.message() == "gather: axis 0 has size 0; there is nothing to gather");
   // Float indices are rejected when the program is bound.
   check_run_error(run_op("gather", {{"X", f32({2}, {1, 2})}, {"I", f32({1}, {0})}}),
                   StatusCode::kTypeError, "must have an integer dtype");
@@ -102,16 +118,29 @@ TEST_CASE("one_hot: axes, negative and out-of-range indices, values, dtypes") {
   for (int64_t axis : {-1, 0, 1, 2, -3}) {
     size_t a = axis < 0 ? axis + 3 : axis;
     INFO("axis " << axis);
-    check_tensor(run_ok("one_hot", {{"I", i32(idims, idx)}}, {{"depth", int64_t{4}}, {"axis", axis}}),
-                 f32(with_axis(idims, a, 4), naive_one_hot(idims, idx, 4, a, 1, 0)));
+    check_tensor(
+        run_ok("one_hot", {{"I", i32(idims, idx)}}, {{"depth", int64_t{4}}, {"axis", axis}}),
+        f32(with_axis(idims, a, 4), naive_one_hot(idims, idx, 4, a, 1, 0)));
   }
   check_tensor(run_ok("one_hot", {{"I", make_tensor(DType::I64, {3}, {1, 0, 7})}},
-                      {{"depth", int64_t{2}}, {"on_value", 5.0}, {"off_value", -1.0},
+                      {{"depth", int64_t{2}},
+                       {"on_value", 5.0},
+                       {"off_value", -1.0},
                        {"dtype", std::string("float64")}}),
                f64({3, 2}, {-1, 5, 5, -1, -1, -1}));
-  check_tensor(run_ok("one_hot", {{"I", i32({2}, {2, 0})}},
-                      {{"depth", int64_t{3}}, {"dtype", std::string("int32")}, {"on_value", int64_t{7}}}),
-               i32({2, 3}, {0, 0, 7, 7, 0, 0}));
+  check_tensor(
+      run_ok("one_hot", {{"I", i32({2}, {2, 0})}},
+             {{"depth", int64_t{3}}, {"dtype", std::string("int32")}, {"on_value", int64_t{7}}}),
+      i32({2, 3}, {0, 0, 7, 7, 0, 0}));
+  // float64 values keep their precision (no float32 step on the way).
+  HostTensor r =
+      run_ok("one_hot", {{"I", i32({2}, {1, 0})}},
+             {{"depth", int64_t{2}}, {"on_value", 0.1}, {"dtype", std::string("float64")}});
+  CHECK(r.shape.dtype == DType::F64);
+  CHECK(to_doubles(r) == std::vector<double>{0, 0.1, 0.1, 0});
+  check_tensor(run_ok("one_hot", {{"I", i32({3}, {2, 5, -3})}},
+                      {{"depth", int64_t{3}}, {"dtype", std::string("bool")}}),
+               make_tensor(DType::Bool, {3, 3}, {0, 0, 1, 0, 0, 0, 1, 0, 0}));
   check_tensor(run_ok("one_hot", {{"I", i32({}, {1})}}, {{"depth", int64_t{3}}}),
                f32({3}, {0, 1, 0}));
   check_tensor(run_ok("one_hot", {{"I", i32({0}, {})}}, {{"depth", int64_t{3}}}), f32({0, 3}, {}));

@@ -56,8 +56,7 @@ TEST_CASE("concatenate: axes, several inputs, size-0 slabs") {
   auto a = Input{"A", f32({2, 3}, iota(6, 0))};
   auto b = Input{"B", f32({1, 3}, iota(3, 100))};
   auto c = Input{"C", f32({0, 3}, {})};
-  check_tensor(run_ok("concatenate", {a, b, c}),
-               f32({3, 3}, {0, 1, 2, 3, 4, 5, 100, 101, 102}));
+  check_tensor(run_ok("concatenate", {a, b, c}), f32({3, 3}, {0, 1, 2, 3, 4, 5, 100, 101, 102}));
   auto d = Input{"D", f32({2, 2}, iota(4, 100))};
   check_tensor(run_ok("concatenate", {a, d}, {{"axis", int64_t{-1}}}),
                f32({2, 5}, {0, 1, 2, 100, 101, 3, 4, 5, 102, 103}));
@@ -69,15 +68,31 @@ TEST_CASE("concatenate: axes, several inputs, size-0 slabs") {
   for (int64_t i = 0; i < 2; ++i) {
     for (int64_t j = 0; j < 6; ++j) {
       for (int64_t k = 0; k < 3; ++k) {
-        if (j < 1) all.push_back(va[flatten({i, j, k}, da)]);
-        else if (j < 3) all.push_back(vb[flatten({i, j - 1, k}, db)]);
-        else all.push_back(vc[flatten({i, j - 3, k}, dc)]);
+        if (j < 1)
+          all.push_back(va[flatten({i, j, k}, da)]);
+        else if (j < 3)
+          all.push_back(vb[flatten({i, j - 1, k}, db)]);
+        else
+          all.push_back(vc[flatten({i, j - 3, k}, dc)]);
       }
     }
   }
   check_tensor(run_ok("concatenate", {{"A", f32(da, va)}, {"B", f32(db, vb)}, {"C", f32(dc, vc)}},
                       {{"axis", int64_t{1}}}),
                f32({2, 6, 3}, all));
+}
+
+TEST_CASE("layout ops keep integer dtypes") {
+  check_tensor(run_ok("concatenate", {{"A", i32({2}, {1, 2})}, {"B", i32({1}, {3})}}),
+               i32({3}, {1, 2, 3}));
+  check_tensor(run_ok("slice", {{"X", i32({4}, {1, 2, 3, 4})}},
+                      {{"starts", Ints{-1}}, {"ends", Ints{0}}, {"steps", Ints{-2}}}),
+               i32({2}, {4, 2}));
+  check_tensor(run_ok("tile", {{"X", i32({2}, {1, 2})}}, {{"reps", Ints{2}}}),
+               i32({4}, {1, 2, 1, 2}));
+  check_tensor(
+      run_ok("pad", {{"X", i32({3}, {1, 2, 3})}}, {{"pads", Ints{2, 2}}, {"mode", "reflect"}}),
+      i32({7}, {3, 2, 1, 2, 3, 2, 1}));
 }
 
 TEST_CASE("concatenate: errors") {
@@ -98,10 +113,9 @@ TEST_CASE("concatenate: errors") {
   check_run_error(run_op("concatenate", {{"A", f32({0, 3}, {})}, {"B", f32({2, 0}, {})}}),
                   StatusCode::kTypeError, "negative size");
   // Literal dims (made by reshape) that differ: an error while building.
-  OpRun r = run_chain({a, {"B", f32({8}, iota(8, 0))}},
-                      {{"reshape", {1}, {{"shape", Ints{2, 4}}}},
-                       {"reshape", {0}, {{"shape", Ints{2, 3}}}},
-                       {"concatenate", {3, 2}, {}}});
+  OpRun r = run_chain({a, {"B", f32({8}, iota(8, 0))}}, {{"reshape", {1}, {{"shape", Ints{2, 4}}}},
+                                                         {"reshape", {0}, {{"shape", Ints{2, 3}}}},
+                                                         {"concatenate", {3, 2}, {}}});
   CHECK(r.status.code() == StatusCode::kTypeError);
   CHECK(r.status.message() ==
         "concatenate: argument 'inputs[1]' has size 4 on axis 1 but 'inputs[0]' has size 3");
@@ -152,16 +166,19 @@ TEST_CASE("slice: axes, defaults and several axes at once") {
   Ints i0 = slice_indices(3, 1, 3, 1), i2 = slice_indices(5, -1, kMin, -2);
   Ints out = {static_cast<int64_t>(i0.size()), 4, static_cast<int64_t>(i2.size())};
   check_tensor(run_ok("slice", {{"X", f32(dims, x)}},
-                      {{"starts", Ints{-1, 1}}, {"ends", Ints{kMin, 3}}, {"axes", Ints{2, -3}},
+                      {{"starts", Ints{-1, 1}},
+                       {"ends", Ints{kMin, 3}},
+                       {"axes", Ints{2, -3}},
                        {"steps", Ints{-2, 1}}}),
                build(out, x, [&](const Ints& o) {
                  return flatten({i0[o[0]], o[1], i2[o[2]]}, dims);
                }));
   // Default axes 0..n-1 (for as many as starts gives) and steps 1: X[1:, 0:2].
-  check_tensor(run_ok("slice", {{"X", f32(dims, x)}}, {{"starts", Ints{1, 0}}, {"ends", Ints{9, 2}}}),
-               build({2, 2, 5}, x, [&](const Ints& o) {
-                 return flatten({o[0] + 1, o[1], o[2]}, dims);
-               }));
+  check_tensor(
+      run_ok("slice", {{"X", f32(dims, x)}}, {{"starts", Ints{1, 0}}, {"ends", Ints{9, 2}}}),
+      build({2, 2, 5}, x, [&](const Ints& o) {
+        return flatten({o[0] + 1, o[1], o[2]}, dims);
+      }));
 }
 
 TEST_CASE("slice: errors") {
@@ -197,14 +214,17 @@ HostTensor naive_pad(const Ints& dims, const std::vector<double>& x, const Ints&
   size_t n = dims.size();
   Ints out(n);
   for (size_t a = 0; a < n; ++a) out[a] = dims[a] + pads[a] + pads[a + n];
-  return build(out, x, [&](const Ints& o) -> int64_t {
-    Ints i(n);
-    for (size_t a = 0; a < n; ++a) {
-      i[a] = pad_source(o[a], pads[a], dims[a], mode);
-      if (i[a] < 0) return -1;
-    }
-    return flatten(i, dims);
-  }, value);
+  return build(
+      out, x,
+      [&](const Ints& o) -> int64_t {
+        Ints i(n);
+        for (size_t a = 0; a < n; ++a) {
+          i[a] = pad_source(o[a], pads[a], dims[a], mode);
+          if (i[a] < 0) return -1;
+        }
+        return flatten(i, dims);
+      },
+      value);
 }
 
 TEST_CASE("pad: constant, edge and reflect") {
@@ -228,12 +248,14 @@ TEST_CASE("pad: constant, edge and reflect") {
                  naive_pad(c.dims, x, c.pads, "constant", -2.5));
   }
   // Constant padding of an empty axis, and an integer input.
-  check_tensor(run_ok("pad", {{"X", f32({0, 2}, {})}}, {{"pads", Ints{1, 0, 1, 1}}, {"value", 7.0}}),
-               f32({2, 3}, {7, 7, 7, 7, 7, 7}));
+  check_tensor(
+      run_ok("pad", {{"X", f32({0, 2}, {})}}, {{"pads", Ints{1, 0, 1, 1}}, {"value", 7.0}}),
+      f32({2, 3}, {7, 7, 7, 7, 7, 7}));
   check_tensor(run_ok("pad", {{"X", i32({2}, {4, 5})}}, {{"pads", Ints{1, 1}}, {"value", 3.0}}),
                i32({4}, {3, 4, 5, 3}));
-  check_tensor(run_ok("pad", {{"X", f32({2}, {4, 5})}}, {{"pads", Ints{0, 0}}, {"mode", "reflect"}}),
-               f32({2}, {4, 5}));
+  check_tensor(
+      run_ok("pad", {{"X", f32({2}, {4, 5})}}, {{"pads", Ints{0, 0}}, {"mode", "reflect"}}),
+      f32({2}, {4, 5}));
 }
 
 TEST_CASE("pad: errors") {
@@ -255,8 +277,9 @@ TEST_CASE("pad: errors") {
                   StatusCode::kTypeError, "negative size");
   check_run_error(run_op("pad", {x}, {{"pads", Ints{0, 0, 0, 3}}, {"mode", "reflect"}}),
                   StatusCode::kTypeError, "negative size");
-  check_run_error(run_op("pad", {{"X", f32({0, 2}, {})}}, {{"pads", Ints{1, 0, 0, 0}}, {"mode", "edge"}}),
-                  StatusCode::kTypeError, "negative size");
+  check_run_error(
+      run_op("pad", {{"X", f32({0, 2}, {})}}, {{"pads", Ints{1, 0, 0, 0}}, {"mode", "edge"}}),
+      StatusCode::kTypeError, "negative size");
   // ...and while building for a literal size (made by reshape).
   OpRun r = run_chain({x}, {{"reshape", {0}, {{"shape", Ints{3, 2}}}},
                             {"pad", {1}, {{"pads", Ints{0, 2, 0, 0}}, {"mode", "reflect"}}}});
@@ -298,18 +321,24 @@ TEST_CASE("repeat: numpy.repeat with and without an axis") {
   std::vector<double> x = iota(6, 1);
   check_tensor(run_ok("repeat", {{"X", f32(dims, x)}}, {{"repeats", int64_t{2}}}),
                f32({12}, {1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6}));
-  check_tensor(run_ok("repeat", {{"X", f32(dims, x)}}, {{"repeats", int64_t{2}}, {"axis", int64_t{0}}}),
-               f32({4, 3}, {1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6}));
-  check_tensor(run_ok("repeat", {{"X", f32(dims, x)}}, {{"repeats", int64_t{3}}, {"axis", int64_t{-1}}}),
-               build({2, 9}, x, [&](const Ints& o) { return flatten({o[0], o[1] / 3}, dims); }));
-  check_tensor(run_ok("repeat", {{"X", f32(dims, x)}}, {{"repeats", int64_t{0}}, {"axis", int64_t{1}}}),
-               f32({2, 0}, {}));
+  check_tensor(
+      run_ok("repeat", {{"X", f32(dims, x)}}, {{"repeats", int64_t{2}}, {"axis", int64_t{0}}}),
+      f32({4, 3}, {1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6}));
+  check_tensor(
+      run_ok("repeat", {{"X", f32(dims, x)}}, {{"repeats", int64_t{3}}, {"axis", int64_t{-1}}}),
+      build({2, 9}, x, [&](const Ints& o) {
+        return flatten({o[0], o[1] / 3}, dims);
+      }));
+  check_tensor(
+      run_ok("repeat", {{"X", f32(dims, x)}}, {{"repeats", int64_t{0}}, {"axis", int64_t{1}}}),
+      f32({2, 0}, {}));
   check_tensor(run_ok("repeat", {{"X", f32({}, {4})}}, {{"repeats", int64_t{3}}}),
                f32({3}, {4, 4, 4}));
   check_op_error("repeat", {{"X", f32(dims, x)}}, {}, StatusCode::kInvalidArgument,
                  "repeat: attribute 'repeats' (an integer) is required");
   check_op_error("repeat", {{"X", f32(dims, x)}}, {{"repeats", int64_t{-1}}},
-                 StatusCode::kInvalidArgument, "repeat: attribute 'repeats' is -1; it must be >= 0");
+                 StatusCode::kInvalidArgument,
+                 "repeat: attribute 'repeats' is -1; it must be >= 0");
   check_op_error("repeat", {{"X", f32(dims, x)}}, {{"repeats", int64_t{1}}, {"axis", int64_t{2}}},
                  StatusCode::kTypeError, "repeat: attribute 'axis' is 2, out of range for rank 2");
 }

@@ -68,13 +68,15 @@ void check_run_error(const OpRun& r, StatusCode code, const std::string& part) {
 namespace {
 
 TEST_CASE("reshape: literal shapes, -1 inference, size 0") {
-  check_tensor(run_ok("reshape", {{"X", f32({2, 3}, iota(6))}}, {{"shape", std::vector<int64_t>{3, 2}}}),
-               f32({3, 2}, iota(6)));
+  check_tensor(
+      run_ok("reshape", {{"X", f32({2, 3}, iota(6))}}, {{"shape", std::vector<int64_t>{3, 2}}}),
+      f32({3, 2}, iota(6)));
   check_tensor(run_ok("reshape", {{"X", f32({2, 3, 4}, iota(24))}},
                       {{"shape", std::vector<int64_t>{4, -1}}}),
                f32({4, 6}, iota(24)));
-  check_tensor(run_ok("reshape", {{"X", f32({5}, iota(5))}}, {{"shape", std::vector<int64_t>{-1, 1}}}),
-               f32({5, 1}, iota(5)));
+  check_tensor(
+      run_ok("reshape", {{"X", f32({5}, iota(5))}}, {{"shape", std::vector<int64_t>{-1, 1}}}),
+      f32({5, 1}, iota(5)));
   check_tensor(run_ok("reshape", {{"X", f32({0, 3}, {})}}, {{"shape", std::vector<int64_t>{-1}}}),
                f32({0}, {}));
   check_tensor(run_ok("reshape", {{"X", f32({0, 3}, {})}}, {{"shape", std::vector<int64_t>{2, 0}}}),
@@ -115,7 +117,8 @@ HostTensor naive_transpose(const std::vector<int64_t>& dims, const std::vector<i
   std::vector<double> out(total);
   for (int64_t flat = 0; flat < total; ++flat) {
     int64_t o = 0;
-    for (size_t k = 0; k < n; ++k) o += ((flat / strides[perm[k]]) % dims[perm[k]]) * out_strides[k];
+    for (size_t k = 0; k < n; ++k)
+      o += ((flat / strides[perm[k]]) % dims[perm[k]]) * out_strides[k];
     out[o] = static_cast<double>(flat);
   }
   return f32(out_dims, out);
@@ -162,9 +165,9 @@ TEST_CASE("squeeze: explicit axes checked at bind; default drops literal 1s") {
   // Input dims are symbolic, so the default drops nothing...
   check_tensor(run_ok("squeeze", {{"X", f32({1, 2}, iota(2))}}), f32({1, 2}, iota(2)));
   // ...but drops the literal 1s an earlier reshape made.
-  OpRun r = run_chain({{"X", f32({2, 3}, iota(6))}},
-                      {{"reshape", {0}, {{"shape", std::vector<int64_t>{1, 2, 1, 3, 1}}}},
-                       {"squeeze", {1}, {}}});
+  OpRun r = run_chain(
+      {{"X", f32({2, 3}, iota(6))}},
+      {{"reshape", {0}, {{"shape", std::vector<int64_t>{1, 2, 1, 3, 1}}}}, {"squeeze", {1}, {}}});
   REQUIRE(r.status.is_ok());
   check_tensor(r.outputs[0], f32({2, 3}, iota(6)));
 }
