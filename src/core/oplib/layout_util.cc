@@ -45,8 +45,7 @@ ValueId vector_of_length(OpCall& c, ValueId x, size_t rank, IntExprPtr n) {
   // v[i : n] = =(x[0, ..., 0]): no point when x is empty, and that is fine, only the length counts.
   IntExprPtr i = c.index();
   std::vector<IntExprPtr> zeros(rank, ir::IntExpr::literal(0));
-  return c.contract(ir::AggOp::kAssign, ir::CombOp::kNone, {i}, {std::move(n)},
-                    {Access{x, zeros}});
+  return c.contract(ir::AggOp::kAssign, ir::CombOp::kNone, {i}, {std::move(n)}, {Access{x, zeros}});
 }
 
 std::optional<ValueId> size_guard(OpCall& c, ValueId x, size_t rank,
