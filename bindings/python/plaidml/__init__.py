@@ -100,3 +100,8 @@ def scatter(e, i, v):
 
 
 __version__ = "0.1.0"
+
+# `from plaidml import *` leaves out the functions named like Python built-ins (abs, max, min,
+# pow, round): use them as plaidml.max(...).
+__all__ = sorted(n for n in globals() if not n.startswith("_") and n not in
+                 ("abs", "max", "min", "pow", "round", "errors", "core", "edsl"))

@@ -417,9 +417,7 @@ class Contraction(Tensor):
         return self
 
     def __setitem__(self, key, rhs):
-        if isinstance(rhs, _Aggregate):  # C[i] += ... / C[i] *= ...
-            if self._value is not None and rhs is not None:
-                pass
+        if isinstance(rhs, _Aggregate):  # C[i] += ... / C[i] *= ... (Python's augmented assign)
             self._define(key if isinstance(key, tuple) else (key,), rhs.agg, rhs.rhs)
         else:
             self._define(key if isinstance(key, tuple) else (key,), "assign", rhs)

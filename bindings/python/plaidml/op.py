@@ -7,6 +7,7 @@ is Builder.op("conv", x, w, ...) on the builder of the operands. dir(plaidml.op)
 ops the loaded library has; an unknown name raises AttributeError.
 """
 import ctypes
+import functools
 
 from . import _ffi
 from ._ffi import call, decode
@@ -15,6 +16,11 @@ from .edsl import _builder_of
 
 def names():
     """The names of the ops in the loaded library, sorted."""
+    return list(_names())
+
+
+@functools.lru_cache(maxsize=None)
+def _names():  # the library's op list is static
     count = ctypes.c_size_t()
     call("plaidml_op_count", ctypes.byref(count))
     result = []
@@ -22,12 +28,12 @@ def names():
         out = ctypes.c_char_p()
         call("plaidml_op_name", i, ctypes.byref(out))
         result.append(decode(out.value))
-    return result
+    return tuple(result)
 
 
 def has(name):
     """Whether the loaded library has op `name`."""
-    return name in names()
+    return name in _names()
 
 
 def _make(name):
@@ -42,7 +48,7 @@ def _make(name):
 
 
 def __getattr__(name):
-    if name.startswith("__") or name not in names():
+    if name.startswith("__") or name not in _names():
         raise AttributeError("plaidml.op has no op %r (the library's ops: plaidml.op_names())"
                              % name)
     fn = _make(name)
