@@ -16,8 +16,8 @@ def _gradients_supported():
     return True
 
 
-needs_gradient = unittest.skipUnless(_gradients_supported(),
-                                     "gradients not built (plaidml_program_gradient is UNSUPPORTED)")
+needs_gradient = unittest.skipUnless(
+    _gradients_supported(), "gradients not built (plaidml_program_gradient is UNSUPPORTED)")
 
 
 @needs_gradient

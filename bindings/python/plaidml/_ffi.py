@@ -175,7 +175,8 @@ def _load():
                 fn.restype = restype
                 fn.argtypes = argtypes
         return lib
-    hint = "PLAIDML_LIBRARY=%s" % paths[0] if from_env else "the environment variable PLAIDML_LIBRARY"
+    hint = ("PLAIDML_LIBRARY=%s" % paths[0] if from_env
+            else "the environment variable PLAIDML_LIBRARY")
     raise errors.LibraryNotFoundError(
         "libplaidml could not be loaded; tried: %s. Set %s to the path of libplaidml.so "
         "(e.g. <build>/src/capi/libplaidml.so)." % ("; ".join(tried) or "nothing", hint))

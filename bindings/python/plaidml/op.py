@@ -9,7 +9,6 @@ ops the loaded library has; an unknown name raises AttributeError.
 import ctypes
 import functools
 
-from . import _ffi
 from ._ffi import call, decode
 from .edsl import _builder_of
 
