@@ -242,6 +242,15 @@ class BuilderErrorTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             b.op("relu", X, alpha=[0.5, 1.5])
 
+    def test_attribute_values_of_every_python_type(self):
+        attrs = dict(i=3, b=True, f=0.5, s="same_upper", t=(1, 2), l=[], n=np.int64(4),
+                     a=np.array([2, 3]), skipped=None)
+        handle = plaidml.edsl._make_attrs("op", attrs)  # each maps to a C setter: no error
+        plaidml._ffi.raw("plaidml_attrs_destroy")(handle)
+        with self.assertRaises(TypeError) as cm:
+            plaidml.edsl._make_attrs("conv", dict(strides="x y".split()))
+        self.assertIn("conv: attribute strides", str(cm.exception))
+
     def test_undefined_contraction_and_double_definition(self):
         b = plaidml.Builder()
         X = b.input("X", ("N",))
