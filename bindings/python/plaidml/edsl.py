@@ -302,6 +302,11 @@ class Tensor:
     lt, gt, le, ge = __lt__, __gt__, __le__, __ge__
     __hash__ = object.__hash__
 
+    def __repr__(self):
+        v = self._value
+        return "<plaidml.%s %s>" % (type(self).__name__,
+                                    "undefined" if v is None else "value %d" % v.id)
+
     def __neg__(self): return self._builder.call("neg", self)
     def __invert__(self): return self._builder.call("bit_not", self)
     def __abs__(self): return self._builder.call("abs", self)
