@@ -282,6 +282,7 @@ class ShapeOpTest(unittest.TestCase):
         close(self, run_op("slice", x, starts=(1,), ends=(4,), axes=(0,)), x[1:4])
         close(self, run_op("slice", x, starts=(0, 1), ends=(5, -1), axes=(0, 1), steps=(2, 2)),
               x[0:5:2, 1:-1:2])
+        close(self, run_op("slice", x, starts=(4,), ends=(0,), steps=(-2,)), x[4:0:-2])
 
     @needs("pad")
     def test_pad_modes(self):
