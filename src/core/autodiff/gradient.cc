@@ -56,9 +56,13 @@ std::vector<bool> relevant_nodes(const ir::Program& p, ValueId loss,
 Expected<std::vector<ValueId>> find_inputs(const ir::Program& p,
                                            const std::vector<std::string>& wrt) {
   std::vector<ValueId> ids;
+  std::set<std::string> seen;
   for (const auto& name : wrt) {
     auto id = p.find_input(name);
     if (!id) return make_error(StatusCode::kNotFound, "gradient: unknown input '{}'", name);
+    if (!seen.insert(name).second) {
+      return make_error(StatusCode::kInvalidArgument, "gradient: input '{}' is listed twice", name);
+    }
     const auto& dtype = p.nodes[*id].input_dtype;
     if (dtype && !dtype_is_float(*dtype)) {
       return make_error(StatusCode::kInvalidArgument,

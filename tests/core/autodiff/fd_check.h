@@ -92,10 +92,11 @@ inline std::shared_ptr<const ir::Program> with_loss(const ir::Program& p, const 
   std::vector<std::string> dims(rank, "");
   auto w = b.add_input("FD_W", dims, std::nullopt, {});
   REQUIRE(w.has_value());
-  auto fid = b.lookup(f, {});
-  REQUIRE(fid.has_value());
+  auto out = p.find_output(f);  // by output: an output may alias another value (`F = X`)
+  REQUIRE(out.has_value());
+  ir::ValueId fid = p.outputs[*out].second;
   ir::Contraction c;
-  ir::TensorAccess fa{*fid, {}, {}}, wa{*w, {}, {}};
+  ir::TensorAccess fa{fid, {}, {}}, wa{*w, {}, {}};
   for (size_t k = 0; k < rank; ++k) {
     auto i = ir::IntExpr::index("i" + std::to_string(k));
     fa.indices.push_back(i), wa.indices.push_back(i);
