@@ -1,10 +1,11 @@
+#include "core/autodiff/grad_context.h"
+
 #include <fmt/format.h>
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "core/autodiff/grad_context.h"
 #include "core/autodiff/reduce_to_shape.h"
 #include "core/ir/printer.h"
 

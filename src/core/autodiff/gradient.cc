@@ -121,9 +121,9 @@ ValueId output_value(GradContext& cx, ValueId id, ValueId adjoint, std::set<Valu
 }  // namespace
 
 Expected<std::shared_ptr<const ir::Program>> gradient(const ir::Program& program,
-                                                       const std::string& loss,
-                                                       const std::vector<std::string>& wrt,
-                                                       const std::vector<std::string>& grad_names) {
+                                                      const std::string& loss,
+                                                      const std::vector<std::string>& wrt,
+                                                      const std::vector<std::string>& grad_names) {
   auto out = program.find_output(loss);
   if (!out) {
     return make_error(StatusCode::kNotFound, "gradient: unknown loss '{}' (not an output)", loss);

@@ -32,7 +32,8 @@ ValueId reduce_to_shape(GradContext& cx, ValueId g, const ir::SymbolicDims& gdim
   if (!cx.ok()) return -1;
   if (same_dims(gdims, target)) return g;
   if (target.size() > gdims.size()) {
-    cx.fail(Status(StatusCode::kInternal, "gradient: an operand has a higher rank than its result"));
+    cx.fail(
+        Status(StatusCode::kInternal, "gradient: an operand has a higher rank than its result"));
     return -1;
   }
   size_t offset = gdims.size() - target.size();

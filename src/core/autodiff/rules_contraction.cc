@@ -101,8 +101,7 @@ Status extremum_rule(GradContext& cx, ValueId id, const ir::Contraction& c, Valu
   }
   if (!cx.relevant(c.inputs[0].tensor)) return cx.status();
   ir::TensorAccess out{id, c.out_indices, {}}, dO{g, c.out_indices, {}};
-  cx.emit(c.inputs[0].tensor,
-          swap_into(cx, c, 0, CombOp::kCond, {c.inputs[0], out, dO}, {true}));
+  cx.emit(c.inputs[0].tensor, swap_into(cx, c, 0, CombOp::kCond, {c.inputs[0], out, dO}, {true}));
   return cx.status();
 }
 

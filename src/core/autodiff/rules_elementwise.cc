@@ -195,7 +195,6 @@ ValueId binary(F& f, OpKind op, int w, ValueId a, ValueId b, ValueId y, ValueId 
   return -1;
 }
 
-
 enum class Rule { kUnary, kBinary, kSelect, kStructural, kNotDifferentiable };
 
 // Which rule applies: the one switch over every op, so a new op must choose.
@@ -292,10 +291,11 @@ Status elementwise_rule(GradContext& cx, ValueId id, ValueId g) {
     case Rule::kStructural:
       return structural_rule(cx, id, g);
     case Rule::kNotDifferentiable:
-      return not_differentiable(cx, id, n.op == OpKind::PrngValue || n.op == OpKind::PrngStep ||
-                                                n.op == OpKind::PrngState
-                                            ? "a random draw"
-                                            : "an integer or boolean result");
+      return not_differentiable(
+          cx, id,
+          n.op == OpKind::PrngValue || n.op == OpKind::PrngStep || n.op == OpKind::PrngState
+              ? "a random draw"
+              : "an integer or boolean result");
   }
   return cx.status();
 }

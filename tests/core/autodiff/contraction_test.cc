@@ -8,8 +8,10 @@
 namespace plaidml::autodiff::test {
 
 TEST_CASE("autodiff: matmul, both operands") {
-  const char* tile = "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
-  for (auto [m, k, n] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{{2, 3, 4}, {1, 1, 1}, {3, 1, 2}}) {
+  const char* tile =
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+  for (auto [m, k, n] :
+       std::vector<std::tuple<int64_t, int64_t, int64_t>>{{2, 3, 4}, {1, 1, 1}, {3, 1, 2}}) {
     check_gradient(tile, "C", {{"A", rand64({m, k}, 1)}, {"B", rand64({k, n}, 2)}}, {"A", "B"});
   }
 }
@@ -51,7 +53,8 @@ TEST_CASE("autodiff: assign with a tensor default (concatenate-like)") {
   })";
   check_gradient(two, "C", {{"A", rand64({2}, 11)}, {"D", rand64({4}, 12)}}, {"A", "D"});
   check_gradient(two, "C", {{"A", rand64({3}, 11)}, {"D", rand64({4}, 12)}}, {"A", "D"});
-  check_gradient(tile, "E", {{"A", rand64({2}, 13)}, {"B", rand64({3}, 14)}, {"D", rand64({5}, 15)}},
+  check_gradient(tile, "E",
+                 {{"A", rand64({2}, 13)}, {"B", rand64({3}, 14)}, {"D", rand64({5}, 15)}},
                  {"A", "B", "D"});
 }
 
@@ -76,7 +79,8 @@ TEST_CASE("autodiff: the + combination and the cond form") {
 }
 
 TEST_CASE("autodiff: a rational index (transposed-convolution style)") {
-  const char* tile = "function (I[N], K[M]) -> (O) { O[i : 2 * N + 1] = +(I[(i - j + 1) / 2] * K[j]); }";
+  const char* tile =
+      "function (I[N], K[M]) -> (O) { O[i : 2 * N + 1] = +(I[(i - j + 1) / 2] * K[j]); }";
   check_gradient(tile, "O", {{"I", rand64({3}, 26)}, {"K", rand64({3}, 27)}}, {"I", "K"});
 }
 

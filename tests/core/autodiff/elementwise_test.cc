@@ -17,12 +17,12 @@ struct Domain {
 // Each function on inputs inside its domain and away from its kinks.
 const std::vector<Domain>& unary_functions() {
   static const std::vector<Domain> all = {
-      {"neg", -1, 1},     {"exp", -1, 1},     {"log", 0.5, 2},   {"sqrt", 0.5, 2},
-      {"tanh", -1, 1},    {"sin", -2, 2},     {"cos", -2, 2},    {"tan", -1, 1},
+      {"neg", -1, 1},     {"exp", -1, 1},     {"log", 0.5, 2},     {"sqrt", 0.5, 2},
+      {"tanh", -1, 1},    {"sin", -2, 2},     {"cos", -2, 2},      {"tan", -1, 1},
       {"sinh", -1, 1},    {"cosh", -1, 1},    {"asin", -0.8, 0.8}, {"acos", -0.8, 0.8},
-      {"atan", -2, 2},    {"asinh", -2, 2},   {"acosh", 1.2, 3}, {"atanh", -0.8, 0.8},
-      {"erf", -1.5, 1.5}, {"sigmoid", -2, 2}, {"relu", -1, 1},   {"abs", -1, 1},
-      {"recip", 0.5, 2},  {"floor", -2, 2},   {"ceil", -2, 2},   {"round", -2, 2},
+      {"atan", -2, 2},    {"asinh", -2, 2},   {"acosh", 1.2, 3},   {"atanh", -0.8, 0.8},
+      {"erf", -1.5, 1.5}, {"sigmoid", -2, 2}, {"relu", -1, 1},     {"abs", -1, 1},
+      {"recip", 0.5, 2},  {"floor", -2, 2},   {"ceil", -2, 2},     {"round", -2, 2},
       {"sign", -1, 1},
   };
   return all;
@@ -54,9 +54,9 @@ TEST_CASE("autodiff: binary functions, both operands, with broadcasting") {
     double alo, ahi, blo, bhi;
   };
   std::vector<Case> cases = {
-      {"A + B", -1, 1, -1, 1},        {"A - B", -1, 1, -1, 1},       {"A * B", -1, 1, -1, 1},
-      {"A / B", -1, 1, 0.5, 2},       {"A % B", 0.1, 3, 0.7, 1.3},   {"pow(A, B)", 0.5, 2, -1, 2},
-      {"max(A, B)", -1, 1, -1, 1},    {"min(A, B)", -1, 1, -1, 1},
+      {"A + B", -1, 1, -1, 1},     {"A - B", -1, 1, -1, 1},     {"A * B", -1, 1, -1, 1},
+      {"A / B", -1, 1, 0.5, 2},    {"A % B", 0.1, 3, 0.7, 1.3}, {"pow(A, B)", 0.5, 2, -1, 2},
+      {"max(A, B)", -1, 1, -1, 1}, {"min(A, B)", -1, 1, -1, 1},
   };
   // Operand shapes: equal; B of lower rank; A scalar; size-1 axes only known at run time.
   struct Shapes {
@@ -64,19 +64,24 @@ TEST_CASE("autodiff: binary functions, both operands, with broadcasting") {
     std::vector<int64_t> a, b;
   };
   std::vector<Shapes> shapes = {
-      {"A[N, M]", "B[N, M]", {3, 4}, {3, 4}}, {"A[N, M]", "B[M]", {2, 3}, {3}},
-      {"A[M]", "B[N, M]", {4}, {2, 4}},       {"A[]", "B[N, M]", {}, {2, 3}},
-      {"A[N, P]", "B[Q, M]", {3, 1}, {1, 4}}, {"A[N, P]", "B[Q, M]", {3, 4}, {3, 4}},
+      {"A[N, M]", "B[N, M]", {3, 4}, {3, 4}},
+      {"A[N, M]", "B[M]", {2, 3}, {3}},
+      {"A[M]", "B[N, M]", {4}, {2, 4}},
+      {"A[]", "B[N, M]", {}, {2, 3}},
+      {"A[N, P]", "B[Q, M]", {3, 1}, {1, 4}},
+      {"A[N, P]", "B[Q, M]", {3, 4}, {3, 4}},
       {"A[K, N, M]", "B[P, M]", {2, 3, 2}, {1, 2}},
   };
   uint64_t seed = 100;
   for (const Case& c : cases) {
     for (const Shapes& s : shapes) {
-      std::string tile = "function (" + s.adecl + ", " + s.bdecl + ") -> (F) { F = " + c.expr + "; }";
+      std::string tile =
+          "function (" + s.adecl + ", " + s.bdecl + ") -> (F) { F = " + c.expr + "; }";
       CAPTURE(tile);
-      check_gradient(tile, "F",
-                     {{"A", rand64(s.a, seed++, c.alo, c.ahi)}, {"B", rand64(s.b, seed++, c.blo, c.bhi)}},
-                     {"A", "B"});
+      check_gradient(
+          tile, "F",
+          {{"A", rand64(s.a, seed++, c.alo, c.ahi)}, {"B", rand64(s.b, seed++, c.blo, c.bhi)}},
+          {"A", "B"});
     }
   }
 }

@@ -164,7 +164,8 @@ inline void check_gradient(std::shared_ptr<const ir::Program> program, const std
       double down = plaidml::testing::element_as_double(output(*p, run(p, v), "FD_L"), 0);
       double fd = (up - down) / (2 * h);
       double an = plaidml::testing::element_as_double(grad, e);
-      double tol = o.atol * std::max(1.0, std::abs(up)) + o.rtol * std::max(std::abs(fd), std::abs(an));
+      double tol =
+          o.atol * std::max(1.0, std::abs(up)) + o.rtol * std::max(std::abs(fd), std::abs(an));
       CHECK_MESSAGE(std::abs(an - fd) <= tol,
                     fmt::format("d/d{}[{}]: gradient {} vs finite difference {}", x, e, an, fd));
     }
