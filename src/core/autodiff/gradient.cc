@@ -35,13 +35,24 @@ std::vector<ValueId> operands_of(const ir::Node& n) {
   return {};
 }
 
-// Nodes that depend on some wrt input and that the loss depends on.
+// The operands whose values (not only their shapes) the node's value depends on: index(X, axis)
+// and shape(X) read only X's shape, scatter(E, I, V) only V's. Such an operand is a constant for
+// differentiation, so one-hot masks and iotas built from a wrt input need no gradient.
+std::vector<ValueId> value_operands(const ir::Node& n) {
+  if (n.kind == ir::NodeKind::kElementwise) {
+    if (n.op == ir::OpKind::Index || n.op == ir::OpKind::ShapeOf) return {};
+    if (n.op == ir::OpKind::Scatter) return {n.operands[0], n.operands[1]};
+  }
+  return operands_of(n);
+}
+
+// Nodes whose values depend on some wrt input and that the loss depends on.
 std::vector<bool> relevant_nodes(const ir::Program& p, ValueId loss,
                                  const std::vector<ValueId>& wrt) {
   std::vector<bool> from_wrt(p.nodes.size(), false), to_loss(p.nodes.size(), false);
   for (ValueId w : wrt) from_wrt[w] = true;
   for (size_t id = 0; id < p.nodes.size(); ++id) {
-    for (ValueId v : operands_of(p.nodes[id])) from_wrt[id] = from_wrt[id] || from_wrt[v];
+    for (ValueId v : value_operands(p.nodes[id])) from_wrt[id] = from_wrt[id] || from_wrt[v];
   }
   to_loss[loss] = true;
   for (ValueId id = loss; id >= 0; --id) {

@@ -56,9 +56,10 @@ TEST_CASE("autodiff: integer and boolean results stop the gradient with an error
               StatusCode::kInvalidArgument,
               "gradient: 'T' = as_int(X, 32) is not differentiable (an integer "
               "or boolean result)");
-  check_error(with_sum("T = index(X, 0); F = T * X;"), "L", {"X"}, StatusCode::kInvalidArgument,
-              "gradient: 'T' = index(X, 0) is not differentiable (an integer "
-              "or boolean result)");
+  check_error(with_sum("T = index(X, 0); F = as_float(T < Y, 64);"), "L", {"Y"},
+              StatusCode::kInvalidArgument,
+              "gradient: '_T1' = cmp_lt(T, Y) is not differentiable (an integer or boolean "
+              "result)");
   check_error(with_sum("E[i : N] = +(X[i] == Y[i]); F = as_float(E, 64);"), "L", {"X"},
               StatusCode::kInvalidArgument,
               "gradient: 'E' is an equality (==) contraction, which is not "
@@ -70,10 +71,21 @@ TEST_CASE("autodiff: integer and boolean results stop the gradient with an error
 }
 
 TEST_CASE("autodiff: no gradient needed through a comparison that only selects") {
-  // The condition of select, the indices of gather: the gradient does not flow
-  // through them.
+  // The condition of select, the indices of gather: the gradient does not flow through them.
   check_gradient(with_sum("F = select(X < Y, X, Y * 2.0);"), "L",
                  {{"X", rand64({4}, 1)}, {"Y", rand64({4}, 2)}}, {"X", "Y"});
+  check_gradient(with_sum("F = gather(Y, as_int(X * 0.0 + 1.0, 32)) * X;"), "L",
+                 {{"X", rand64({4}, 1)}, {"Y", rand64({4}, 2)}}, {"X", "Y"});
+}
+
+TEST_CASE("autodiff: index and shape read only the shape: constants, not errors") {
+  // A one-hot mask of the wrt input's own axis (as cross-entropy builds it) is a constant.
+  const char *tile = R"(function (X[N, C], Lbl[N, One]) -> (F) {
+    Hot = as_float(index(X, 1) == Lbl, 64);
+    F = Hot * log(X) + as_float(index(X, 0), 64) * X;
+  })";
+  check_gradient(tile, "F", {{"X", rand64({3, 4}, 5, 0.5, 2)}, {"Lbl", i32({3, 1}, {0, 3, 1})}},
+                 {"X"});
 }
 
 TEST_CASE("autodiff: product aggregation and max of a combination have no gradient") {
