@@ -55,7 +55,8 @@ TEST_CASE("autodiff: binary functions, both operands, with broadcasting") {
   };
   std::vector<Case> cases = {
       {"A + B", -1, 1, -1, 1},     {"A - B", -1, 1, -1, 1},     {"A * B", -1, 1, -1, 1},
-      {"A / B", -1, 1, 0.5, 2},    {"A % B", 0.1, 3, 0.7, 1.3}, {"pow(A, B)", 0.5, 2, -1, 2},
+      {"A / B", -1, 1, 0.5, 2},    {"A % B", 0.1, 3, 0.7, 1.3},
+      {"A % B", -3, -0.1, 0.7, 1.3}, {"pow(A, B)", 0.5, 2, -1, 2},
       {"max(A, B)", -1, 1, -1, 1}, {"min(A, B)", -1, 1, -1, 1},
   };
   // Operand shapes: equal; B of lower rank; A scalar; size-1 axes only known at run time.
@@ -102,6 +103,18 @@ TEST_CASE("autodiff: select routes to the chosen branch, literals and reuse") {
   check_gradient(tile, "F", {{"X", rand64({6}, 5)}, {"Y", rand64({6}, 6)}}, {"X", "Y"});
   check_gradient("function (C[N], X[N]) -> (F) { F = C > 0.5 ? X : X * X; }", "F",
                  {{"C", rand64({5}, 7)}, {"X", rand64({5}, 8)}}, {"X"});
+}
+
+TEST_CASE("autodiff: select with each operand broadcast") {
+  const char* tile = R"(function (C[N, One], A[M], B[N, M]) -> (F) {
+    F = select(C > 0.0, A, B);
+  })";
+  check_gradient(tile, "F",
+                 {{"C", rand64({3, 1}, 11)}, {"A", rand64({4}, 12)}, {"B", rand64({3, 4}, 13)}},
+                 {"A", "B"});
+  check_gradient(tile, "F",
+                 {{"C", rand64({1, 1}, 14)}, {"A", rand64({1}, 15)}, {"B", rand64({1, 1}, 16)}},
+                 {"A", "B"});
 }
 
 TEST_CASE("autodiff: dims used as values are constants") {
