@@ -36,6 +36,20 @@ TEST_CASE("autodiff: sum, max and min reductions") {
   }
 }
 
+TEST_CASE("autodiff: max pooling, a diagonal, a transpose, a square") {
+  const char* pool = R"(function (I[N, X, C]) -> (O) {
+    O[n, x, c : N, (X + 1) / 2, C] = >(I[n, 2 * x + i, c]), i < 2;
+  })";
+  check_gradient(pool, "O", {{"I", rand64({2, 5, 2}, 40)}}, {"I"});
+  check_gradient(pool, "O", {{"I", rand64({1, 4, 3}, 41)}}, {"I"});
+  check_gradient("function (X[N, N]) -> (T) { T[i : N] = +(X[i, i]); }", "T",
+                 {{"X", rand64({3, 3}, 42)}}, {"X"});
+  check_gradient("function (X[N, M]) -> (T) { T[j, i : M, N] = =(X[i, j]); }", "T",
+                 {{"X", rand64({2, 3}, 43)}}, {"X"});
+  check_gradient("function (X[N, M]) -> (T) { T[i : N] = +(X[i, j] * X[i, j]); }", "T",
+                 {{"X", rand64({2, 3}, 44)}}, {"X"});
+}
+
 TEST_CASE("autodiff: a user constraint (cumulative sum)") {
   const char* tile = "function (X[N]) -> (S) { S[i : N] = +(X[k]), i - k < N; }";
   check_gradient(tile, "S", {{"X", rand64({5}, 9)}}, {"X"});

@@ -65,6 +65,9 @@ TEST_CASE("autodiff: integer and boolean results stop the gradient with an error
               "gradient: 'E' is an equality (==) contraction, which is not "
               "differentiable (a "
               "boolean result)");
+  check_error(with_sum("R = prng_step(X, N); V = prng_value(R); F = V * Y;"), "L", {"X"},
+              StatusCode::kInvalidArgument,
+              "gradient: 'V' = prng_value(R) is not differentiable (a random draw)");
   check_error("function (X: i32[N]) -> (L) { L[] = +(X[i]); }", "L", {"X"},
               StatusCode::kInvalidArgument,
               "gradient: input 'X' is declared i32; only float inputs have a gradient");
