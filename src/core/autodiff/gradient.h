@@ -11,7 +11,8 @@
 // Errors (kInvalidArgument unless noted), each naming the op and the value:
 //   an unknown loss or input name (kNotFound); a loss that is not a scalar (kTypeError);
 //   a gradient through an integer or boolean op (comparisons, casts to integers, bit ops,
-//   index, argmax) or through `*` aggregation.
+//   argmax) or through `*` aggregation. index(X) and shape(X) are constants (they read only X's
+//   shape). The rules, the choices (ties, dtypes) and every message: docs/autodiff.md.
 #pragma once
 
 #include <memory>
