@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The C example in README.md compiles as C99 with -Werror against the built library and prints
+# The first C example in README.md (the complete program; later blocks are fragments) compiles as C99 with -Werror against the built library and prints
 # the right product, so the first code a new user copies always works.
 set -euo pipefail
 readme=$1 include=$2 libdir=$3 work=$4
 mkdir -p "$work"
-sed -n '/^```c$/,/^```$/p' "$readme" | sed '1d;$d' >"$work/readme_example.c"
+awk '/^```c$/ { inside = 1; next } inside && /^```$/ { exit } inside' "$readme" \
+  >"$work/readme_example.c"
 cc -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$include" "$work/readme_example.c" \
   -L"$libdir" -lplaidml -Wl,-rpath,"$libdir" -o "$work/readme_example"
 out=$("$work/readme_example")
