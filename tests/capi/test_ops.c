@@ -100,8 +100,93 @@ static void test_gradient_misuse(void) {
   plaidml_program_destroy(p);
 }
 
+/* softmax over axis 1 of [[0, ln 3], [0, 0]] is [[1/4, 3/4], [1/2, 1/2]] (hand-computed). */
+static void test_op_runs_and_reports(void) {
+  plaidml_context* ctx = NULL;
+  plaidml_builder* b = NULL;
+  plaidml_attrs* attrs = NULL;
+  plaidml_program* p = NULL;
+  plaidml_buffer* in[1] = {NULL};
+  plaidml_buffer* out[1] = {NULL};
+  plaidml_value x, y;
+  const char* dims[2] = {"N", "C"};
+  const int64_t shape[2] = {2, 2};
+  float xs[4], got[4] = {0, 0, 0, 0};
+  const float want[4] = {0.25f, 0.75f, 0.5f, 0.5f};
+  xs[0] = 0, xs[1] = (float)log(3.0), xs[2] = 0, xs[3] = 0;
+  CHECK_OK(plaidml_context_create(NULL, &ctx));
+  CHECK_OK(plaidml_builder_create("softmax", &b));
+  CHECK_OK(plaidml_attrs_create(&attrs));
+  CHECK_OK(plaidml_builder_add_input(b, "X", 2, dims, PLAIDML_DTYPE_FLOAT32, &x));
+  CHECK_OK(plaidml_attrs_set_int(attrs, "axis", 2));
+  CHECK_ERR(plaidml_builder_op(b, "softmax", 1, &x, attrs, &y), PLAIDML_STATUS_TYPE_ERROR,
+            "softmax: attribute 'axis' is 2, out of range for rank 2");
+  CHECK_OK(plaidml_attrs_set_string(attrs, "axis", "last"));
+  CHECK_ERR(plaidml_builder_op(b, "softmax", 1, &x, attrs, &y), INV,
+            "softmax: attribute 'axis' must be an integer, not a string");
+  CHECK_OK(plaidml_attrs_set_int(attrs, "axis", -1));
+  CHECK_OK(plaidml_attrs_set_float(attrs, "alpah", 1.0));
+  CHECK_ERR(plaidml_builder_op(b, "softmax", 1, &x, attrs, &y), INV,
+            "softmax: unknown attribute 'alpah'");
+  plaidml_attrs_destroy(attrs);
+  CHECK_OK(plaidml_attrs_create(&attrs));
+  CHECK_OK(plaidml_attrs_set_int(attrs, "axis", 1));
+  CHECK_OK(plaidml_builder_op(b, "softmax", 1, &x, attrs, &y));
+  CHECK_OK(plaidml_builder_add_output(b, "Y", y));
+  CHECK_OK(plaidml_builder_build(b, &p));
+  CHECK_OK(plaidml_buffer_create_from_host(ctx, PLAIDML_DTYPE_FLOAT32, 2, shape, xs, sizeof xs,
+                                           &in[0]));
+  CHECK_OK(plaidml_execute(ctx, p, 1, NULL, in, 1, NULL, out));
+  if (out[0] != NULL) CHECK_OK(plaidml_buffer_read(out[0], got, sizeof got));
+  CHECK(harness_close(got, want, 4, 1e-6f));
+  plaidml_buffer_destroy(out[0]);
+  plaidml_buffer_destroy(in[0]);
+  plaidml_program_destroy(p);
+  plaidml_attrs_destroy(attrs);
+  plaidml_builder_destroy(b);
+  plaidml_context_destroy(ctx);
+}
+
+/* L = sum(X * X): dL/dX = 2 X, run on the context's device. */
+static void test_gradient_runs(void) {
+  plaidml_context* ctx = NULL;
+  plaidml_program *p = NULL, *g = NULL, *bad = NULL;
+  plaidml_buffer* in[1] = {NULL};
+  plaidml_buffer* out[2] = {NULL, NULL};
+  const char* wrt[1] = {"X"};
+  const char* names[1] = {"DX"};
+  const char* outs[1] = {"DX"};
+  const int64_t n = 3;
+  const float xs[3] = {1.0f, -2.0f, 0.5f}, want[3] = {2.0f, -4.0f, 1.0f};
+  float got[3] = {0, 0, 0};
+  const char* name = NULL;
+  CHECK_OK(plaidml_context_create(NULL, &ctx));
+  CHECK_OK(plaidml_program_from_tile(
+      "function (X[N]) -> (L, S) { L[] = +(X[i] * X[i]); S = X * 2; }", &p));
+  CHECK_OK(plaidml_program_gradient(p, "L", 1, wrt, names, &g));
+  CHECK_OK(plaidml_program_output_name(g, 2, &name));
+  CHECK(name != NULL && strcmp(name, "DX") == 0);
+  CHECK_OK(plaidml_buffer_create_from_host(ctx, PLAIDML_DTYPE_FLOAT32, 1, &n, xs, sizeof xs,
+                                           &in[0]));
+  CHECK_OK(plaidml_execute(ctx, g, 1, NULL, in, 1, outs, out));
+  if (out[0] != NULL) CHECK_OK(plaidml_buffer_read(out[0], got, sizeof got));
+  CHECK(harness_close(got, want, 3, 1e-6f));
+  CHECK_ERR(plaidml_program_gradient(p, "S", 1, wrt, NULL, &bad), PLAIDML_STATUS_TYPE_ERROR,
+            "gradient: loss 'S' has rank 1; a gradient needs a scalar output");
+  CHECK_ERR(plaidml_program_gradient(p, "Nope", 1, wrt, NULL, &bad), PLAIDML_STATUS_NOT_FOUND,
+            "Nope");
+  CHECK(bad == NULL);
+  plaidml_buffer_destroy(out[0]);
+  plaidml_buffer_destroy(in[0]);
+  plaidml_program_destroy(g);
+  plaidml_program_destroy(p);
+  plaidml_context_destroy(ctx);
+}
+
 int main(void) {
   test_attrs();
+  test_op_runs_and_reports();
+  test_gradient_runs();
   test_op_list_and_misuse();
   test_value_dims();
   test_gradient_misuse();
