@@ -53,6 +53,7 @@ IntExprPtr lit(int64_t v) { return se::lit(v); }
 
 IntExprPtr extent(const SpatialAttrs& a, size_t axis, IntExprPtr window) {
   // (window - 1) * dilation + 1
+  if (a.dilations[axis] == 1) return window;
   return se::add(se::mul(se::sub(std::move(window), lit(1)), lit(a.dilations[axis])), lit(1));
 }
 
@@ -140,6 +141,113 @@ std::string dims_string(const SymbolicDims& dims) {
     out += ir::print_int_expr(*dims[k]);
   }
   return out + "]";
+}
+
+}  // namespace plaidml::oplib
+
+namespace plaidml::oplib {
+
+std::vector<IntExprPtr> ConvSetup::kernel_access(const std::vector<IntExprPtr>& k, IntExprPtr in,
+                                                 IntExprPtr out) const {
+  std::vector<IntExprPtr> idx;
+  if (oihw) idx = {out, in};
+  idx.insert(idx.end(), k.begin(), k.end());
+  if (!oihw) idx.insert(idx.end(), {in, out});
+  return idx;
+}
+
+Expected<ConvSetup> read_conv(OpCall& call) {
+  ConvSetup s;
+  PLAIDML_ASSIGN(s.input, call.dims(0));
+  size_t rank = s.input.size();
+  if (rank < 3 || rank > 5) {
+    return call.error(StatusCode::kTypeError,
+                      "argument 'input' must have rank 3, 4 or 5 (batch, channels and 1 to 3 "
+                      "spatial axes), but it has rank {}",
+                      rank);
+  }
+  s.spatial = rank - 2;
+  PLAIDML_ASSIGN(s.kernel, call.dims_of_rank(1, rank));
+  PLAIDML_ASSIGN(s.attrs, read_spatial_attrs(call, s.spatial, std::vector<int64_t>(s.spatial, 1),
+                                             true));
+  PLAIDML_ASSIGN(s.groups, call.get_int("groups", 1));
+  if (s.groups < 1) {
+    return call.error(StatusCode::kInvalidArgument, "attribute 'groups' must be 1 or more, got {}",
+                      s.groups);
+  }
+  PLAIDML_ASSIGN(std::string kl, call.get_string("kernel_layout", "HWIO", {"HWIO", "OIHW"}));
+  s.oihw = kl == "OIHW";
+  s.layout = Layout{rank, s.attrs.channels_first};
+  s.batch = s.input[0];
+  s.channels = s.input[s.layout.channel_axis()];
+  for (size_t a = 0; a < s.spatial; ++a) {
+    s.in_sizes.push_back(s.input[s.layout.spatial_axis(a)]);
+    s.k_sizes.push_back(s.kernel[s.oihw ? 2 + a : a]);
+  }
+  s.k_in = s.kernel[s.oihw ? 1 : rank - 2];
+  s.k_out = s.kernel[s.oihw ? 0 : rank - 1];
+  return s;
+}
+
+IntExprPtr grouped(const IntExprPtr& g, const IntExprPtr& per_group, const IntExprPtr& i) {
+  if (!g) return i;
+  return se::add(se::mul(g, per_group), i);
+}
+
+Expected<std::optional<ValueId>> bias_default(OpCall& call, const ConvSetup& s,
+                                              const IntExprPtr& channels, BindGuard* guard) {
+  if (!call.has_operand(2)) return std::optional<ValueId>();
+  PLAIDML_ASSIGN(SymbolicDims db, call.dims_of_rank(2, 1));
+  if (equal_sizes(db[0], channels) == Agreement::kFails) {
+    return call.error(StatusCode::kTypeError,
+                      "argument 'bias' has {} entries, but the result has {} channels",
+                      ir::print_int_expr(*db[0]), ir::print_int_expr(*channels));
+  }
+  guard->equal(db[0], channels);
+  if (!s.layout.channels_first) return std::optional<ValueId>(call.operand(2));
+  // [C] -> [C, 1, ...]: one spatial axis of size 1 per spatial axis.
+  IntExprPtr c = call.index();
+  std::vector<IntExprPtr> idx{c}, sizes{db[0]};
+  for (size_t a = 0; a < s.spatial; ++a) {
+    idx.push_back(se::lit(0));
+    sizes.push_back(se::lit(1));
+  }
+  return std::optional<ValueId>(call.contract(ir::AggOp::kAssign, ir::CombOp::kNone, idx, sizes,
+                                              {Access{call.operand(2), {c}}}));
+}
+
+}  // namespace plaidml::oplib
+
+namespace plaidml::oplib {
+
+Status check_channels(OpCall& call, const ConvSetup& s, const IntExprPtr& channels,
+                      const IntExprPtr& per_group, const IntExprPtr& divisible,
+                      std::string_view divisible_what, BindGuard* guard) {
+  IntExprPtr want = se::mul(se::lit(s.groups), per_group);
+  if (equal_sizes(channels, want) == Agreement::kFails) {
+    return call.error(StatusCode::kTypeError,
+                      "argument 'input' has {} channels, but the kernel {} expects groups ({}) * "
+                      "{} = {}",
+                      ir::print_int_expr(*channels), dims_string(s.kernel), s.groups,
+                      ir::print_int_expr(*per_group), ir::print_int_expr(*want));
+  }
+  guard->equal(channels, want);
+  auto d = se::literal_value(*divisible);
+  if (d && *d % s.groups != 0) {
+    return call.error(StatusCode::kTypeError,
+                      "the kernel's {} ({}) is not a multiple of groups ({})", divisible_what, *d,
+                      s.groups);
+  }
+  if (s.groups > 1) {
+    guard->equal(divisible,
+                 se::mul(se::lit(s.groups), se::floordiv(divisible, se::lit(s.groups))));
+  }
+  return Status::ok();
+}
+
+std::optional<ValueId> sum_of(OpCall& call, std::optional<ValueId> a, std::optional<ValueId> b) {
+  if (a && b) return call.add(*a, *b);
+  return a ? a : b;
 }
 
 }  // namespace plaidml::oplib

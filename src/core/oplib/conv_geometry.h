@@ -13,6 +13,8 @@ namespace plaidml::oplib {
 
 namespace se = ir::size_expr;
 
+std::vector<OpDef> conv_transpose_ops();  // conv_transpose.cc; conv_ops() lists them
+
 // The spatial attributes of a conv, conv_transpose or pooling op, checked against `spatial`.
 struct SpatialAttrs {
   std::vector<int64_t> strides;
@@ -82,6 +84,42 @@ class BindGuard {
 
 // A zero (or `value`) tensor of the given dims, made by a contraction over a literal.
 ValueId filled(OpCall& call, const std::vector<IntExprPtr>& dims, double value);
+
+// The operands and attributes of conv / conv_transpose, read and checked.
+struct ConvSetup {
+  SpatialAttrs attrs;
+  Layout layout;
+  size_t spatial = 0;
+  int64_t groups = 1;
+  SymbolicDims input, kernel;
+  IntExprPtr batch, channels;         // of the input
+  std::vector<IntExprPtr> in_sizes;   // input spatial sizes
+  std::vector<IntExprPtr> k_sizes;    // kernel spatial sizes
+  IntExprPtr k_in, k_out;             // kernel "I" (per group) and "O" dims
+  bool oihw = false;
+  // Kernel indices from spatial, in and out indices, in the kernel's layout.
+  std::vector<IntExprPtr> kernel_access(const std::vector<IntExprPtr>& k, IntExprPtr in,
+                                        IntExprPtr out) const;
+};
+Expected<ConvSetup> read_conv(OpCall& call);
+
+// `g * per_group + i` for group index g (just `i` when there is one group).
+IntExprPtr grouped(const IntExprPtr& g, const IntExprPtr& per_group, const IntExprPtr& i);
+
+// The bias operand (index 2) as the default of a conv's contraction: [C] for channels_last,
+// [C, 1, ...] for channels_first, so that the contraction's bind-time default check sees it;
+// its size is guarded equal to `channels`. nullopt when there is no bias.
+Expected<std::optional<ValueId>> bias_default(OpCall& call, const ConvSetup& s,
+                                              const IntExprPtr& channels, BindGuard* guard);
+
+// The conv's channel agreements: `channels` == groups * `per_group`, and `divisible` a multiple of
+// groups; each checked now where the sizes are known, else guarded to fail at bind.
+Status check_channels(OpCall& call, const ConvSetup& s, const IntExprPtr& channels,
+                      const IntExprPtr& per_group, const IntExprPtr& divisible,
+                      std::string_view divisible_what, BindGuard* guard);
+
+// a + b where both are present, else the one present (the defaults of a contraction).
+std::optional<ValueId> sum_of(OpCall& call, std::optional<ValueId> a, std::optional<ValueId> b);
 
 // "[a, b, c]" for messages.
 std::string dims_string(const SymbolicDims& dims);
