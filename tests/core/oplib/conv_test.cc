@@ -260,3 +260,35 @@ TEST_CASE("conv: errors") {
 }
 
 }  // namespace plaidml::oplib::test
+
+namespace plaidml::oplib::test {
+
+Status apply_literal(const std::string& op, const std::vector<std::vector<int64_t>>& shapes,
+                     const Attrs& attrs);  // linalg_test.cc
+
+TEST_CASE("conv and conv_transpose: mismatches of literal dims are errors while building") {
+  auto check = [](const std::string& op, const std::vector<std::vector<int64_t>>& shapes,
+                  const Attrs& attrs, const std::string& message) {
+    Status s = apply_literal(op, shapes, attrs);
+    CHECK(s.code() == StatusCode::kTypeError);
+    CHECK(s.message() == message);
+  };
+  CHECK(apply_literal("conv", {{1, 4, 4, 2}, {2, 2, 2, 3}, {3}}, {}).is_ok());
+  check("conv", {{1, 4, 4, 2}, {2, 2, 3, 3}}, {},
+        "conv: argument 'input' has 2 channels, but the kernel [2, 2, 3, 3] expects groups (1) * 3 "
+        "= 3");
+  check("conv", {{1, 4, 4, 4}, {2, 2, 2, 3}}, {{"groups", int64_t{2}}},
+        "conv: the kernel's output channels (3) is not a multiple of groups (2)");
+  check("conv", {{1, 4, 4, 2}, {2, 2, 2, 3}, {4}}, {},
+        "conv: argument 'bias' has 4 entries, but the result has 3 channels");
+  CHECK(apply_literal("conv_transpose", {{1, 4, 4, 3}, {2, 2, 2, 3}, {2}}, {}).is_ok());
+  check("conv_transpose", {{1, 4, 4, 2}, {2, 2, 2, 3}}, {},
+        "conv_transpose: argument 'input' has 2 channels, but the kernel [2, 2, 2, 3] expects "
+        "groups (1) * 3 = 3");
+  CHECK(apply_literal("conv_transpose", {{1, 4, 4, 3}, {2, 2, 2, 3}}, {{"groups", int64_t{3}}})
+            .is_ok());
+  check("conv_transpose", {{1, 4, 4, 2}, {2, 2, 2, 3}}, {{"groups", int64_t{2}}},
+        "conv_transpose: the kernel's input channels (3) is not a multiple of groups (2)");
+}
+
+}  // namespace plaidml::oplib::test

@@ -213,3 +213,49 @@ TEST_CASE("gemm: errors") {
 }
 
 }  // namespace plaidml::oplib::test
+
+namespace plaidml::oplib::test {
+
+// Applies `op` to operands whose dims are literals (reshapes of inputs), where mismatches are
+// seen while building; returns the op's status.
+Status apply_literal(const std::string& op, const std::vector<std::vector<int64_t>>& shapes,
+                     const Attrs& attrs) {
+  ir::ProgramBuilder b("literal");
+  std::vector<ir::ValueId> operands;
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    auto x = b.add_input("X" + std::to_string(k), std::nullopt, std::nullopt, {});
+    std::vector<ir::IntExprPtr> dims;
+    for (int64_t d : shapes[k]) dims.push_back(ir::size_expr::lit(d));
+    auto r = b.add_call("reshape", {*x}, dims, {});
+    REQUIRE(r.has_value());
+    operands.push_back(*r);
+  }
+  auto result = apply(b, op, operands, attrs);
+  return result.has_value() ? Status::ok() : result.status();
+}
+
+void check_literal_error(const std::string& op, const std::vector<std::vector<int64_t>>& shapes,
+                         const Attrs& attrs, const std::string& message) {
+  Status s = apply_literal(op, shapes, attrs);
+  CHECK(s.code() == StatusCode::kTypeError);
+  CHECK(s.message() == message);
+}
+
+TEST_CASE("linalg: mismatches of literal dims are errors while building") {
+  CHECK(apply_literal("matmul", {{2, 3}, {3, 4}}, {}).is_ok());
+  CHECK(apply_literal("matmul", {{5, 1, 2, 3}, {4, 3, 4}}, {}).is_ok());
+  check_literal_error("matmul", {{2, 3}, {4, 2}}, {},
+                      "matmul: the summed dimensions differ: 'a' [2, 3] has 3, 'b' [4, 2] has 4");
+  check_literal_error("matmul", {{2, 2, 3}, {3, 3, 2}}, {},
+                      "matmul: batch dimensions of 'a' [2] and 'b' [3] do not broadcast");
+  check_literal_error("dot", {{2, 3}, {2}}, {},
+                      "dot: the summed dimensions differ: 'a' [2, 3] has 3, 'b' [2] has 2");
+  check_literal_error("gemm", {{2, 3}, {2, 3}}, {},
+                      "gemm: the summed dimensions differ: op(A) [2, 3] has 3 columns, op(B) [2, "
+                      "3] has 2 rows");
+  CHECK(apply_literal("gemm", {{2, 3}, {3, 4}, {1, 4}}, {}).is_ok());
+  check_literal_error("gemm", {{2, 3}, {3, 4}, {3, 4}}, {},
+                      "gemm: argument 'c' [3, 4] does not broadcast to [M, N] = [2, 4]");
+}
+
+}  // namespace plaidml::oplib::test
