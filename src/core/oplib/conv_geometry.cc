@@ -122,14 +122,14 @@ void BindGuard::broadcast(IntExprPtr a, IntExprPtr b) {
   right_.push_back(std::move(b));
 }
 
-ValueId filled(OpCall& call, const std::vector<IntExprPtr>& dims, double value) {
+ValueId filled(OpCall& call, const std::vector<IntExprPtr>& dims, int64_t value) {
   return call.contract(ir::AggOp::kAssign, ir::CombOp::kNone, call.indices(dims.size()), dims,
-                       {Access{call.literal(value), {}}});
+                       {Access{call.int_literal(value), {}}});
 }
 
 std::optional<ValueId> BindGuard::build(OpCall& call) const {
   if (left_.empty()) return std::nullopt;
-  ValueId sum = call.add(filled(call, left_, 0.0), filled(call, right_, 0.0));
+  ValueId sum = call.add(filled(call, left_, 0), filled(call, right_, 0));
   return call.contract(ir::AggOp::kSum, ir::CombOp::kNone, {}, {},
                        {Access{sum, call.indices(left_.size())}});
 }

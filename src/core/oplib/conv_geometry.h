@@ -69,7 +69,8 @@ Agreement broadcastable(const IntExprPtr& a, const IntExprPtr& b);
 // broadcasting fails at bind exactly when an agreement fails: sizes a and b of a `broadcast`
 // pair as they are, those of an `equal` pair as a + 2 and b + 2 (both >= 2, so they broadcast
 // only when equal). The sum, reduced to a scalar zero, becomes the default of the op's main
-// contraction, so it is part of the result and cannot be pruned.
+// contraction, so it is part of the result and cannot be pruned. It is an integer zero, so it
+// leaves the result's dtype alone.
 class BindGuard {
  public:
   void equal(IntExprPtr a, IntExprPtr b);
@@ -82,8 +83,9 @@ class BindGuard {
   std::vector<IntExprPtr> left_, right_;
 };
 
-// A zero (or `value`) tensor of the given dims, made by a contraction over a literal.
-ValueId filled(OpCall& call, const std::vector<IntExprPtr>& dims, double value);
+// A tensor of the given dims filled with the integer `value`, made by a contraction over a
+// literal. Integers, so that a check or count never widens the float values it meets.
+ValueId filled(OpCall& call, const std::vector<IntExprPtr>& dims, int64_t value);
 
 // The operands and attributes of conv / conv_transpose, read and checked.
 struct ConvSetup {

@@ -70,7 +70,8 @@ Expected<ValueId> max_pool(OpCall& call) {
 }
 
 // How many points of each window lie inside the input: [out...] (channels_first) or
-// [out..., 1] (channels_last), to divide the window sums by.
+// [out..., 1] (channels_last), to divide the window sums by. Integers, so that the quotient
+// keeps the input's float dtype.
 ValueId window_counts(OpCall& call, const PoolSetup& p) {
   std::vector<IntExprPtr> idx = p.x, sizes = p.out_sizes;
   if (!p.layout.channels_first) {
@@ -82,7 +83,7 @@ ValueId window_counts(OpCall& call, const PoolSetup& p) {
     constraints.push_back({p.pos[a], p.input[p.layout.spatial_axis(a)]});
   }
   return call.contract(ir::AggOp::kSum, ir::CombOp::kNone, idx, sizes,
-                       {Access{call.literal(1.0), {}}}, constraints);
+                       {Access{call.int_literal(1), {}}}, constraints);
 }
 
 Expected<ValueId> avg_pool(OpCall& call) {

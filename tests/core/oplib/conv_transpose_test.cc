@@ -216,11 +216,11 @@ TEST_CASE("conv_transpose: errors") {
                  "conv_transpose: argument 'input' must have rank 3, 4 or 5 (batch, channels and "
                  "1 to 3 spatial axes), but it has rank 2");
   // The kernel's O must be the input's channels; checked at bind.
-  error(f32({2, 2, 2, 3}, seq(24, 1, 0)), {}, StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (f32[4]) with '_T1' (f32[5]) in '_T3 + _T1'");
+  error(f32({2, 2, 2, 3}, seq(24, 1, 0)), {}, StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[4]) with '_T1' (i32[5]) in '_T3 + _T1'");
   error(f32({2, 2, 1, 3}, seq(12, 1, 0)), {{"groups", int64_t{2}}}, StatusCode::kTypeError,
-        "6:13: cannot broadcast '_T3' (f32[4, 5]) with '_T1' (f32[4, 4]) in '_T3 + _T1'");
+        "6:13: cannot broadcast '_T3' (i32[4, 5]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
   check_op_error("conv_transpose", {{"I", i4}, {"K", k4}, {"B", f32({3}, {1, 2, 3})}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (f32[4, 5]) with '_T1' (f32[4, 4]) in '_T3 + _T1'");
+                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[4, 5]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
 }
 
 }  // namespace plaidml::oplib::test

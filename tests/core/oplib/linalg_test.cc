@@ -92,11 +92,11 @@ TEST_CASE("matmul: errors") {
                  "matmul: argument 'b' must have rank 1 or more, but it has rank 0");
   // Mismatches between differently named dims are caught when the program is bound.
   check_op_error("matmul", {{"A", f32({2, 3}, seq(6))}, {"B", f32({2, 2}, seq(4))}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (f32[5]) with '_T1' (f32[4]) in '_T3 + _T1'");
+                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
   check_op_error("matmul", {{"A", f32({1, 3}, seq(3))}, {"B", f32({1, 2}, seq(2))}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (f32[5]) with '_T1' (f32[3]) in '_T3 + _T1'");
+                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[3]) in '_T3 + _T1'");
   check_op_error("matmul", {{"A", f32({2, 1, 1}, seq(2))}, {"B", f32({3, 1, 1}, seq(3))}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (f32[2, 3]) with '_T1' (f32[3, 3]) in '_T3 + _T1'");
+                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[2, 3]) with '_T1' (i32[3, 3]) in '_T3 + _T1'");
   // The same dim name on both sides makes a mismatch a bind error of the inputs.
   check_op_error("matmul", {{"A", f32({2, 3}, seq(6)), {"M", "K"}}, {"B", f32({2, 2}, seq(4)), {"K", "N"}}}, {},
                  StatusCode::kTypeError, "1:20: dimension 'K' is 3 in 'A' but 2 in 'B'");
@@ -150,7 +150,7 @@ TEST_CASE("dot: numpy.dot for every rank combination") {
   check_tensor(run_ok("dot", {{"A", f32({}, {2})}, {"B", f32({2}, {1, 3})}}), f32({2}, {2, 6}));
   check_tensor(run_ok("dot", {{"A", f64({2}, {1, 3})}, {"B", f64({}, {2})}}), f64({2}, {2, 6}));
   check_op_error("dot", {{"A", f32({2, 3}, seq(6))}, {"B", f32({2}, seq(2))}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (f32[5]) with '_T1' (f32[4]) in '_T3 + _T1'");
+                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
 }
 
 // ONNX Gemm: the oracle.
@@ -201,7 +201,7 @@ TEST_CASE("gemm: errors") {
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({6}, a)}}, {}, StatusCode::kTypeError,
                  "gemm: argument 'b' must have rank 2, but it has rank 1");
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({2, 3}, a)}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (f32[5]) with '_T1' (f32[4]) in '_T3 + _T1'");
+                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}, {"C", f32({3, 2}, a)}},
                  {}, StatusCode::kTypeError, "9:3: contraction 'R': default value 'C + _T5' (f32[3, 2]) does not broadcast to the output shape [2, 2]");
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}, {"C", f32({1, 2, 2}, seq(4))}},

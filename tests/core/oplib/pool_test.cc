@@ -231,3 +231,43 @@ TEST_CASE("pooling: errors") {
 }
 
 }  // namespace plaidml::oplib::test
+
+namespace plaidml::oplib::test {
+
+TEST_CASE("nn ops: f16 and bf16") {
+  for (DType t : {DType::F16, DType::BF16}) {
+    auto h = [t](std::vector<int64_t> d, std::vector<double> v) {
+      return make_tensor(t, std::move(d), std::move(v));
+    };
+    check_tensor(run_ok("matmul", {{"A", h({1, 2}, {1, 2})}, {"B", h({2, 1}, {3, 4})}}),
+                 h({1, 1}, {11}));
+    check_tensor(run_ok("avg_pool", {{"I", h({1, 3, 1}, {1, 2, 4})}},
+                        {{"kernel", Dims{2}}, {"strides", Dims{1}},
+                         {"padding", std::string("same_upper")}}),
+                 h({1, 3, 1}, {1.5, 3, 4}));
+    check_tensor(run_ok("conv", {{"I", h({1, 3, 1}, {1, 2, 3})}, {"K", h({2, 1, 1}, {1, -1})},
+                                 {"B", h({1}, {0.5})}}),
+                 h({1, 2, 1}, {-0.5, -0.5}));
+    check_tensor(run_ok("global_avg_pool", {{"I", h({1, 2, 1}, {1, 4})}}), h({1, 1}, {2.5}));
+  }
+}
+
+}  // namespace plaidml::oplib::test
+
+namespace plaidml::oplib::test {
+
+TEST_CASE("nn ops: f16 results keep their dtype through guards and biases") {
+  auto h = [](std::vector<int64_t> d, std::vector<double> v) {
+    return make_tensor(DType::F16, std::move(d), std::move(v));
+  };
+  check_tensor(run_ok("gemm", {{"A", h({1, 2}, {1, 2})}, {"B", h({2, 1}, {3, 4})},
+                               {"C", h({1}, {1})}}),
+               h({1, 1}, {12}));
+  check_tensor(run_ok("dot", {{"A", h({2}, {1, 2})}, {"B", h({2}, {3, 4})}}), h({}, {11}));
+  check_tensor(run_ok("conv_transpose", {{"I", h({1, 2, 1}, {1, 2})}, {"K", h({2, 1, 1}, {1, -1})}}),
+               h({1, 3, 1}, {1, 1, -2}));
+  check_tensor(run_ok("max_pool", {{"I", h({1, 3, 1}, {1, 5, 4})}}, {{"kernel", Dims{2}}}),
+               h({1, 1, 1}, {5}));
+}
+
+}  // namespace plaidml::oplib::test
