@@ -41,8 +41,8 @@ Expected<SpatialAttrs> read_spatial_attrs(OpCall& call, size_t spatial,
                       "attribute 'pads' is only allowed with padding 'explicit', not '{}'",
                       a.padding);
   }
-  PLAIDML_ASSIGN(std::string layout, call.get_string("layout", "channels_last",
-                                                     {"channels_last", "channels_first"}));
+  PLAIDML_ASSIGN(std::string layout,
+                 call.get_string("layout", "channels_last", {"channels_last", "channels_first"}));
   a.channels_first = layout == "channels_first";
   return a;
 }
@@ -83,8 +83,8 @@ AxisGeometry forward_axis(const SpatialAttrs& a, size_t axis, IntExprPtr in, Int
     padded = se::add(in, lit(a.pads[axis] + a.pads[spatial + axis]));
   }
   IntExprPtr span = se::sub(padded, extent(a, axis, window));
-  IntExprPtr out = a.strides[axis] == 1 ? se::add(span, lit(1))
-                                        : se::add(se::floordiv(span, s), lit(1));
+  IntExprPtr out =
+      a.strides[axis] == 1 ? se::add(span, lit(1)) : se::add(se::floordiv(span, s), lit(1));
   return {out, lo};
 }
 
@@ -168,8 +168,8 @@ Expected<ConvSetup> read_conv(OpCall& call) {
   }
   s.spatial = rank - 2;
   PLAIDML_ASSIGN(s.kernel, call.dims_of_rank(1, rank));
-  PLAIDML_ASSIGN(s.attrs, read_spatial_attrs(call, s.spatial, std::vector<int64_t>(s.spatial, 1),
-                                             true));
+  PLAIDML_ASSIGN(s.attrs,
+                 read_spatial_attrs(call, s.spatial, std::vector<int64_t>(s.spatial, 1), true));
   PLAIDML_ASSIGN(s.groups, call.get_int("groups", 1));
   if (s.groups < 1) {
     return call.error(StatusCode::kInvalidArgument, "attribute 'groups' must be 1 or more, got {}",
@@ -239,8 +239,7 @@ Status check_channels(OpCall& call, const ConvSetup& s, const IntExprPtr& channe
                       s.groups);
   }
   if (s.groups > 1) {
-    guard->equal(divisible,
-                 se::mul(se::lit(s.groups), se::floordiv(divisible, se::lit(s.groups))));
+    guard->equal(divisible, se::mul(se::lit(s.groups), se::floordiv(divisible, se::lit(s.groups))));
   }
   return Status::ok();
 }

@@ -94,10 +94,10 @@ struct ConvSetup {
   size_t spatial = 0;
   int64_t groups = 1;
   SymbolicDims input, kernel;
-  IntExprPtr batch, channels;         // of the input
-  std::vector<IntExprPtr> in_sizes;   // input spatial sizes
-  std::vector<IntExprPtr> k_sizes;    // kernel spatial sizes
-  IntExprPtr k_in, k_out;             // kernel "I" (per group) and "O" dims
+  IntExprPtr batch, channels;        // of the input
+  std::vector<IntExprPtr> in_sizes;  // input spatial sizes
+  std::vector<IntExprPtr> k_sizes;   // kernel spatial sizes
+  IntExprPtr k_in, k_out;            // kernel "I" (per group) and "O" dims
   bool oihw = false;
   // Kernel indices from spatial, in and out indices, in the kernel's layout.
   std::vector<IntExprPtr> kernel_access(const std::vector<IntExprPtr>& k, IntExprPtr in,

@@ -22,17 +22,15 @@ AxisGeometry transpose_axis(const ConvSetup& s, size_t a, int64_t out_pad) {
     hi = at.pads[s.spatial + a];
   }
   // (in - 1) * stride + (k - 1) * dilation + 1 - lo - hi + output_padding
-  IntExprPtr out = se::add(
-      se::add(se::mul(se::sub(in, se::lit(1)), se::lit(at.strides[a])),
-              se::mul(se::sub(k, se::lit(1)), se::lit(at.dilations[a]))),
-      se::lit(1 - lo - hi + out_pad));
+  IntExprPtr out = se::add(se::add(se::mul(se::sub(in, se::lit(1)), se::lit(at.strides[a])),
+                                   se::mul(se::sub(k, se::lit(1)), se::lit(at.dilations[a]))),
+                           se::lit(1 - lo - hi + out_pad));
   return {out, se::lit(lo)};
 }
 
 Expected<std::vector<int64_t>> read_output_padding(OpCall& call, const ConvSetup& s) {
-  PLAIDML_ASSIGN(std::vector<int64_t> op,
-                 read_spatial_list(call, "output_padding", s.spatial, 0,
-                                   std::vector<int64_t>(s.spatial, 0)));
+  PLAIDML_ASSIGN(std::vector<int64_t> op, read_spatial_list(call, "output_padding", s.spatial, 0,
+                                                            std::vector<int64_t>(s.spatial, 0)));
   for (size_t a = 0; a < s.spatial; ++a) {
     if (op[a] >= std::max(s.attrs.strides[a], s.attrs.dilations[a])) {
       return call.error(StatusCode::kInvalidArgument,
@@ -49,8 +47,8 @@ Expected<ValueId> conv_transpose(OpCall& call) {
   PLAIDML_ASSIGN(std::vector<int64_t> out_pad, read_output_padding(call, s));
   BindGuard guard;
   // The kernel's O is this op's input channels, its I (per group) the output channels.
-  PLAIDML_TRY(check_channels(call, s, s.channels, se::floordiv(s.k_out, se::lit(s.groups)),
-                             s.k_out, "input channels", &guard));
+  PLAIDML_TRY(check_channels(call, s, s.channels, se::floordiv(s.k_out, se::lit(s.groups)), s.k_out,
+                             "input channels", &guard));
   IntExprPtr out_channels = se::mul(se::lit(s.groups), s.k_in);
   PLAIDML_ASSIGN(std::optional<ValueId> bias, bias_default(call, s, out_channels, &guard));
   IntExprPtr n = call.index(), co = call.index(), i = call.index();

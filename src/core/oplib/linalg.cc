@@ -28,7 +28,7 @@ IntExprPtr batch_index(const IntExprPtr& i, const IntExprPtr& size, const IntExp
 }
 
 struct MatmulDims {
-  SymbolicDims batch;      // broadcast batch dims of the result
+  SymbolicDims batch;       // broadcast batch dims of the result
   IntExprPtr m, ka, kb, n;  // m / n null when the operand is 1-D
 };
 
@@ -43,55 +43,67 @@ Status check_k(OpCall& call, const IntExprPtr& ka, const IntExprPtr& kb, const S
   return Status::ok();
 }
 
-// numpy.matmul of operands with dims da, db (both rank >= 1).
-Expected<ValueId> matmul_of(OpCall& call, const SymbolicDims& da, const SymbolicDims& db) {
-  size_t ra = da.size(), rb = db.size();
-  size_t na = ra >= 2 ? ra - 2 : 0, nb = rb >= 2 ? rb - 2 : 0, nout = std::max(na, nb);
-  BindGuard guard;
-  std::vector<IntExprPtr> out_idx, out_sizes, a_idx, b_idx;
+// The indices and sizes of a matmul-like contraction, built axis by axis.
+struct Indexing {
+  std::vector<IntExprPtr> out, sizes, a, b;
+};
+
+// The broadcast batch axes of numpy.matmul: na of a's and nb of b's leading axes, right-aligned.
+Status batch_axes(OpCall& call, const SymbolicDims& da, const SymbolicDims& db, size_t na,
+                  size_t nb, Indexing* x, BindGuard* guard) {
+  size_t nout = std::max(na, nb);
   for (size_t j = 0; j < nout; ++j) {
     IntExprPtr i = call.index();
-    bool in_a = j >= nout - na, in_b = j >= nout - nb;
-    IntExprPtr sa = in_a ? da[j - (nout - na)] : nullptr;
-    IntExprPtr sb = in_b ? db[j - (nout - nb)] : nullptr;
+    IntExprPtr sa = j >= nout - na ? da[j - (nout - na)] : nullptr;
+    IntExprPtr sb = j >= nout - nb ? db[j - (nout - nb)] : nullptr;
     if (sa && sb && broadcastable(sa, sb) == Agreement::kFails) {
       return call.error(StatusCode::kTypeError,
                         "batch dimensions of 'a' {} and 'b' {} do not broadcast",
                         dims_string(slice(da, 0, na)), dims_string(slice(db, 0, nb)));
     }
     IntExprPtr size = sa && sb ? se::broadcast(sa, sb) : (sa ? sa : sb);
-    if (sa && sb) guard.broadcast(sa, sb);
-    out_idx.push_back(i);
-    out_sizes.push_back(size);
-    if (sa) a_idx.push_back(batch_index(i, sa, size));
-    if (sb) b_idx.push_back(batch_index(i, sb, size));
+    if (sa && sb) guard->broadcast(sa, sb);
+    x->out.push_back(i);
+    x->sizes.push_back(size);
+    if (sa) x->a.push_back(batch_index(i, sa, size));
+    if (sb) x->b.push_back(batch_index(i, sb, size));
   }
+  return Status::ok();
+}
+
+// numpy.matmul of operands with dims da, db (both rank >= 1): a 1-D operand has no M (or N)
+// axis in the contraction, which is numpy's promotion followed by removal of the added axis.
+Expected<ValueId> matmul_of(OpCall& call, const SymbolicDims& da, const SymbolicDims& db) {
+  size_t ra = da.size(), rb = db.size();
+  BindGuard guard;
+  Indexing x;
+  PLAIDML_TRY(batch_axes(call, da, db, ra >= 2 ? ra - 2 : 0, rb >= 2 ? rb - 2 : 0, &x, &guard));
+  PLAIDML_TRY(check_k(call, da[ra - 1], db[rb >= 2 ? rb - 2 : 0], da, db, &guard));
   IntExprPtr k = call.index();
-  IntExprPtr ka = da[ra - 1], kb = db[rb >= 2 ? rb - 2 : 0];
-  PLAIDML_TRY(check_k(call, ka, kb, da, db, &guard));
   if (ra >= 2) {
     IntExprPtr m = call.index();
-    out_idx.push_back(m);
-    out_sizes.push_back(da[ra - 2]);
-    a_idx.push_back(m);
+    x.out.push_back(m);
+    x.sizes.push_back(da[ra - 2]);
+    x.a.push_back(m);
   }
-  a_idx.push_back(k);
-  b_idx.push_back(k);
+  x.a.push_back(k);
+  x.b.push_back(k);
   if (rb >= 2) {
     IntExprPtr n = call.index();
-    out_idx.push_back(n);
-    out_sizes.push_back(db[rb - 1]);
-    b_idx.push_back(n);
+    x.out.push_back(n);
+    x.sizes.push_back(db[rb - 1]);
+    x.b.push_back(n);
   }
-  ValueId r = call.contract(AggOp::kSum, CombOp::kMul, out_idx, out_sizes,
-                            {Access{call.operand(0), a_idx}, Access{call.operand(1), b_idx}}, {},
+  ValueId r = call.contract(AggOp::kSum, CombOp::kMul, x.out, x.sizes,
+                            {Access{call.operand(0), x.a}, Access{call.operand(1), x.b}}, {},
                             guard.build(call));
   return call.finish(r);
 }
 
 Status check_not_scalar(OpCall& call, size_t k, const SymbolicDims& d, size_t min_rank) {
   if (d.size() >= min_rank) return Status::ok();
-  return call.error(StatusCode::kTypeError, "argument '{}' must have rank {} or more, but it has rank {}",
+  return call.error(StatusCode::kTypeError,
+                    "argument '{}' must have rank {} or more, but it has rank {}",
                     call.operand_name(k), min_rank, d.size());
 }
 
@@ -143,6 +155,26 @@ Expected<ValueId> dot(OpCall& call) {
   return call.finish(r);
 }
 
+// beta * C plus the guard: the start of Gemm's contraction. C must broadcast to [M, N] one way;
+// the contraction's default check enforces that at bind, this catches literal mismatches now.
+Expected<std::optional<ValueId>> gemm_init(OpCall& call, const IntExprPtr& m, const IntExprPtr& n,
+                                           double beta, std::optional<ValueId> guard) {
+  if (!call.has_operand(2)) return guard;
+  PLAIDML_ASSIGN(SymbolicDims dc, call.dims(2));
+  SymbolicDims mn{m, n};
+  bool ok = dc.size() <= 2;
+  for (size_t j = 0; ok && j < dc.size(); ++j) {
+    auto lc = se::literal_value(*dc[j]);
+    ok = (lc && *lc == 1) || equal_sizes(dc[j], mn[2 - dc.size() + j]) != Agreement::kFails;
+  }
+  if (!ok) {
+    return call.error(StatusCode::kTypeError, "argument 'c' {} does not broadcast to [M, N] = {}",
+                      dims_string(dc), dims_string(mn));
+  }
+  ValueId c = beta == 1.0 ? call.operand(2) : call.mul(call.operand(2), call.literal(beta));
+  return std::optional<ValueId>(guard ? call.add(c, *guard) : c);
+}
+
 // ONNX Gemm. The result starts as beta * C (the contraction's default, whose bind-time check is
 // exactly Gemm's unidirectional broadcast of C to [M, N]); alpha scales A.
 Expected<ValueId> gemm(OpCall& call) {
@@ -161,23 +193,7 @@ Expected<ValueId> gemm(OpCall& call) {
                       ir::print_int_expr(*kb));
   }
   guard.equal(ka, kb);
-  std::optional<ValueId> init = guard.build(call);
-  if (call.has_operand(2)) {
-    PLAIDML_ASSIGN(SymbolicDims dc, call.dims(2));
-    SymbolicDims mn{m, n};
-    bool ok = dc.size() <= 2;
-    for (size_t j = 0; ok && j < dc.size(); ++j) {
-      const IntExprPtr& want = mn[2 - dc.size() + j];
-      auto lc = se::literal_value(*dc[j]);
-      ok = !(lc && *lc == 1) ? equal_sizes(dc[j], want) != Agreement::kFails : true;
-    }
-    if (!ok) {
-      return call.error(StatusCode::kTypeError, "argument 'c' {} does not broadcast to [M, N] = {}",
-                        dims_string(dc), dims_string(mn));
-    }
-    ValueId c = beta == 1.0 ? call.operand(2) : call.mul(call.operand(2), call.literal(beta));
-    init = init ? call.add(c, *init) : c;
-  }
+  PLAIDML_ASSIGN(std::optional<ValueId> init, gemm_init(call, m, n, beta, guard.build(call)));
   ValueId a = alpha == 1.0 ? call.operand(0) : call.mul(call.operand(0), call.literal(alpha));
   IntExprPtr i = call.index(), j = call.index(), k = call.index();
   std::vector<IntExprPtr> ai = ta ? std::vector{k, i} : std::vector{i, k};

@@ -99,8 +99,8 @@ Expected<ValueId> avg_pool(OpCall& call) {
 
 Expected<ValueId> global_pool(OpCall& call, ir::AggOp agg) {
   PLAIDML_ASSIGN(SymbolicDims d, pool_input(call));
-  PLAIDML_ASSIGN(std::string layout, call.get_string("layout", "channels_last",
-                                                     {"channels_last", "channels_first"}));
+  PLAIDML_ASSIGN(std::string layout,
+                 call.get_string("layout", "channels_last", {"channels_last", "channels_first"}));
   PLAIDML_ASSIGN(bool keepdims, call.get_bool("keepdims", false));
   Layout l{d.size(), layout == "channels_first"};
   IntExprPtr n = call.index(), c = call.index();

@@ -139,7 +139,9 @@ void check_conv(ConvCase t, bool channels_first = false, bool oihw = false, bool
   if (bias) {
     for (size_t k = 0; k < expect.size(); ++k) expect[k] += b[k % t.cout];
   }
-  Attrs attrs{{"strides", t.strides}, {"dilations", t.dilations}, {"padding", t.padding},
+  Attrs attrs{{"strides", t.strides},
+              {"dilations", t.dilations},
+              {"padding", t.padding},
               {"groups", t.groups}};
   if (t.padding == "explicit") attrs["pads"] = t.pads;
   if (channels_first) {
@@ -162,17 +164,40 @@ void check_conv(ConvCase t, bool channels_first = false, bool oihw = false, bool
 
 TEST_CASE("conv: 2-D, every padding mode, strides and dilations") {
   for (std::string pad : {"valid", "same_upper", "same_lower", "explicit"}) {
-    check_conv({.n = 1, .c = 2, .cout = 3, .in = {4, 5}, .k = {2, 3}, .padding = pad,
+    check_conv({.n = 1,
+                .c = 2,
+                .cout = 3,
+                .in = {4, 5},
+                .k = {2, 3},
+                .padding = pad,
                 .pads = {1, 0, 2, 1}});
-    check_conv({.n = 2, .c = 1, .cout = 2, .in = {5, 4}, .k = {2, 2}, .strides = {2, 3},
-                .padding = pad, .pads = {0, 1, 1, 2}});
-    check_conv({.n = 1, .c = 2, .cout = 1, .in = {5, 6}, .k = {2, 3}, .strides = {1, 2},
-                .dilations = {2, 1}, .padding = pad, .pads = {2, 1, 0, 0}});
+    check_conv({.n = 2,
+                .c = 1,
+                .cout = 2,
+                .in = {5, 4},
+                .k = {2, 2},
+                .strides = {2, 3},
+                .padding = pad,
+                .pads = {0, 1, 1, 2}});
+    check_conv({.n = 1,
+                .c = 2,
+                .cout = 1,
+                .in = {5, 6},
+                .k = {2, 3},
+                .strides = {1, 2},
+                .dilations = {2, 1},
+                .padding = pad,
+                .pads = {2, 1, 0, 0}});
   }
 }
 
 TEST_CASE("conv: layouts, kernel layouts and bias") {
-  ConvCase t{.n = 2, .c = 2, .cout = 3, .in = {3, 4}, .k = {2, 2}, .strides = {1, 2},
+  ConvCase t{.n = 2,
+             .c = 2,
+             .cout = 3,
+             .in = {3, 4},
+             .k = {2, 2},
+             .strides = {1, 2},
              .padding = "same_upper"};
   for (bool cf : {false, true}) {
     for (bool oihw : {false, true}) {
@@ -184,22 +209,47 @@ TEST_CASE("conv: layouts, kernel layouts and bias") {
 
 TEST_CASE("conv: groups and depthwise") {
   check_conv({.n = 1, .c = 4, .cout = 6, .groups = 2, .in = {3, 3}, .k = {2, 2}});
-  check_conv({.n = 1, .c = 4, .cout = 2, .groups = 2, .in = {3, 4}, .k = {1, 2},
-              .padding = "same_lower"}, true, true, true);
+  check_conv(
+      {.n = 1, .c = 4, .cout = 2, .groups = 2, .in = {3, 4}, .k = {1, 2}, .padding = "same_lower"},
+      true, true, true);
   // Depthwise: groups == channels, multiplier 2.
-  check_conv({.n = 1, .c = 3, .cout = 6, .groups = 3, .in = {4, 3}, .k = {3, 2},
-              .strides = {2, 1}, .padding = "same_upper"});
+  check_conv({.n = 1,
+              .c = 3,
+              .cout = 6,
+              .groups = 3,
+              .in = {4, 3},
+              .k = {3, 2},
+              .strides = {2, 1},
+              .padding = "same_upper"});
   check_conv({.n = 2, .c = 3, .cout = 3, .groups = 3, .in = {4, 3}, .k = {3, 2}}, true, false);
 }
 
 TEST_CASE("conv: 1-D and 3-D") {
-  check_conv({.n = 2, .c = 3, .cout = 2, .in = {7}, .k = {3}, .strides = {2}, .dilations = {2},
-              .padding = "explicit", .pads = {2, 1}});
+  check_conv({.n = 2,
+              .c = 3,
+              .cout = 2,
+              .in = {7},
+              .k = {3},
+              .strides = {2},
+              .dilations = {2},
+              .padding = "explicit",
+              .pads = {2, 1}});
   check_conv({.n = 1, .c = 2, .cout = 2, .groups = 2, .in = {5}, .k = {2}}, true, true, true);
-  check_conv({.n = 1, .c = 2, .cout = 2, .in = {3, 4, 3}, .k = {2, 2, 2},
-              .strides = {1, 2, 1}, .padding = "same_upper"});
-  check_conv({.n = 1, .c = 1, .cout = 2, .in = {3, 3, 2}, .k = {2, 1, 2}, .padding = "explicit",
-              .pads = {1, 0, 0, 0, 1, 1}}, true, true, true);
+  check_conv({.n = 1,
+              .c = 2,
+              .cout = 2,
+              .in = {3, 4, 3},
+              .k = {2, 2, 2},
+              .strides = {1, 2, 1},
+              .padding = "same_upper"});
+  check_conv({.n = 1,
+              .c = 1,
+              .cout = 2,
+              .in = {3, 3, 2},
+              .k = {2, 1, 2},
+              .padding = "explicit",
+              .pads = {1, 0, 0, 0, 1, 1}},
+             true, true, true);
 }
 
 TEST_CASE("conv: size-1 and f64") {
@@ -209,7 +259,7 @@ TEST_CASE("conv: size-1 and f64") {
   check_tensor(out, f64({1, 2, 1}, {-1, -1}));
 }
 
-TEST_CASE("conv: errors") {
+TEST_CASE("conv: errors of ranks and attributes") {
   auto i4 = f32({1, 3, 3, 2}, seq(18, 1, 0)), k4 = f32({2, 2, 2, 2}, seq(16, 1, 0));
   auto conv_error = [&](const HostTensor& in, const HostTensor& k, const Attrs& attrs,
                         StatusCode code, const std::string& msg) {
@@ -246,16 +296,28 @@ TEST_CASE("conv: errors") {
              "conv: attribute 'kernel_layout' must be HWIO or OIHW, got 'HWOI'");
   conv_error(i4, k4, {{"output_padding", Dims{1, 1}}}, StatusCode::kInvalidArgument,
              "conv: unknown attribute 'output_padding'");
+}
+
+TEST_CASE("conv: errors of shapes") {
+  auto i4 = f32({1, 3, 3, 2}, seq(18, 1, 0)), k4 = f32({2, 2, 2, 2}, seq(16, 1, 0));
+  auto conv_error = [&](const HostTensor& in, const HostTensor& k, const Attrs& attrs,
+                        StatusCode code, const std::string& msg) {
+    check_op_error("conv", {{"I", in}, {"K", k}}, attrs, code, msg);
+  };
   check_op_error("conv", {{"I", i4}, {"K", k4}, {"B", f32({2, 1}, {1, 2})}}, {},
-                 StatusCode::kTypeError, "conv: argument 'bias' must have rank 1, but it has rank 2");
+                 StatusCode::kTypeError,
+                 "conv: argument 'bias' must have rank 1, but it has rank 2");
   // Channel mismatches between differently named dims fail when the program is bound.
-  conv_error(i4, f32({2, 2, 3, 2}, seq(24, 1, 0)), {}, StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[4]) with '_T1' (i32[5]) in '_T3 + _T1'");
-  conv_error(i4, f32({2, 2, 1, 3}, seq(12, 1, 0)), {{"groups", int64_t{2}}},
-             StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[4, 5]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
-  check_op_error("conv", {{"I", i4}, {"K", k4}, {"B", f32({1}, {1})}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[4, 3]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
+  conv_error(i4, f32({2, 2, 3, 2}, seq(24, 1, 0)), {}, StatusCode::kTypeError,
+             "6:13: cannot broadcast '_T3' (i32[4]) with '_T1' (i32[5]) in '_T3 + _T1'");
+  conv_error(i4, f32({2, 2, 1, 3}, seq(12, 1, 0)), {{"groups", int64_t{2}}}, StatusCode::kTypeError,
+             "6:13: cannot broadcast '_T3' (i32[4, 5]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
+  check_op_error("conv", {{"I", i4}, {"K", k4}, {"B", f32({1}, {1})}}, {}, StatusCode::kTypeError,
+                 "6:13: cannot broadcast '_T3' (i32[4, 3]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
   // A kernel larger than the input gives a negative size at bind.
-  conv_error(f32({1, 1, 1, 2}, {1, 2}), f32({3, 3, 2, 1}, seq(18, 1, 0)), {}, StatusCode::kTypeError, "8:3: contraction 'R': size -1 of output dimension 1 ('I_1 - K_0 + 1') is negative: "
+  conv_error(f32({1, 1, 1, 2}, {1, 2}), f32({3, 3, 2, 1}, seq(18, 1, 0)), {},
+             StatusCode::kTypeError,
+             "8:3: contraction 'R': size -1 of output dimension 1 ('I_1 - K_0 + 1') is negative: "
              "sizes must be 0 or more");
 }
 

@@ -137,8 +137,11 @@ void check_transpose(TCase t, bool channels_first = false, bool oihw = false, bo
   if (bias) {
     for (size_t k = 0; k < expect.size(); ++k) expect[k] += b[k % t.cout];
   }
-  Attrs attrs{{"strides", t.strides}, {"dilations", t.dilations}, {"padding", t.padding},
-              {"groups", t.groups}, {"output_padding", t.output_padding}};
+  Attrs attrs{{"strides", t.strides},
+              {"dilations", t.dilations},
+              {"padding", t.padding},
+              {"groups", t.groups},
+              {"output_padding", t.output_padding}};
   if (t.padding == "explicit") attrs["pads"] = t.pads;
   if (channels_first) {
     attrs["layout"] = std::string("channels_first");
@@ -161,34 +164,64 @@ void check_transpose(TCase t, bool channels_first = false, bool oihw = false, bo
 TEST_CASE("conv_transpose: 2-D, every padding mode, strides, dilations, output_padding") {
   for (std::string pad : {"valid", "same_upper", "same_lower", "explicit"}) {
     check_transpose({.in = {3, 2}, .k = {2, 3}, .padding = pad, .pads = {1, 0, 0, 1}});
-    check_transpose({.n = 2, .cin = 1, .cout = 2, .in = {2, 3}, .k = {3, 2}, .strides = {2, 3},
-                     .padding = pad, .pads = {1, 1, 0, 2}, .output_padding = {1, 2}});
-    check_transpose({.cin = 2, .cout = 1, .in = {3, 3}, .k = {2, 2}, .strides = {1, 2},
-                     .dilations = {2, 1}, .padding = pad, .pads = {0, 1, 1, 0}});
+    check_transpose({.n = 2,
+                     .cin = 1,
+                     .cout = 2,
+                     .in = {2, 3},
+                     .k = {3, 2},
+                     .strides = {2, 3},
+                     .padding = pad,
+                     .pads = {1, 1, 0, 2},
+                     .output_padding = {1, 2}});
+    check_transpose({.cin = 2,
+                     .cout = 1,
+                     .in = {3, 3},
+                     .k = {2, 2},
+                     .strides = {1, 2},
+                     .dilations = {2, 1},
+                     .padding = pad,
+                     .pads = {0, 1, 1, 0}});
   }
 }
 
 TEST_CASE("conv_transpose: layouts, kernel layouts, bias, groups") {
-  TCase t{.n = 2, .cin = 2, .cout = 3, .in = {2, 3}, .k = {2, 2}, .strides = {2, 1},
+  TCase t{.n = 2,
+          .cin = 2,
+          .cout = 3,
+          .in = {2, 3},
+          .k = {2, 2},
+          .strides = {2, 1},
           .padding = "same_upper"};
   for (bool cf : {false, true}) {
     for (bool oihw : {false, true}) check_transpose(t, cf, oihw, cf == oihw);
   }
   check_transpose({.cin = 4, .cout = 6, .groups = 2, .in = {2, 3}, .k = {2, 2}, .strides = {2, 2}});
   check_transpose({.cin = 4, .cout = 2, .groups = 2, .in = {3, 2}, .k = {1, 2}}, true, true, true);
-  check_transpose({.cin = 3, .cout = 3, .groups = 3, .in = {3, 3}, .k = {2, 2},
-                   .padding = "same_lower"});
+  check_transpose(
+      {.cin = 3, .cout = 3, .groups = 3, .in = {3, 3}, .k = {2, 2}, .padding = "same_lower"});
 }
 
 TEST_CASE("conv_transpose: 1-D, 3-D, size 1, f64") {
-  check_transpose({.n = 2, .cin = 3, .cout = 2, .in = {4}, .k = {3}, .strides = {2},
-                   .dilations = {2}, .padding = "explicit", .pads = {1, 2},
+  check_transpose({.n = 2,
+                   .cin = 3,
+                   .cout = 2,
+                   .in = {4},
+                   .k = {3},
+                   .strides = {2},
+                   .dilations = {2},
+                   .padding = "explicit",
+                   .pads = {1, 2},
                    .output_padding = {1}});
-  check_transpose({.cin = 2, .cout = 2, .in = {2, 3, 2}, .k = {2, 2, 1}, .strides = {2, 1, 2},
-                   .padding = "same_upper"}, true, true, true);
+  check_transpose({.cin = 2,
+                   .cout = 2,
+                   .in = {2, 3, 2},
+                   .k = {2, 2, 1},
+                   .strides = {2, 1, 2},
+                   .padding = "same_upper"},
+                  true, true, true);
   check_transpose({.cin = 1, .cout = 1, .in = {1, 1}, .k = {1, 1}});
-  auto out = run_ok("conv_transpose",
-                    {{"I", f64({1, 2, 1}, {1, 2})}, {"K", f64({2, 1, 1}, {1, -1})}});
+  auto out =
+      run_ok("conv_transpose", {{"I", f64({1, 2, 1}, {1, 2})}, {"K", f64({2, 1, 1}, {1, -1})}});
   check_tensor(out, f64({1, 3, 1}, {1, 1, -2}));
 }
 
@@ -203,8 +236,7 @@ TEST_CASE("conv_transpose: errors") {
         "got 1");
   error(k4, {{"output_padding", Dims{0, -1}}}, StatusCode::kInvalidArgument,
         "conv_transpose: attribute 'output_padding' must be 0 or more, got -1");
-  error(k4, {{"output_padding", Dims{0, 2}}, {"strides", Dims{1, 2}}},
-        StatusCode::kInvalidArgument,
+  error(k4, {{"output_padding", Dims{0, 2}}, {"strides", Dims{1, 2}}}, StatusCode::kInvalidArgument,
         "conv_transpose: attribute 'output_padding' must be less than the stride or the dilation "
         "of its axis, got 2 on axis 1 (stride 2, dilation 1)");
   error(k4, {{"groups", int64_t{-1}}}, StatusCode::kInvalidArgument,
@@ -216,11 +248,13 @@ TEST_CASE("conv_transpose: errors") {
                  "conv_transpose: argument 'input' must have rank 3, 4 or 5 (batch, channels and "
                  "1 to 3 spatial axes), but it has rank 2");
   // The kernel's O must be the input's channels; checked at bind.
-  error(f32({2, 2, 2, 3}, seq(24, 1, 0)), {}, StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[4]) with '_T1' (i32[5]) in '_T3 + _T1'");
+  error(f32({2, 2, 2, 3}, seq(24, 1, 0)), {}, StatusCode::kTypeError,
+        "6:13: cannot broadcast '_T3' (i32[4]) with '_T1' (i32[5]) in '_T3 + _T1'");
   error(f32({2, 2, 1, 3}, seq(12, 1, 0)), {{"groups", int64_t{2}}}, StatusCode::kTypeError,
         "6:13: cannot broadcast '_T3' (i32[4, 5]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
   check_op_error("conv_transpose", {{"I", i4}, {"K", k4}, {"B", f32({3}, {1, 2, 3})}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[4, 5]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
+                 StatusCode::kTypeError,
+                 "6:13: cannot broadcast '_T3' (i32[4, 5]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
 }
 
 }  // namespace plaidml::oplib::test

@@ -92,14 +92,18 @@ TEST_CASE("matmul: errors") {
                  "matmul: argument 'b' must have rank 1 or more, but it has rank 0");
   // Mismatches between differently named dims are caught when the program is bound.
   check_op_error("matmul", {{"A", f32({2, 3}, seq(6))}, {"B", f32({2, 2}, seq(4))}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
+                 StatusCode::kTypeError,
+                 "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
   check_op_error("matmul", {{"A", f32({1, 3}, seq(3))}, {"B", f32({1, 2}, seq(2))}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[3]) in '_T3 + _T1'");
+                 StatusCode::kTypeError,
+                 "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[3]) in '_T3 + _T1'");
   check_op_error("matmul", {{"A", f32({2, 1, 1}, seq(2))}, {"B", f32({3, 1, 1}, seq(3))}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[2, 3]) with '_T1' (i32[3, 3]) in '_T3 + _T1'");
+                 StatusCode::kTypeError,
+                 "6:13: cannot broadcast '_T3' (i32[2, 3]) with '_T1' (i32[3, 3]) in '_T3 + _T1'");
   // The same dim name on both sides makes a mismatch a bind error of the inputs.
-  check_op_error("matmul", {{"A", f32({2, 3}, seq(6)), {"M", "K"}}, {"B", f32({2, 2}, seq(4)), {"K", "N"}}}, {},
-                 StatusCode::kTypeError, "1:20: dimension 'K' is 3 in 'A' but 2 in 'B'");
+  check_op_error("matmul",
+                 {{"A", f32({2, 3}, seq(6)), {"M", "K"}}, {"B", f32({2, 2}, seq(4)), {"K", "N"}}},
+                 {}, StatusCode::kTypeError, "1:20: dimension 'K' is 3 in 'A' but 2 in 'B'");
 }
 
 TEST_CASE("batch_matmul: rank 3 or more") {
@@ -140,9 +144,15 @@ HostTensor ref_dot(const std::vector<int64_t>& sa, const std::vector<double>& a,
 }
 
 TEST_CASE("dot: numpy.dot for every rank combination") {
-  for (auto [sa, sb] : std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>{
-           {{3}, {3}}, {{2, 3}, {3, 2}}, {{2, 3}, {3}}, {{3}, {3, 2}}, {{2, 1, 3}, {3}},
-           {{2, 3}, {2, 3, 2}}, {{1, 2, 3}, {2, 3, 1}}, {{1}, {1}}}) {
+  for (auto [sa, sb] :
+       std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>{{{3}, {3}},
+                                                                          {{2, 3}, {3, 2}},
+                                                                          {{2, 3}, {3}},
+                                                                          {{3}, {3, 2}},
+                                                                          {{2, 1, 3}, {3}},
+                                                                          {{2, 3}, {2, 3, 2}},
+                                                                          {{1, 2, 3}, {2, 3, 1}},
+                                                                          {{1}, {1}}}) {
     INFO("a ", sa.size(), "-D, b ", sb.size(), "-D");
     auto a = seq(count(sa)), b = seq(count(sb), 0.25, -0.5);
     check_tensor(run_ok("dot", {{"A", f32(sa, a)}, {"B", f32(sb, b)}}), ref_dot(sa, a, sb, b));
@@ -150,7 +160,8 @@ TEST_CASE("dot: numpy.dot for every rank combination") {
   check_tensor(run_ok("dot", {{"A", f32({}, {2})}, {"B", f32({2}, {1, 3})}}), f32({2}, {2, 6}));
   check_tensor(run_ok("dot", {{"A", f64({2}, {1, 3})}, {"B", f64({}, {2})}}), f64({2}, {2, 6}));
   check_op_error("dot", {{"A", f32({2, 3}, seq(6))}, {"B", f32({2}, seq(2))}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
+                 StatusCode::kTypeError,
+                 "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
 }
 
 // ONNX Gemm: the oracle.
@@ -161,7 +172,8 @@ HostTensor ref_gemm(int64_t M, int64_t N, int64_t K, const std::vector<double>& 
   for (int64_t m = 0; m < M; ++m) {
     for (int64_t n = 0; n < N; ++n) {
       double s = 0;
-      for (int64_t k = 0; k < K; ++k) s += a[ta ? k * M + m : m * K + k] * b[tb ? n * K + k : k * N + n];
+      for (int64_t k = 0; k < K; ++k)
+        s += a[ta ? k * M + m : m * K + k] * b[tb ? n * K + k : k * N + n];
       double cv = 0;
       if (!c.empty()) {
         int64_t rc = sc.size() == 2 ? sc[0] : 1, cc = sc.empty() ? 1 : sc.back();
@@ -185,7 +197,8 @@ TEST_CASE("gemm: transposes, alpha, beta and C broadcasting") {
                    ref_gemm(M, N, K, a, ta, b, tb, 0.5, 0, {}, {}));
     }
   }
-  for (std::vector<int64_t> sc : std::vector<std::vector<int64_t>>{{}, {3}, {1, 3}, {2, 1}, {2, 3}, {1}}) {
+  for (std::vector<int64_t> sc :
+       std::vector<std::vector<int64_t>>{{}, {3}, {1, 3}, {2, 1}, {2, 3}, {1}}) {
     INFO("C rank ", sc.size());
     auto c = seq(count(sc), 1.0, 0.5);
     check_tensor(run_ok("gemm", {{"A", f32({M, K}, a)}, {"B", f32({K, N}, b)}, {"C", f32(sc, c)}},
@@ -200,12 +213,16 @@ TEST_CASE("gemm: errors") {
                  "gemm: argument 'a' must have rank 2, but it has rank 1");
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({6}, a)}}, {}, StatusCode::kTypeError,
                  "gemm: argument 'b' must have rank 2, but it has rank 1");
-  check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({2, 3}, a)}}, {},
-                 StatusCode::kTypeError, "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
-  check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}, {"C", f32({3, 2}, a)}},
-                 {}, StatusCode::kTypeError, "9:3: contraction 'R': default value 'C + _T5' (f32[3, 2]) does not broadcast to the output shape [2, 2]");
-  check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}, {"C", f32({1, 2, 2}, seq(4))}},
-                 {}, StatusCode::kTypeError, "gemm: argument 'c' [C_0, C_1, C_2] does not broadcast to [M, N] = [A_0, B_1]");
+  check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({2, 3}, a)}}, {}, StatusCode::kTypeError,
+                 "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
+  check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}, {"C", f32({3, 2}, a)}}, {},
+                 StatusCode::kTypeError,
+                 "9:3: contraction 'R': default value 'C + _T5' (f32[3, 2]) does not broadcast to "
+                 "the output shape [2, 2]");
+  check_op_error("gemm",
+                 {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}, {"C", f32({1, 2, 2}, seq(4))}}, {},
+                 StatusCode::kTypeError,
+                 "gemm: argument 'c' [C_0, C_1, C_2] does not broadcast to [M, N] = [A_0, B_1]");
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}}, {{"trans_a", int64_t{2}}},
                  StatusCode::kInvalidArgument, "gemm: attribute 'trans_a' must be 0 or 1, got 2");
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}}, {{"gamma", 1.0}},

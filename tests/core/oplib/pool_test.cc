@@ -133,8 +133,13 @@ TEST_CASE("max_pool and avg_pool: 2-D, every padding mode, strides, both layouts
       for (bool cf : {false, true}) {
         check_pool({.in = {5, 4}, .kernel = {2, 3}, .padding = pad, .pads = {1, 0, 1, 2}}, kind,
                    cf);
-        check_pool({.n = 2, .c = 1, .in = {5, 5}, .kernel = {3, 2}, .strides = {2, 1},
-                    .padding = pad, .pads = {2, 1, 0, 1}},
+        check_pool({.n = 2,
+                    .c = 1,
+                    .in = {5, 5},
+                    .kernel = {3, 2},
+                    .strides = {2, 1},
+                    .padding = pad,
+                    .pads = {2, 1, 0, 1}},
                    kind, cf);
       }
     }
@@ -143,17 +148,23 @@ TEST_CASE("max_pool and avg_pool: 2-D, every padding mode, strides, both layouts
 
 TEST_CASE("max_pool and avg_pool: 1-D, 3-D, size 1, f64") {
   for (std::string kind : {"max", "avg", "avg_pad"}) {
-    check_pool({.n = 2, .c = 3, .in = {7}, .kernel = {3}, .strides = {2}, .padding = "explicit",
+    check_pool({.n = 2,
+                .c = 3,
+                .in = {7},
+                .kernel = {3},
+                .strides = {2},
+                .padding = "explicit",
                 .pads = {1, 2}},
                kind);
-    check_pool({.in = {3, 4, 3}, .kernel = {2, 2, 2}, .strides = {1, 2, 1},
-                .padding = "same_upper"},
-               kind, true);
+    check_pool(
+        {.in = {3, 4, 3}, .kernel = {2, 2, 2}, .strides = {1, 2, 1}, .padding = "same_upper"}, kind,
+        true);
     check_pool({.n = 1, .c = 1, .in = {1, 1}, .kernel = {1, 1}}, kind);
   }
-  check_tensor(run_ok("avg_pool", {{"I", f64({1, 3, 1}, {1, 2, 4})}},
-                      {{"kernel", Dims{2}}, {"strides", Dims{1}}, {"padding", std::string("same_upper")}}),
-               f64({1, 3, 1}, {1.5, 3, 4}));
+  check_tensor(
+      run_ok("avg_pool", {{"I", f64({1, 3, 1}, {1, 2, 4})}},
+             {{"kernel", Dims{2}}, {"strides", Dims{1}}, {"padding", std::string("same_upper")}}),
+      f64({1, 3, 1}, {1.5, 3, 4}));
 }
 
 TEST_CASE("global_avg_pool and global_max_pool: layouts and keepdims") {
@@ -201,18 +212,28 @@ TEST_CASE("pooling: errors") {
   pool_error("max_pool", x, {{"kernel", Dims{2, 0}}}, StatusCode::kInvalidArgument,
              "max_pool: attribute 'kernel' must be 1 or more, got 0");
   pool_error("avg_pool", x, {{"kernel", Dims{2, 2}}, {"strides", Dims{0, 1}}},
-             StatusCode::kInvalidArgument, "avg_pool: attribute 'strides' must be 1 or more, got 0");
+             StatusCode::kInvalidArgument,
+             "avg_pool: attribute 'strides' must be 1 or more, got 0");
   pool_error("max_pool", x, {{"kernel", Dims{2, 2}}, {"dilations", Dims{1, 1}}},
              StatusCode::kInvalidArgument, "max_pool: unknown attribute 'dilations'");
   pool_error("max_pool", x, {{"kernel", Dims{2, 2}}, {"padding", std::string("full")}},
              StatusCode::kInvalidArgument,
              "max_pool: attribute 'padding' must be valid, same_upper, same_lower or explicit, "
              "got 'full'");
-  pool_error("avg_pool", x,
-             {{"kernel", Dims{2, 2}}, {"padding", std::string("explicit")}, {"pads", Dims{1, 2, 0, 0}}},
-             StatusCode::kInvalidArgument,
-             "avg_pool: attribute 'pads' entry 1 is 2, but pads must be less than the kernel size "
-             "of their axis (2)");
+  pool_error(
+      "avg_pool", x,
+      {{"kernel", Dims{2, 2}}, {"padding", std::string("explicit")}, {"pads", Dims{1, 2, 0, 0}}},
+      StatusCode::kInvalidArgument,
+      "avg_pool: attribute 'pads' entry 1 is 2, but pads must be less than the kernel size "
+      "of their axis (2)");
+}
+
+TEST_CASE("pooling: errors, continued") {
+  auto x = f32({1, 4, 4, 1}, seq(16));
+  auto pool_error = [&](const std::string& op, const HostTensor& in, const Attrs& attrs,
+                        StatusCode code, const std::string& msg) {
+    check_op_error(op, {{"I", in}}, attrs, code, msg);
+  };
   pool_error("avg_pool", x, {{"kernel", Dims{2, 2}}, {"count_include_pad", int64_t{3}}},
              StatusCode::kInvalidArgument,
              "avg_pool: attribute 'count_include_pad' must be 0 or 1, got 3");
@@ -241,11 +262,12 @@ TEST_CASE("nn ops: f16 and bf16") {
     };
     check_tensor(run_ok("matmul", {{"A", h({1, 2}, {1, 2})}, {"B", h({2, 1}, {3, 4})}}),
                  h({1, 1}, {11}));
-    check_tensor(run_ok("avg_pool", {{"I", h({1, 3, 1}, {1, 2, 4})}},
-                        {{"kernel", Dims{2}}, {"strides", Dims{1}},
-                         {"padding", std::string("same_upper")}}),
-                 h({1, 3, 1}, {1.5, 3, 4}));
-    check_tensor(run_ok("conv", {{"I", h({1, 3, 1}, {1, 2, 3})}, {"K", h({2, 1, 1}, {1, -1})},
+    check_tensor(
+        run_ok("avg_pool", {{"I", h({1, 3, 1}, {1, 2, 4})}},
+               {{"kernel", Dims{2}}, {"strides", Dims{1}}, {"padding", std::string("same_upper")}}),
+        h({1, 3, 1}, {1.5, 3, 4}));
+    check_tensor(run_ok("conv", {{"I", h({1, 3, 1}, {1, 2, 3})},
+                                 {"K", h({2, 1, 1}, {1, -1})},
                                  {"B", h({1}, {0.5})}}),
                  h({1, 2, 1}, {-0.5, -0.5}));
     check_tensor(run_ok("global_avg_pool", {{"I", h({1, 2, 1}, {1, 4})}}), h({1, 1}, {2.5}));
@@ -260,12 +282,13 @@ TEST_CASE("nn ops: f16 results keep their dtype through guards and biases") {
   auto h = [](std::vector<int64_t> d, std::vector<double> v) {
     return make_tensor(DType::F16, std::move(d), std::move(v));
   };
-  check_tensor(run_ok("gemm", {{"A", h({1, 2}, {1, 2})}, {"B", h({2, 1}, {3, 4})},
-                               {"C", h({1}, {1})}}),
-               h({1, 1}, {12}));
+  check_tensor(
+      run_ok("gemm", {{"A", h({1, 2}, {1, 2})}, {"B", h({2, 1}, {3, 4})}, {"C", h({1}, {1})}}),
+      h({1, 1}, {12}));
   check_tensor(run_ok("dot", {{"A", h({2}, {1, 2})}, {"B", h({2}, {3, 4})}}), h({}, {11}));
-  check_tensor(run_ok("conv_transpose", {{"I", h({1, 2, 1}, {1, 2})}, {"K", h({2, 1, 1}, {1, -1})}}),
-               h({1, 3, 1}, {1, 1, -2}));
+  check_tensor(
+      run_ok("conv_transpose", {{"I", h({1, 2, 1}, {1, 2})}, {"K", h({2, 1, 1}, {1, -1})}}),
+      h({1, 3, 1}, {1, 1, -2}));
   check_tensor(run_ok("max_pool", {{"I", h({1, 3, 1}, {1, 5, 4})}}, {{"kernel", Dims{2}}}),
                h({1, 1, 1}, {5}));
 }
