@@ -83,7 +83,7 @@ std::vector<double> ref_conv(const ConvCase& t, const std::vector<double>& x,
       for (int64_t co = 0; co < t.cout; ++co) {
         double sum = 0;
         for (int64_t q = 0; q < count(t.k); ++q) {
-          int64_t xi = 0, ki = q, pi = p, wi = 0, scale = 1;
+          int64_t xi = 0, ki = q, pi = p, wi = 0;
           bool inside = true;
           Dims kk(sp), pp(sp);
           for (size_t a = sp; a-- > 0;) {
@@ -96,7 +96,6 @@ std::vector<double> ref_conv(const ConvCase& t, const std::vector<double>& x,
             xi = xi * t.in[a] + pos;
             wi = wi * t.k[a] + kk[a];
           }
-          (void)scale;
           if (!inside) continue;
           for (int64_t ci = 0; ci < cg; ++ci) {
             int64_t g = co / og;
