@@ -258,3 +258,49 @@ TEST_CASE("conv_transpose: errors") {
 }
 
 }  // namespace plaidml::oplib::test
+
+namespace plaidml::oplib::test {
+
+// The defining property, checked on the ops themselves: <conv(X, K), Y> == <X, conv_transpose(Y,
+// K)> for the same attributes, X having the size conv_transpose gives.
+TEST_CASE("conv_transpose: the adjoint of conv") {
+  struct Case {
+    Attrs attrs;
+    Dims y, k, x;  // [N, spatial..., C] and HWIO, channels_last
+  };
+  std::vector<Case> cases{
+      {{{"strides", Dims{2, 1}}, {"padding", std::string("same_upper")}},
+       {1, 2, 3, 2},
+       {3, 2, 3, 2},
+       {1, 4, 3, 3}},
+      {{{"strides", Dims{3, 2}}, {"dilations", Dims{1, 2}}, {"padding", std::string("same_lower")}},
+       {1, 2, 2, 2},
+       {2, 2, 2, 2},
+       {1, 6, 4, 2}},
+      {{{"strides", Dims{2, 2}},
+        {"padding", std::string("explicit")},
+        {"pads", Dims{1, 0, 0, 1}},
+        {"output_padding", Dims{1, 0}}},
+       {1, 2, 3, 2},
+       {3, 2, 2, 2},
+       {1, 5, 5, 2}},
+      {{{"groups", int64_t{2}}, {"strides", Dims{2, 1}}}, {1, 2, 2, 4}, {2, 2, 1, 4}, {1, 4, 3, 2}},
+  };
+  for (const Case& c : cases) {
+    auto y = seq(count(c.y), 0.5, -1), k = seq(count(c.k), 0.25, -0.5),
+         x = seq(count(c.x), 0.75, -2);
+    Attrs conv_attrs = c.attrs;
+    conv_attrs.erase("output_padding");
+    HostTensor cx = run_ok("conv", {{"X", f64(c.x, x)}, {"K", f64(c.k, k)}}, conv_attrs);
+    HostTensor ty = run_ok("conv_transpose", {{"Y", f64(c.y, y)}, {"K", f64(c.k, k)}}, c.attrs);
+    REQUIRE(cx.shape.dims == c.y);
+    REQUIRE(ty.shape.dims == c.x);
+    std::vector<double> a = to_doubles(cx), b = to_doubles(ty);
+    double lhs = 0, rhs = 0;
+    for (size_t i = 0; i < y.size(); ++i) lhs += a[i] * y[i];
+    for (size_t i = 0; i < x.size(); ++i) rhs += x[i] * b[i];
+    CHECK(lhs == doctest::Approx(rhs).epsilon(1e-12));
+  }
+}
+
+}  // namespace plaidml::oplib::test
