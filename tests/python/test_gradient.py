@@ -1,5 +1,5 @@
 """Program.gradient (plaidml_program_gradient) from Python, checked against hand derivatives and
-finite differences. Gated until libplaidml implements gradients (skipped with the reason)."""
+finite differences."""
 import unittest
 
 import numpy as np
@@ -7,20 +7,6 @@ import numpy as np
 import plaidml
 
 
-def _gradients_supported():
-    p = plaidml.Program.from_tile("function (X[N]) -> (L) { L[] = +(X[i]); }")
-    try:
-        p.gradient("L", ["X"])
-    except plaidml.UnsupportedError:
-        return False
-    return True
-
-
-needs_gradient = unittest.skipUnless(
-    _gradients_supported(), "gradients not built (plaidml_program_gradient is UNSUPPORTED)")
-
-
-@needs_gradient
 class GradientTest(unittest.TestCase):
     def test_dot_product(self):
         p = plaidml.Program.from_tile(
@@ -89,12 +75,6 @@ class GradientApiTest(unittest.TestCase):
         p = plaidml.Program.from_tile("function (X[N]) -> (L) { L[] = +(X[i]); }")
         with self.assertRaises(ValueError):
             p.gradient("L", ["X"], grad_names=["a", "b"])
-
-    @unittest.skipIf(_gradients_supported(), "gradients are built")
-    def test_unsupported_until_built(self):
-        p = plaidml.Program.from_tile("function (X[N]) -> (L) { L[] = +(X[i]); }")
-        with self.assertRaises(plaidml.UnsupportedError):
-            p.gradient("L", ["X"])
 
 
 if __name__ == "__main__":
