@@ -16,9 +16,9 @@ namespace plaidml::autodiff::test {
 using oplib::Attrs;
 
 // The program `F = op(inputs...)`; inputs are operands in order.
-inline std::shared_ptr<const ir::Program>
-op_program(const std::string &op, const std::vector<FdInput> &inputs,
-           const Attrs &attrs) {
+inline std::shared_ptr<const ir::Program> op_program(const std::string &op,
+                                                     const std::vector<FdInput> &inputs,
+                                                     const Attrs &attrs) {
   ir::ProgramBuilder b("fd_" + op);
   std::vector<ir::ValueId> operands;
   for (const FdInput &in : inputs) {
@@ -45,23 +45,20 @@ op_program(const std::string &op, const std::vector<FdInput> &inputs,
 }
 
 // check_gradient of F = op(inputs...) w.r.t. `wrt`.
-inline void check_op(const std::string &op, const std::vector<FdInput> &inputs,
-                     const Attrs &attrs, const std::vector<std::string> &wrt,
-                     FdOptions o = {}) {
+inline void check_op(const std::string &op, const std::vector<FdInput> &inputs, const Attrs &attrs,
+                     const std::vector<std::string> &wrt, FdOptions o = {}) {
   CAPTURE(op);
   check_gradient(op_program(op, inputs, attrs), "F", inputs, wrt, o);
 }
 
 // The error of the gradient of sum(F * W) w.r.t. `wrt`, F = op(inputs...) of
 // rank `rank`.
-inline Status op_gradient_status(const std::string &op,
-                                 const std::vector<FdInput> &inputs,
-                                 const Attrs &attrs,
-                                 const std::vector<std::string> &wrt,
+inline Status op_gradient_status(const std::string &op, const std::vector<FdInput> &inputs,
+                                 const Attrs &attrs, const std::vector<std::string> &wrt,
                                  size_t rank) {
   auto p = detail::with_loss(*op_program(op, inputs, attrs), "F", rank);
   auto g = autodiff::gradient(*p, "FD_L", wrt, {});
   return g.has_value() ? Status::ok() : g.status();
 }
 
-} // namespace plaidml::autodiff::test
+}  // namespace plaidml::autodiff::test

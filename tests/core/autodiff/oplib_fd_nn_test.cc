@@ -13,13 +13,12 @@ using Ints = std::vector<int64_t>;
 
 std::string str(const char *s) { return s; }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("oplib gradient: matmul with broadcasting, batch_matmul, dot") {
   uint64_t seed = 2000;
   auto mm = [&](Ints a, Ints b, const char *op = "matmul") {
-    check_op(op, {{"A", rand64(a, ++seed)}, {"B", rand64(b, ++seed)}}, {},
-             {"A", "B"});
+    check_op(op, {{"A", rand64(a, ++seed)}, {"B", rand64(b, ++seed)}}, {}, {"A", "B"});
   };
   mm({2, 3}, {3, 4});
   mm({1, 1}, {1, 3});
@@ -42,28 +41,21 @@ TEST_CASE("oplib gradient: gemm with alpha, beta, transposes and C") {
   for (int64_t ta : {0, 1}) {
     for (int64_t tb : {0, 1}) {
       Ints a = ta ? Ints{3, 2} : Ints{2, 3}, b = tb ? Ints{4, 3} : Ints{3, 4};
-      Attrs at = {
-          {"trans_a", ta}, {"trans_b", tb}, {"alpha", 0.7}, {"beta", -1.3}};
+      Attrs at = {{"trans_a", ta}, {"trans_b", tb}, {"alpha", 0.7}, {"beta", -1.3}};
       check_op("gemm",
-               {{"A", rand64(a, ++seed)},
-                {"B", rand64(b, ++seed)},
-                {"C", rand64({2, 4}, ++seed)}},
+               {{"A", rand64(a, ++seed)}, {"B", rand64(b, ++seed)}, {"C", rand64({2, 4}, ++seed)}},
                at, {"A", "B", "C"});
     }
   }
-  check_op("gemm",
-           {{"A", rand64({1, 3}, ++seed)}, {"B", rand64({3, 1}, ++seed)}}, {},
-           {"A", "B"});
-  check_op("gemm",
-           {{"A", rand64({3, 2}, ++seed)},
-            {"B", rand64({2, 5}, ++seed)},
-            {"C", rand64({5}, ++seed)}},
-           {{"beta", 2.0}}, {"A", "B", "C"});
-  check_op("gemm",
-           {{"A", rand64({2, 2}, ++seed)},
-            {"B", rand64({2, 3}, ++seed)},
-            {"C", rand64({}, ++seed)}},
-           {}, {"A", "B", "C"});
+  check_op("gemm", {{"A", rand64({1, 3}, ++seed)}, {"B", rand64({3, 1}, ++seed)}}, {}, {"A", "B"});
+  check_op(
+      "gemm",
+      {{"A", rand64({3, 2}, ++seed)}, {"B", rand64({2, 5}, ++seed)}, {"C", rand64({5}, ++seed)}},
+      {{"beta", 2.0}}, {"A", "B", "C"});
+  check_op(
+      "gemm",
+      {{"A", rand64({2, 2}, ++seed)}, {"B", rand64({2, 3}, ++seed)}, {"C", rand64({}, ++seed)}}, {},
+      {"A", "B", "C"});
 }
 
 TEST_CASE("oplib gradient: conv, every option") {
@@ -75,25 +67,14 @@ TEST_CASE("oplib gradient: conv, every option") {
   };
   std::vector<Case> cases = {
       {{1, 5, 2}, {3, 2, 3}, {}, false},
-      {{2, 5, 1},
-       {2, 1, 2},
-       {{"strides", Ints{2}}, {"padding", str("same_upper")}},
-       true},
-      {{1, 6, 2},
-       {2, 2, 2},
-       {{"dilations", Ints{2}}, {"padding", str("same_lower")}},
-       true},
+      {{2, 5, 1}, {2, 1, 2}, {{"strides", Ints{2}}, {"padding", str("same_upper")}}, true},
+      {{1, 6, 2}, {2, 2, 2}, {{"dilations", Ints{2}}, {"padding", str("same_lower")}}, true},
       {{1, 4, 3, 2},
        {2, 2, 2, 2},
-       {{"padding", str("explicit")},
-        {"pads", Ints{1, 0, 0, 1}},
-        {"strides", Ints{2, 1}}},
+       {{"padding", str("explicit")}, {"pads", Ints{1, 0, 0, 1}}, {"strides", Ints{2, 1}}},
        true},
       {{1, 3, 3, 4}, {2, 2, 2, 4}, {{"groups", int64_t{2}}}, true},
-      {{1, 3, 3, 2},
-       {2, 1, 1, 4},
-       {{"groups", int64_t{2}}, {"padding", str("same_upper")}},
-       false},
+      {{1, 3, 3, 2}, {2, 1, 1, 4}, {{"groups", int64_t{2}}, {"padding", str("same_upper")}}, false},
       {{1, 2, 5, 3},
        {3, 2, 3, 2},
        {{"layout", str("channels_first")}, {"kernel_layout", str("OIHW")}},
@@ -106,8 +87,7 @@ TEST_CASE("oplib gradient: conv, every option") {
        false},
   };
   for (const Case &c : cases) {
-    std::vector<FdInput> in = {{"X", rand64(c.x, ++seed)},
-                               {"K", rand64(c.k, ++seed)}};
+    std::vector<FdInput> in = {{"X", rand64(c.x, ++seed)}, {"K", rand64(c.k, ++seed)}};
     std::vector<std::string> wrt = {"X", "K"};
     if (c.bias) {
       bool oihw = c.a.count("kernel_layout") != 0;
@@ -127,14 +107,8 @@ TEST_CASE("oplib gradient: conv_transpose") {
   };
   std::vector<Case> cases = {
       {{1, 3, 2}, {3, 3, 2}, {}, false},
-      {{2, 3, 1},
-       {2, 2, 1},
-       {{"strides", Ints{2}}, {"output_padding", Ints{1}}},
-       true},
-      {{1, 2, 3, 2},
-       {2, 2, 1, 2},
-       {{"padding", str("same_upper")}, {"strides", Ints{2, 1}}},
-       true},
+      {{2, 3, 1}, {2, 2, 1}, {{"strides", Ints{2}}, {"output_padding", Ints{1}}}, true},
+      {{1, 2, 3, 2}, {2, 2, 1, 2}, {{"padding", str("same_upper")}, {"strides", Ints{2, 1}}}, true},
       {{1, 2, 2, 3},
        {2, 1, 3, 3},
        {{"layout", str("channels_first")},
@@ -142,14 +116,10 @@ TEST_CASE("oplib gradient: conv_transpose") {
         {"padding", str("explicit")},
         {"pads", Ints{1, 0, 0, 1}}},
        false},
-      {{1, 3, 4},
-       {2, 3, 4},
-       {{"groups", int64_t{2}}, {"dilations", Ints{2}}},
-       false},
+      {{1, 3, 4}, {2, 3, 4}, {{"groups", int64_t{2}}, {"dilations", Ints{2}}}, false},
   };
   for (const Case &c : cases) {
-    check_op("conv_transpose",
-             {{"X", rand64(c.x, ++seed)}, {"K", rand64(c.k, ++seed)}}, c.a,
+    check_op("conv_transpose", {{"X", rand64(c.x, ++seed)}, {"K", rand64(c.k, ++seed)}}, c.a,
              {"X", "K"});
   }
   check_op("conv_transpose",
@@ -163,16 +133,12 @@ TEST_CASE("oplib gradient: max_pool, avg_pool, global pools") {
   uint64_t seed = 2400;
   std::vector<Attrs> variants = {
       {{"kernel", Ints{2}}},
-      {{"kernel", Ints{3}},
-       {"strides", Ints{1}},
-       {"padding", str("same_upper")}},
+      {{"kernel", Ints{3}}, {"strides", Ints{1}}, {"padding", str("same_upper")}},
       {{"kernel", Ints{2}},
        {"strides", Ints{2}},
        {"padding", str("explicit")},
        {"pads", Ints{1, 0}}},
-      {{"kernel", Ints{2}},
-       {"padding", str("same_lower")},
-       {"layout", str("channels_first")}},
+      {{"kernel", Ints{2}}, {"padding", str("same_lower")}, {"layout", str("channels_first")}},
   };
   for (std::string op : {"max_pool", "avg_pool"}) {
     CAPTURE(op);
@@ -184,18 +150,14 @@ TEST_CASE("oplib gradient: max_pool, avg_pool, global pools") {
              {{"kernel", Ints{2, 3}}, {"strides", Ints{1, 2}}}, {"X"});
   }
   check_op("avg_pool", {{"X", rand64({1, 5, 2}, ++seed)}},
-           {{"kernel", Ints{3}},
-            {"padding", str("same_upper")},
-            {"count_include_pad", int64_t{1}}},
+           {{"kernel", Ints{3}}, {"padding", str("same_upper")}, {"count_include_pad", int64_t{1}}},
            {"X"});
   for (std::string op : {"global_avg_pool", "global_max_pool"}) {
     CAPTURE(op);
     check_op(op, {{"X", rand64({2, 3, 2}, ++seed)}}, {}, {"X"});
-    check_op(op, {{"X", rand64({1, 2, 3, 1}, ++seed)}},
-             {{"keepdims", int64_t{1}}}, {"X"});
-    check_op(op, {{"X", rand64({1, 2, 1, 3}, ++seed)}},
-             {{"layout", str("channels_first")}}, {"X"});
+    check_op(op, {{"X", rand64({1, 2, 3, 1}, ++seed)}}, {{"keepdims", int64_t{1}}}, {"X"});
+    check_op(op, {{"X", rand64({1, 2, 1, 3}, ++seed)}}, {{"layout", str("channels_first")}}, {"X"});
   }
 }
 
-} // namespace plaidml::autodiff::test
+}  // namespace plaidml::autodiff::test
