@@ -160,4 +160,33 @@ TEST_CASE("oplib gradient: max_pool, avg_pool, global pools") {
   }
 }
 
+TEST_CASE("oplib gradient: 3-D conv, depthwise conv, 2-D pools channels_first, gemm C shapes") {
+  uint64_t seed = 2500;
+  check_op("conv", {{"X", rand64({1, 3, 2, 3, 1}, ++seed)}, {"K", rand64({2, 1, 2, 1, 2}, ++seed)}},
+           {{"padding", str("same_upper")}, {"strides", Ints{2, 1, 1}}}, {"X", "K"});
+  // Depthwise: groups = channels, kernel in 1, multiplier 2; dilated and strided.
+  check_op("conv",
+           {{"X", rand64({1, 5, 4, 2}, ++seed)},
+            {"K", rand64({2, 2, 1, 4}, ++seed)},
+            {"B", rand64({4}, ++seed)}},
+           {{"groups", int64_t{2}}, {"dilations", Ints{2, 1}}, {"strides", Ints{1, 2}}},
+           {"X", "K", "B"});
+  for (const char *op : {"max_pool", "avg_pool"}) {
+    CAPTURE(std::string(op));
+    check_op(op, {{"X", rand64({1, 2, 3, 4}, ++seed)}},
+             {{"kernel", Ints{2, 2}},
+              {"strides", Ints{1, 2}},
+              {"padding", str("explicit")},
+              {"pads", Ints{1, 0, 0, 1}},
+              {"layout", str("channels_first")}},
+             {"X"});
+  }
+  for (Ints c : {Ints{1, 4}, Ints{2, 1}}) {
+    check_op(
+        "gemm",
+        {{"A", rand64({2, 3}, ++seed)}, {"B", rand64({3, 4}, ++seed)}, {"C", rand64(c, ++seed)}},
+        {{"beta", 0.5}}, {"A", "B", "C"});
+  }
+}
+
 }  // namespace plaidml::autodiff::test
