@@ -1,7 +1,8 @@
 // plaidml_program_gradient: reverse-mode autodiff (core/autodiff) behind the C ABI.
+#include "core/autodiff/gradient.h"
+
 #include "capi/errors.h"
 #include "capi/handles.h"
-#include "core/autodiff/gradient.h"
 
 extern "C" {
 

@@ -70,8 +70,7 @@ plaidml_status plaidml_attrs_set_float(plaidml_attrs* attrs, const char* name, d
   });
 }
 
-plaidml_status plaidml_attrs_set_string(plaidml_attrs* attrs, const char* name,
-                                        const char* value) {
+plaidml_status plaidml_attrs_set_string(plaidml_attrs* attrs, const char* name, const char* value) {
   using namespace plaidml;
   return capi::guard(__func__, [&](const char* fn) -> Status {
     PLAIDML_CAPI_REQUIRE(attrs);
@@ -96,9 +95,9 @@ plaidml_status plaidml_builder_op(plaidml_builder* builder, const char* op, size
       values.push_back(operands[i].id);
     }
     static const oplib::Attrs kNone;
-    PLAIDML_ASSIGN(ir::ValueId id, oplib::apply(builder->builder, op, values,
-                                                attrs != nullptr ? attrs->attrs : kNone,
-                                                capi::loc_of(fn)));
+    PLAIDML_ASSIGN(ir::ValueId id,
+                   oplib::apply(builder->builder, op, values,
+                                attrs != nullptr ? attrs->attrs : kNone, capi::loc_of(fn)));
     out_value->id = id;
     return Status::ok();
   });
@@ -119,8 +118,10 @@ plaidml_status plaidml_op_name(size_t index, const char** out_name) {
     PLAIDML_CAPI_REQUIRE(out_name);
     const auto& names = oplib::op_names();
     if (index >= names.size()) {
-      return make_error(StatusCode::kInvalidArgument, "{}: op index {} is out of range (there "
-                        "are {})", fn, index, names.size());
+      return make_error(StatusCode::kInvalidArgument,
+                        "{}: op index {} is out of range (there "
+                        "are {})",
+                        fn, index, names.size());
     }
     *out_name = names[index].c_str();
     return Status::ok();
@@ -139,16 +140,16 @@ plaidml_status plaidml_builder_value_rank(plaidml_builder* builder, plaidml_valu
   });
 }
 
-plaidml_status plaidml_builder_value_dim(plaidml_builder* builder, plaidml_value value,
-                                         size_t axis, plaidml_expr* out_expr) {
+plaidml_status plaidml_builder_value_dim(plaidml_builder* builder, plaidml_value value, size_t axis,
+                                         plaidml_expr* out_expr) {
   using namespace plaidml;
   return capi::guard(__func__, [&](const char* fn) -> Status {
     PLAIDML_CAPI_REQUIRE(builder);
     PLAIDML_CAPI_REQUIRE(out_expr);
     PLAIDML_ASSIGN(ir::SymbolicDims dims, capi::value_dims(fn, builder, value));
     if (axis >= dims.size()) {
-      return make_error(StatusCode::kInvalidArgument, "{}: axis {} is out of range for rank {}",
-                        fn, axis, dims.size());
+      return make_error(StatusCode::kInvalidArgument, "{}: axis {} is out of range for rank {}", fn,
+                        axis, dims.size());
     }
     builder->exprs.push_back(dims[axis]);
     out_expr->id = static_cast<int32_t>(builder->exprs.size() - 1);

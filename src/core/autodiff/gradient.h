@@ -25,8 +25,8 @@
 namespace plaidml::autodiff {
 
 Expected<std::shared_ptr<const ir::Program>> gradient(const ir::Program& program,
-                                                       const std::string& loss,
-                                                       const std::vector<std::string>& wrt,
-                                                       const std::vector<std::string>& grad_names);
+                                                      const std::string& loss,
+                                                      const std::vector<std::string>& wrt,
+                                                      const std::vector<std::string>& grad_names);
 
 }  // namespace plaidml::autodiff

@@ -508,7 +508,8 @@ void ProgramBuilder::name_unnamed_dims(Node& input) {
     if (!d.empty()) continue;
     std::string base = input.name + "_D" + std::to_string(axis);
     std::string fresh = base;
-    for (int k = 2; is_dim(fresh) || names_.count(fresh); ++k) fresh = base + "_" + std::to_string(k);
+    for (int k = 2; is_dim(fresh) || names_.count(fresh); ++k)
+      fresh = base + "_" + std::to_string(k);
     d = fresh;
     dim_owner_.emplace(fresh, input.name);
   }

@@ -289,8 +289,8 @@ std::string print_int_expr(const IntExpr& e) {
     case IntOp::kMax:
     case IntOp::kMin:
     case IntOp::kFloorDiv:
-      return fmt::format("{}({}, {})", int_function_name(e.op),
-                         print_int_expr(*e.args[0]), print_int_expr(*e.args[1]));
+      return fmt::format("{}({}, {})", int_function_name(e.op), print_int_expr(*e.args[0]),
+                         print_int_expr(*e.args[1]));
     case IntOp::kAdd:
     case IntOp::kSub:
     case IntOp::kMul:

@@ -135,7 +135,8 @@ SymbolicDims broadcast_all(const std::vector<SymbolicDims>& all) {
   SymbolicDims out(rank, size_expr::lit(1));
   for (const auto& d : all) {
     size_t offset = rank - d.size();
-    for (size_t k = 0; k < d.size(); ++k) out[offset + k] = size_expr::broadcast(out[offset + k], d[k]);
+    for (size_t k = 0; k < d.size(); ++k)
+      out[offset + k] = size_expr::broadcast(out[offset + k], d[k]);
   }
   return out;
 }

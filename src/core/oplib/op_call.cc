@@ -116,8 +116,7 @@ Expected<std::vector<int64_t>> OpCall::get_ints(std::string_view name,
                name, attr_type_name(*v));
 }
 
-Expected<std::string> OpCall::get_string(std::string_view name,
-                                         std::optional<std::string> fallback,
+Expected<std::string> OpCall::get_string(std::string_view name, std::optional<std::string> fallback,
                                          const std::vector<std::string_view>& allowed) {
   const AttrValue* v = find_attr(name);
   if (v == nullptr) {
@@ -127,8 +126,8 @@ Expected<std::string> OpCall::get_string(std::string_view name,
   }
   const auto* s = std::get_if<std::string>(v);
   if (s == nullptr) {
-    return error(StatusCode::kInvalidArgument, "attribute '{}' must be a string ({}), not {}",
-                 name, join(allowed), attr_type_name(*v));
+    return error(StatusCode::kInvalidArgument, "attribute '{}' must be a string ({}), not {}", name,
+                 join(allowed), attr_type_name(*v));
   }
   for (auto a : allowed) {
     if (a == *s) return *s;
@@ -149,8 +148,8 @@ Status OpCall::check_unused_attrs() const {
 Expected<int64_t> OpCall::normalize_axis(int64_t axis, size_t rank, std::string_view attr) const {
   auto r = static_cast<int64_t>(rank);
   if (axis >= -r && axis < r) return axis < 0 ? axis + r : axis;
-  return error(StatusCode::kTypeError, "attribute '{}' is {}, out of range for rank {}", attr,
-               axis, rank);
+  return error(StatusCode::kTypeError, "attribute '{}' is {}, out of range for rank {}", attr, axis,
+               rank);
 }
 
 ValueId OpCall::call(std::string_view function, std::vector<ValueId> operands,

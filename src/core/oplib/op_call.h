@@ -85,8 +85,8 @@ class OpCall {
   // --- building (error-latching, see above) ---
   ValueId call(std::string_view function, std::vector<ValueId> operands,
                std::vector<IntExprPtr> int_args = {});
-  ValueId literal(double v);       // a float literal (takes the float dtype it meets)
-  ValueId int_literal(int64_t v);  // an integer literal
+  ValueId literal(double v);            // a float literal (takes the float dtype it meets)
+  ValueId int_literal(int64_t v);       // an integer literal
   ValueId size_value(IntExprPtr size);  // a dim expression as an integer scalar tensor
   ValueId contract(ir::AggOp agg, ir::CombOp comb, std::vector<IntExprPtr> out_indices,
                    std::vector<IntExprPtr> out_sizes, std::vector<Access> inputs,
@@ -131,16 +131,16 @@ struct OpDef {
 };
 
 // The groups of ops, one file each, listed by registry.cc.
-std::vector<OpDef> linalg_ops();       // linalg.cc: matmul, dot, batched matmul, gemm
-std::vector<OpDef> conv_ops();         // conv.cc, conv_transpose.cc
-std::vector<OpDef> pool_ops();         // pool.cc: max/avg/global pooling
-std::vector<OpDef> reduce_ops();       // reduce.cc: sum mean max min prod variance argmax ...
-std::vector<OpDef> activation_ops();   // activation.cc: relu sigmoid tanh elu gelu ... softmax
-std::vector<OpDef> norm_ops();         // norm.cc: batch norm, layer norm
-std::vector<OpDef> loss_ops();         // loss.cc: cross-entropies
-std::vector<OpDef> scan_ops();         // scan.cc: cumsum, cumprod
-std::vector<OpDef> shape_ops();        // shape.cc: reshape transpose squeeze unsqueeze flatten
-std::vector<OpDef> layout_ops();       // layout.cc: concatenate slice pad tile repeat
-std::vector<OpDef> index_ops();        // index.cc: gather, one-hot
+std::vector<OpDef> linalg_ops();      // linalg.cc: matmul, dot, batched matmul, gemm
+std::vector<OpDef> conv_ops();        // conv.cc, conv_transpose.cc
+std::vector<OpDef> pool_ops();        // pool.cc: max/avg/global pooling
+std::vector<OpDef> reduce_ops();      // reduce.cc: sum mean max min prod variance argmax ...
+std::vector<OpDef> activation_ops();  // activation.cc: relu sigmoid tanh elu gelu ... softmax
+std::vector<OpDef> norm_ops();        // norm.cc: batch norm, layer norm
+std::vector<OpDef> loss_ops();        // loss.cc: cross-entropies
+std::vector<OpDef> scan_ops();        // scan.cc: cumsum, cumprod
+std::vector<OpDef> shape_ops();       // shape.cc: reshape transpose squeeze unsqueeze flatten
+std::vector<OpDef> layout_ops();      // layout.cc: concatenate slice pad tile repeat
+std::vector<OpDef> index_ops();       // index.cc: gather, one-hot
 
 }  // namespace plaidml::oplib

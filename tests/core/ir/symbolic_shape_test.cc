@@ -75,13 +75,11 @@ TEST_CASE("dims_of names unnamed input dims and reports unknown ranks") {
   auto bad = b.dims_of(*b.add_call("exp", {y}, {}, {}));
   REQUIRE_FALSE(bad.has_value());
   CHECK(bad.status().code() == StatusCode::kTypeError);
-  CHECK(bad.status().message() ==
-        "input 'Y' has an unknown rank; declare its dims to use it here");
+  CHECK(bad.status().message() == "input 'Y' has an unknown rank; declare its dims to use it here");
 }
 
 TEST_CASE("a builder continues an existing program") {
-  auto parsed = parse::parse_tile(
-      "function (A[N]) -> (B) { T = A * 2; B = exp(T); }");
+  auto parsed = parse::parse_tile("function (A[N]) -> (B) { T = A * 2; B = exp(T); }");
   REQUIRE(parsed.has_value());
   ProgramBuilder b(**parsed);
   ValueId t = *b.lookup("T", {});
@@ -139,7 +137,8 @@ TEST_CASE("an inlined dim expression keeps its grouping when printed and parsed 
   REQUIRE(reparsed.has_value());
   auto bound = bind(*reparsed, {Shape(DType::F32, {2, 3})});
   REQUIRE(bound.has_value());
-  auto out = eval::evaluate(*bound, {testing::make_tensor(DType::F32, {2, 3}, {6, 12, 18, 6, 6, 6})});
+  auto out =
+      eval::evaluate(*bound, {testing::make_tensor(DType::F32, {2, 3}, {6, 12, 18, 6, 6, 6})});
   REQUIRE(out.has_value());
   CHECK(testing::to_doubles(out->at(0)) == std::vector<double>{1, 2, 3, 1, 1, 1});
 }

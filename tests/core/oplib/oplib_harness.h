@@ -30,7 +30,7 @@ struct Input {
 };
 
 struct OpRun {
-  Status status = Status::ok();    // the first error: from apply, bind or evaluation
+  Status status = Status::ok();     // the first error: from apply, bind or evaluation
   std::vector<HostTensor> outputs;  // one: the op's result
   std::string tile;                 // the printed program (for messages)
 };
