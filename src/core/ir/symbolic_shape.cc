@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/poly/affine.h"
+
 namespace plaidml::ir {
 namespace size_expr {
 
@@ -92,8 +94,7 @@ IntExprPtr floordiv(IntExprPtr a, IntExprPtr b) {
   if (literal_value(*b) == 1) return a;
   auto x = literal_value(*a), y = literal_value(*b);
   if (x && y && *y != 0) {
-    int64_t q = *x / *y - ((*x % *y != 0) && ((*x < 0) != (*y < 0)) ? 1 : 0);
-    return lit(q);
+    return lit(poly::Rational(*x, *y).floor());
   }
   return binary(IntOp::kFloorDiv, std::move(a), std::move(b));
 }
@@ -119,13 +120,12 @@ IntExprPtr broadcast(IntExprPtr a, IntExprPtr b) {
 
 namespace {
 
-Expected<SymbolicDims> operand_dims(const Program& p, const Node& n, size_t k,
+Expected<SymbolicDims> operand_dims(const Node& n, size_t k,
                                     const std::vector<std::optional<SymbolicDims>>& known) {
   ValueId v = n.operands.at(k);
   if (v < 0 || static_cast<size_t>(v) >= known.size() || !known[v]) {
     return Status(StatusCode::kInternal, "symbolic shape: operand dims not computed");
   }
-  (void)p;
   return *known[v];
 }
 
@@ -141,29 +141,29 @@ SymbolicDims broadcast_all(const std::vector<SymbolicDims>& all) {
   return out;
 }
 
-Expected<SymbolicDims> structural_dims(const Program& p, const Node& n,
+Expected<SymbolicDims> structural_dims(const Node& n,
                                        const std::vector<std::optional<SymbolicDims>>& known) {
   // Only the structural ops have their own shape rule; every other op broadcasts.
   OpKind op = n.op;
   if (op == OpKind::Reshape || op == OpKind::PrngStep) {
     return SymbolicDims(n.int_args.begin(), n.int_args.end());
   }
-  if (op == OpKind::Index || op == OpKind::PrngValue) return operand_dims(p, n, 0, known);
+  if (op == OpKind::Index || op == OpKind::PrngValue) return operand_dims(n, 0, known);
   if (op == OpKind::ShapeOf) {
-    PLAIDML_ASSIGN(SymbolicDims x, operand_dims(p, n, 0, known));
+    PLAIDML_ASSIGN(SymbolicDims x, operand_dims(n, 0, known));
     return SymbolicDims{size_expr::lit(static_cast<int64_t>(x.size()))};
   }
   if (op == OpKind::Gather) {
-    PLAIDML_ASSIGN(SymbolicDims v, operand_dims(p, n, 0, known));
-    PLAIDML_ASSIGN(SymbolicDims idx, operand_dims(p, n, 1, known));
+    PLAIDML_ASSIGN(SymbolicDims v, operand_dims(n, 0, known));
+    PLAIDML_ASSIGN(SymbolicDims idx, operand_dims(n, 1, known));
     if (!v.empty()) idx.insert(idx.end(), v.begin() + 1, v.end());
     return idx;
   }
-  if (op == OpKind::Scatter) return operand_dims(p, n, 2, known);
+  if (op == OpKind::Scatter) return operand_dims(n, 2, known);
   if (op == OpKind::PrngState) return SymbolicDims{size_expr::lit(3), size_expr::lit(2048)};
   std::vector<SymbolicDims> all;
   for (size_t k = 0; k < n.operands.size(); ++k) {
-    PLAIDML_ASSIGN(SymbolicDims d, operand_dims(p, n, k, known));
+    PLAIDML_ASSIGN(SymbolicDims d, operand_dims(n, k, known));
     all.push_back(std::move(d));
   }
   return broadcast_all(all);
@@ -193,7 +193,7 @@ Expected<SymbolicDims> symbolic_dims(const Program& program, ValueId id,
     case NodeKind::kContraction:
       return n.contraction.out_sizes;
     case NodeKind::kElementwise:
-      return structural_dims(program, n, known);
+      return structural_dims(n, known);
   }
   return Status(StatusCode::kInternal, "symbolic shape: unknown node kind");
 }

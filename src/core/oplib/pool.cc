@@ -2,7 +2,6 @@
 // global pools over every spatial axis. Padding is the contraction's skipped out-of-range
 // accesses, so max ignores it; avg_pool divides by the count of the window's points inside the
 // input (count_include_pad = 0), itself a contraction with the same window constraints.
-#include "core/ir/printer.h"
 #include "core/oplib/conv_geometry.h"
 
 namespace plaidml::oplib {
@@ -116,13 +115,9 @@ Expected<ValueId> global_pool(OpCall& call, ir::AggOp agg) {
   ValueId r = call.contract(agg, ir::CombOp::kNone, out_idx, out_sizes,
                             {Access{call.operand(0), l.place(n, x, c)}});
   if (agg == ir::AggOp::kSum) {
-    // The point count as a product of one-dim values: the printer inlines a dim literal without
-    // parentheses, so size_value(I_1 * I_2) would print as `S / I_1 * I_2`.
-    ValueId points = call.size_value(d[l.spatial_axis(0)]);
-    for (size_t a = 1; a < x.size(); ++a) {
-      points = call.mul(points, call.size_value(d[l.spatial_axis(a)]));
-    }
-    r = call.div(r, points);
+    IntExprPtr points = d[l.spatial_axis(0)];
+    for (size_t a = 1; a < x.size(); ++a) points = se::mul(points, d[l.spatial_axis(a)]);
+    r = call.div(r, call.size_value(points));
   }
   return call.finish(r);
 }

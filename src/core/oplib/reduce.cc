@@ -46,7 +46,7 @@ Expected<ValueId> variance_op(OpCall& c) {
   ValueId ss = reduce(c, ir::AggOp::kSum, c.mul(d, d), a.dims, a.axes, a.keepdims);
   // numpy divides by max(count - ddof, 0): inf or nan when ddof >= count.
   IntExprPtr n = se::max(se::sub(reduced_count(a.dims, a.axes), se::lit(ddof)), se::lit(0));
-  return c.finish(c.div(ss, dim_value(c, n)));
+  return c.finish(c.div(ss, c.size_value(n)));
 }
 
 // The first index of the extreme value along `axis` of x (rank >= 1), as int32. Where X equals
@@ -55,7 +55,7 @@ ValueId arg_extreme(OpCall& c, ir::AggOp agg, ValueId x, const SymbolicDims& dim
                     bool keepdims) {
   AxisSet set = single_axis(dims.size(), axis);
   ValueId m = reduce(c, agg, x, dims, set, true);
-  ValueId n = dim_value(c, dims[axis]);
+  ValueId n = c.size_value(dims[axis]);
   ValueId j = c.call("index", {x}, {se::lit(axis)});
   ValueId t = c.call("select", {c.call("cmp_eq", {x, m}), c.sub(j, n), c.int_literal(0)});
   ValueId first = c.add(reduce(c, ir::AggOp::kMin, t, dims, set, keepdims), n);

@@ -56,7 +56,7 @@ IntExprPtr reduced_count(const SymbolicDims& dims, const AxisSet& axes) {
 ValueId reduce_mean(OpCall& c, ValueId x, const SymbolicDims& dims, const AxisSet& axes,
                     bool keepdims) {
   ValueId sum = reduce(c, ir::AggOp::kSum, x, dims, axes, keepdims);
-  return c.div(sum, dim_value(c, reduced_count(dims, axes)));
+  return c.div(sum, c.size_value(reduced_count(dims, axes)));
 }
 
 LogSumExp log_sum_exp(OpCall& c, ValueId x, const SymbolicDims& dims, int64_t axis) {
@@ -68,11 +68,6 @@ LogSumExp log_sum_exp(OpCall& c, ValueId x, const SymbolicDims& dims, int64_t ax
   ValueId sum = reduce(c, ir::AggOp::kSum, c.call("exp", {r.shifted}), dims, set, true);
   r.log_sum = c.call("log", {sum});
   return r;
-}
-
-ValueId dim_value(OpCall& c, const IntExprPtr& e) {
-  if (e->op == ir::IntOp::kDim || e->op == ir::IntOp::kLiteral) return c.size_value(e);
-  return c.size_value(se::max(e, se::lit(0)));
 }
 
 ValueId number(OpCall& c, double v) {

@@ -43,11 +43,6 @@ struct LogSumExp {
 };
 LogSumExp log_sum_exp(OpCall& c, ValueId x, const SymbolicDims& dims, int64_t axis);
 
-// A dim expression as a scalar value. Works around the printer, which inlines a dim literal's
-// expression without parentheses (`S / X_0 * X_1` for S / (X_0 * X_1)): a compound expression is
-// wrapped as max(e, 0), which prints atomically (sizes are >= 0, so the value is unchanged).
-ValueId dim_value(OpCall& c, const IntExprPtr& e);
-
 // A float attribute value as a literal: an integral value becomes an integer literal, so that it
 // keeps an integer tensor's dtype (an integer literal beside a float tensor takes its dtype).
 ValueId number(OpCall& c, double v);
