@@ -9,7 +9,7 @@ namespace {
 std::string str(int64_t v) { return std::to_string(v); }
 
 // "2 * y + i - 3": the input coordinate that output coordinate `out` and kernel tap `tap` read.
-// Out-of-range input accesses do not count (TILE.md section 2), which is zero padding.
+// Out-of-range input accesses do not count (docs/tile.md section 2), which is zero padding.
 std::string input_index(const std::string& out, const std::string& tap, int64_t stride,
                         int64_t pad) {
   std::string s = (stride == 1 ? out : str(stride) + " * " + out) + " + " + tap;

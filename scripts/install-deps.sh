@@ -5,6 +5,7 @@ set -euo pipefail
 PKGS=(build-essential cmake ninja-build pkg-config llvm-19-dev libzstd-dev
       libspdlog-dev libfmt-dev doctest-dev libisl-dev libgmp-dev
       python3-numpy binutils
+      ccache lld clang-19 libclang-rt-19-dev  # CI's build speed: docs/ci.md says why each
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       libvulkan-dev spirv-headers spirv-tools mesa-vulkan-drivers vulkan-validationlayers
       libdnnl-dev libopenblas-dev)  # the last two: the CPU bench's peers (bench/cpu_peers.h)

@@ -102,7 +102,8 @@ enum {
 };
 
 /* Sets the process-wide log level: messages below it are dropped. It overrides the environment
- * variable PLAIDML_LOG_LEVEL (trace, debug, info, warn, error, off). Thread-safe.
+ * variable PLAIDML_LOG_LEVEL (trace, debug, info, warn, error, critical, off, in any case; an
+ * unknown value keeps warn and logs one warning naming these). Thread-safe.
  * Statuses: OK; INVALID_ARGUMENT for a value outside PLAIDML_LOG_TRACE..PLAIDML_LOG_OFF. */
 PLAIDML_API plaidml_status plaidml_set_log_level(plaidml_log_level level);
 
@@ -254,7 +255,7 @@ PLAIDML_API plaidml_status plaidml_context_device(const plaidml_context* context
 
 typedef struct plaidml_program plaidml_program;
 
-/* Parses a program from Tile text (see TILE.md), e.g.
+/* Parses a program from Tile text (see docs/tile.md), e.g.
  *   "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }"
  * The caller owns *out_program (plaidml_program_destroy).
  * Statuses: OK; INVALID_ARGUMENT (NULL); PARSE_ERROR with "line:column: ..." in the message;
@@ -356,7 +357,7 @@ PLAIDML_API plaidml_status plaidml_builder_dim_constant(plaidml_builder* builder
 
 /* Applies an elementwise operator or function by its Tile name: "add" "sub" "mul" "div" "mod"
  * "neg" "cmp_eq" "cmp_ne" "cmp_lt" "cmp_gt" "cmp_le" "cmp_ge" "bit_and" "bit_or" "bit_xor"
- * "bit_not" "bit_left" "bit_right" "select", and every function of TILE.md section 3 ("exp",
+ * "bit_not" "bit_left" "bit_right" "select", and every function of docs/tile.md section 3 ("exp",
  * "relu", "as_float", "reshape", ...). operands: operand_count values (operands may be NULL
  * when operand_count is 0). int_args: the non-tensor integer arguments (cast bits, reshape dims,
  * index axis), int_arg_count expressions (may be NULL when 0).

@@ -11,7 +11,7 @@
 #include "core/base/status.h"
 #include "core/ir/bind.h"
 #include "devices/device.h"
-#include "jit/artifact.h"
+#include "jit/codegen/artifact.h"
 #include "jit/cache/artifact_cache.h"
 #include "jit/lower/lower.h"
 #include "jit/runtime.h"

@@ -15,7 +15,7 @@
 #include "devices/device.h"
 #include "devices/registry.h"
 #include "jit/cache/artifact_cache.h"
-#include "jit/cache/plan_cache.h"
+#include "jit/plan_cache.h"
 #include "jit/compiler.h"
 #include "jit/runtime.h"
 

@@ -1,4 +1,4 @@
-// Contractions (TILE.md section 2): matmul shapes around the vector width (16 f32 lanes) and
+// Contractions (docs/tile.md section 2): matmul shapes around the vector width (16 f32 lanes) and
 // typical GPU tiles (64), batched matmul, every aggregation and combination, constraints,
 // cumulative sums, rational indices, `default` and assign contractions.
 #include "conformance_case.h"

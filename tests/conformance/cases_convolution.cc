@@ -1,4 +1,4 @@
-// Convolutions written as Tile contractions (TILE.md section 2), NHWC data and HWIO kernels:
+// Convolutions written as Tile contractions (docs/tile.md section 2), NHWC data and HWIO kernels:
 // 1-d and 2-d, valid and padded ("same"), strided, dilated, grouped and depthwise, and
 // transposed (rational indices). Padding is expressed the Tile way: accesses outside the input
 // are not counted.

@@ -1,4 +1,4 @@
-// Every dtype of TILE.md section 4 through arithmetic, a reduction and a matmul; conversions
+// Every dtype of docs/tile.md section 4 through arithmetic, a reduction and a matmul; conversions
 // from and to every dtype; mixed-dtype promotion; integer wrap-around in sums. A device that
 // lacks a dtype lists the case in unsupported/<kind>.txt rather than computing a wrong answer.
 #include <fmt/format.h>
@@ -125,7 +125,7 @@ std::vector<Case> promotion_family() {
            {{{1}}, {{17}}, {{65}}}};
   lit.dtypes = {DType::F16};
   cs.push_back(lit);
-  // Integer sums wrap in the output dtype (TILE.md section 2).
+  // Integer sums wrap in the output dtype (docs/tile.md section 2).
   for (DType d : {DType::I8, DType::U8, DType::I16}) {
     Case wrap{"sum_wraps_" + dname(d),
               "function (X[N]) -> (O) { O[] = +(X[i]); }",

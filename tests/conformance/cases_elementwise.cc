@@ -1,4 +1,4 @@
-// Elementwise code (TILE.md section 3): every function of the op table on inputs inside its
+// Elementwise code (docs/tile.md section 3): every function of the op table on inputs inside its
 // domain, every operator, select and ?:, and broadcasting chains with size-1 and scalar
 // operands. Lengths straddle the 16-lane vector width and 64-wide tiles.
 #include "conformance_case.h"
@@ -27,7 +27,7 @@ struct Fn {
 };
 
 std::vector<Case> unary_family() {
-  // Every unary function of TILE.md section 3 in its natural domain.
+  // Every unary function of docs/tile.md section 3 in its natural domain.
   const std::vector<Fn> fns = {
       {"exp", "exp(X)", -10, 10},         {"log", "log(X)", 0.01, 100},
       {"sqrt", "sqrt(X)", 0, 100},        {"tanh", "tanh(X)", -5, 5},

@@ -1,4 +1,4 @@
-// Structural ops and program structure (TILE.md sections 1 and 3): reshape, index, shape,
+// Structural ops and program structure (docs/tile.md sections 1 and 3): reshape, index, shape,
 // gather (clamping), scatter (accumulating), the taus88 prng, scalars, several outputs, outputs
 // that alias inputs or literals, and chains that mix contractions with elementwise code.
 #include "conformance_case.h"

@@ -1,7 +1,7 @@
-// The conformance suite's case list (DESIGN.md section 9): every construct of TILE.md, written
-// once, at shapes that straddle vector and tile edges (1, primes, t-1/t/t+1/2t around 16 and 64,
-// size-1 broadcast dims). The runner evaluates each case on every available device and compares
-// it with the reference interpreter.
+// The conformance suite's case list (docs/design.md section 9): every construct of docs/tile.md,
+// written once, at shapes that straddle vector and tile edges (1, primes, t-1/t/t+1/2t around 16
+// and 64, size-1 broadcast dims). The runner evaluates each case on every available device and
+// compares it with the reference interpreter.
 //
 // A case is Tile text plus a list of shape sets (one dim list per program input), the inputs'
 // dtypes, optional value ranges (positive inputs for log, small integers for shifts, ...) and an

@@ -182,7 +182,7 @@ TEST_CASE("runner: the oracle gives hand-computed values and a wrong result is r
   REQUIRE(bound.has_value());
   auto out = eval::evaluate(*bound, in);
   REQUIRE(out.has_value());
-  CHECK(testing::to_doubles(out->at(0)) == std::vector<double>{2, 5, 4, 9, 6});  // TILE.md
+  CHECK(testing::to_doubles(out->at(0)) == std::vector<double>{2, 5, 4, 9, 6});  // docs/tile.md
 
   auto rt = jit::Runtime::create({});
   REQUIRE(rt.has_value());

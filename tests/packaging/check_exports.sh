@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# libplaidml.so exports plaidml_* only (never LLVM, spdlog or fmt symbols) and has SONAME
-# libplaidml.so.0.
+# libplaidml.so exports plaidml_* functions only (never LLVM, spdlog, fmt or libstdc++ symbols,
+# objects included) and has SONAME libplaidml.so.0. Every defined entry of the dynamic symbol
+# table counts, whatever its type or binding: GNU-unique objects (typeinfo, inline functions'
+# statics) that a version script turns LOCAL stay in .dynsym, so they are checked too.
 set -euo pipefail
 lib=$1
 fail=0
@@ -8,14 +10,17 @@ soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 if [ "$soname" != "libplaidml.so.0" ]; then
   echo "FAIL: SONAME is '$soname', expected libplaidml.so.0"; fail=1
 fi
-exports=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}')
-count=$(echo "$exports" | grep -c '^plaidml_' || true)
-bad=$(echo "$exports" | grep -v '^plaidml_' | grep -v '^$' || true)
+# Num: Value Size Type Bind Vis Ndx Name; skip the header, the null entry and undefined ones.
+defined=$(readelf -W --dyn-syms "$lib" | awk '$1 ~ /^[0-9]+:$/ && $7 != "UND" && $8 != "" {
+  sub(/@.*/, "", $8); print $4, $5, $8 }')
+count=$(echo "$defined" | grep -c '^FUNC GLOBAL plaidml_' || true)
+bad=$(echo "$defined" | grep -v '^FUNC GLOBAL plaidml_' | grep -v '^$' || true)
 if [ -n "$bad" ]; then
-  echo "FAIL: symbols exported besides plaidml_*:"; echo "$bad" | head -20; fail=1
+  echo "FAIL: the dynamic symbol table has entries besides plaidml_* functions (type bind name):"
+  echo "$bad" | head -20; fail=1
 fi
 if [ "$count" -lt 10 ]; then
-  echo "FAIL: only $count plaidml_* symbols exported"; fail=1
+  echo "FAIL: only $count plaidml_* functions exported"; fail=1
 fi
-[ $fail = 0 ] && echo "ok: $count plaidml_* symbols exported, nothing else; SONAME $soname"
+[ $fail = 0 ] && echo "ok: $count plaidml_* functions exported, nothing else; SONAME $soname"
 exit $fail

@@ -97,7 +97,7 @@ class ContractionTest(unittest.TestCase):
         np.testing.assert_array_equal(run1(b, "S", S, {"X": x}), np.cumsum(x))
 
     def test_rational_index_division(self):
-        # TILE.md: O[i : 5] = +(I[(i - j + 1)/2] * K[j]) with I = K = [1,2,3] is [2,5,4,9,6].
+        # docs/tile.md: O[i : 5] = +(I[(i - j + 1)/2] * K[j]) with I = K = [1,2,3] is [2,5,4,9,6].
         b = plaidml.Builder()
         I_ = b.input("I", ("N",))
         K = b.input("K", ("N",))

@@ -96,8 +96,17 @@ inline std::vector<double> to_doubles(const HostTensor& t) {
   return out;
 }
 
+// v as an unsigned integer of type U: a negative value wraps modulo 2^bits (-1 -> all ones), as
+// a two's complement bit pattern; a non-negative one must fit. Converting a negative double
+// straight to an unsigned type is undefined behaviour (UBSan's float-cast-overflow).
+template <typename U>
+U to_unsigned_bits(double v) {
+  return v < 0 ? static_cast<U>(static_cast<int64_t>(v)) : static_cast<U>(v);
+}
+
 // Writes a double into element `index`: floats rounded to nearest even, integers truncated
-// (C cast: the value must fit), bool = value != 0.
+// (C cast: the value must fit; unsigned dtypes take negative values as their bit pattern),
+// bool = value != 0.
 inline void write_element(HostTensor& t, int64_t index, double v) {
   uint8_t* p = t.bytes.data() + index * dtype_size(t.shape.dtype);
   auto put = [p](auto x) { std::memcpy(p, &x, sizeof(x)); };
@@ -118,16 +127,16 @@ inline void write_element(HostTensor& t, int64_t index, double v) {
       put(static_cast<int64_t>(v));
       break;
     case DType::U8:
-      put(static_cast<uint8_t>(v));
+      put(to_unsigned_bits<uint8_t>(v));
       break;
     case DType::U16:
-      put(static_cast<uint16_t>(v));
+      put(to_unsigned_bits<uint16_t>(v));
       break;
     case DType::U32:
-      put(static_cast<uint32_t>(v));
+      put(to_unsigned_bits<uint32_t>(v));
       break;
     case DType::U64:
-      put(static_cast<uint64_t>(v));
+      put(to_unsigned_bits<uint64_t>(v));
       break;
     case DType::F16:
       put(f16_from_double(v));

@@ -105,7 +105,7 @@ class Builder:
     # --- elementwise calls, ops, contractions --------------------------------------------------
 
     def call(self, function, *operands, int_args=()):
-        """Applies a Tile elementwise function or operator by name (see TILE.md section 3)."""
+        """Applies a Tile elementwise function or operator by name (see docs/tile.md section 3)."""
         values = (_ffi.Value * max(len(operands), 1))(*[self._value_of(o) for o in operands])
         exprs = (_ffi.Expr * max(len(int_args), 1))(*[self._expr_of(e) for e in int_args])
         out = _ffi.Value()

@@ -1,4 +1,4 @@
-// Reverse-mode automatic differentiation over the graph IR (TILE.md semantics).
+// Reverse-mode automatic differentiation over the graph IR (docs/tile.md semantics).
 //
 // gradient() returns a new program: the original one, with the gradient of the scalar output
 // `loss` with respect to each input in `wrt` appended as an output (named by `grad_names`, or

@@ -1,5 +1,5 @@
-// Contractions of the reference interpreter, straight from TILE.md section 2: the output starts
-// as the default tensor (broadcast) or the aggregation identity; every integer point of the
+// Contractions of the reference interpreter, straight from docs/tile.md section 2: the output
+// starts as the default tensor (broadcast) or the aggregation identity; every integer point of the
 // index box is visited; a point counts only if every access of the output and of every input is
 // an integer inside its tensor and every condition holds; the combined value of a counted point
 // is aggregated into the output element it addresses.

@@ -1,5 +1,5 @@
 // The reference interpreter: evaluates a BoundProgram on host tensors, directly from the
-// semantics of TILE.md (every point of every contraction is enumerated and checked). It is
+// semantics of docs/tile.md (every point of every contraction is enumerated and checked). It is
 // the oracle of every device test, so it favours being obviously right over being fast.
 #pragma once
 

@@ -2,7 +2,7 @@
 // here; elementwise and structural ops in bind_elementwise.cc; contractions (index
 // expressions, bounds inference) in bind_contraction.cc; dtype rules in type_rules.h.
 //
-// Choices where TILE.md defers to PlaidML v0 (also in docs/tile-choices.md):
+// Choices where Tile defers to PlaidML v0 (also in docs/tile.md sections 3.1 and 3.3):
 //   - literals are weak (type_rules.h): `2` is i32 (i64 if it does not fit), `0.5` is f32, and
 //     both yield to the tensors they meet;
 //   - a dim used as a value (`X / N`) is a weak integer literal evaluated here;

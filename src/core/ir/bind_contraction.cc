@@ -1,4 +1,4 @@
-// Contractions (TILE.md section 2): output sizes in C integer arithmetic, index expressions as
+// Contractions (docs/tile.md section 2): output sizes in C integer arithmetic, index expressions as
 // exact affine polynomials, the validity conditions of a point, and bounds inference on them.
 //
 // dtype: promote() of the inputs under the weak-literal rule; `==` gives bool; `A == B ? C`
@@ -16,7 +16,7 @@
 namespace plaidml::ir::detail {
 namespace {
 
-struct Ctx {
+struct ContractionCtx {
   BindState& s;
   ValueId id;
   const Node& n;
@@ -25,7 +25,7 @@ struct Ctx {
   std::string prefix() const { return fmt::format("{}contraction '{}': ", where(n.loc), n.name); }
 };
 
-Expected<std::vector<int64_t>> eval_out_sizes(const Ctx& x) {
+Expected<std::vector<int64_t>> eval_out_sizes(const ContractionCtx& x) {
   std::vector<int64_t> sizes;
   for (size_t d = 0; d < x.c.out_sizes.size(); ++d) {
     const IntExpr& e = *x.c.out_sizes[d];
@@ -59,7 +59,7 @@ std::vector<std::string> index_order(const Contraction& c) {
   return order;
 }
 
-Expected<std::vector<poly::Affine>> access_affines(const Ctx& x,
+Expected<std::vector<poly::Affine>> access_affines(const ContractionCtx& x,
                                                    const std::vector<IntExprPtr>& indices) {
   std::vector<poly::Affine> out;
   for (const auto& e : indices) {
@@ -80,7 +80,7 @@ void add_access(const std::vector<poly::Affine>& access, const std::vector<int64
   }
 }
 
-Status bind_inputs(Ctx& x, std::vector<poly::Affine>* integral) {
+Status bind_inputs(ContractionCtx& x, std::vector<poly::Affine>* integral) {
   for (const auto& acc : x.c.inputs) {
     const Shape& shape = x.s.bound.nodes[acc.tensor].shape;
     if (acc.indices.size() != shape.rank()) {
@@ -97,7 +97,7 @@ Status bind_inputs(Ctx& x, std::vector<poly::Affine>* integral) {
   return Status::ok();
 }
 
-Status bind_constraints(Ctx& x) {
+Status bind_constraints(ContractionCtx& x) {
   for (const auto& u : x.c.constraints) {
     auto poly = to_affine(*u.poly, x.s.bound.dims);
     if (!poly) return poly.status().with_context(x.prefix());
@@ -109,7 +109,7 @@ Status bind_constraints(Ctx& x) {
   return Status::ok();
 }
 
-OpTypes contraction_types(const Ctx& x) {
+OpTypes contraction_types(const ContractionCtx& x) {
   std::vector<TypedOperand> in;
   for (ValueId v : x.out.inputs) {
     const BoundNode& b = x.s.bound.nodes[v];
@@ -124,7 +124,7 @@ OpTypes contraction_types(const Ctx& x) {
   return OpTypes{u.dtype, u.dtype, false};
 }
 
-Status check_default(const Ctx& x, const std::vector<int64_t>& out_dims) {
+Status check_default(const ContractionCtx& x, const std::vector<int64_t>& out_dims) {
   if (!x.c.default_value) return Status::ok();
   const Shape& d = x.s.bound.nodes[*x.c.default_value].shape;
   auto b = broadcast_dims(d.dims, out_dims);
@@ -135,7 +135,7 @@ Status check_default(const Ctx& x, const std::vector<int64_t>& out_dims) {
                     dims_to_string(out_dims));
 }
 
-Status check_comb_arity(const Ctx& x) {
+Status check_comb_arity(const ContractionCtx& x) {
   size_t want = 1;
   switch (x.c.comb) {
     case CombOp::kNone:
@@ -156,7 +156,7 @@ Status check_comb_arity(const Ctx& x) {
   return make_error(StatusCode::kInternal, "bind: contraction '{}' is malformed", x.n.name);
 }
 
-Status solve_bounds(Ctx& x, const std::vector<poly::Affine>& integral) {
+Status solve_bounds(ContractionCtx& x, const std::vector<poly::Affine>& integral) {
   x.out.indices = index_order(x.c);
   auto r = poly::infer_bounds(x.out.indices, x.out.conditions, integral);
   if (!r) return r.status().with_context(x.prefix());
@@ -172,7 +172,7 @@ Status bind_contraction(BindState& s, ValueId id) {
   const Node& n = s.program.nodes[id];
   BoundNode& b = s.bound.nodes[id];
   b.contraction.emplace();
-  Ctx x{s, id, n, n.contraction, *b.contraction};
+  ContractionCtx x{s, id, n, n.contraction, *b.contraction};
   PLAIDML_TRY(check_comb_arity(x));
   x.out.agg = x.c.agg;
   x.out.comb = x.c.comb;

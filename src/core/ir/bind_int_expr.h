@@ -1,5 +1,5 @@
 // Integer expressions once dims are known: sizes (C integer arithmetic) and index expressions
-// (exact affine polynomials with rational coefficients), TILE.md section 2.
+// (exact affine polynomials with rational coefficients), docs/tile.md section 2.
 #pragma once
 
 #include <cstdint>

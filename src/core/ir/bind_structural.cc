@@ -1,5 +1,5 @@
-// Shape rules of the structural ops (TILE.md section 3 "Structure"). Choices, following PlaidML
-// v0 where it had one (also in docs/tile-choices.md):
+// Shape rules of the structural ops (docs/tile.md section 3, "Structure"). Choices, following
+// PlaidML v0 where it had one (also in docs/tile.md section 3.3):
 //   reshape(X, d...)   X's dtype, dims d...; the element count must not change.
 //   index(X, axis)     i32, X's dims; 0 <= axis < rank(X).
 //   shape(X)           i32[rank(X)].
@@ -21,7 +21,7 @@ namespace {
 constexpr int64_t kPrngStateRows = 3;
 constexpr int64_t kPrngStateSize = 2048;
 
-struct Ctx {
+struct StructuralCtx {
   BindState& s;
   ValueId id;
   const Node& n;
@@ -37,7 +37,7 @@ struct Ctx {
   }
 };
 
-Status bind_reshape(Ctx& c) {
+Status bind_reshape(StructuralCtx& c) {
   const Shape& x = c.operand(0);
   Shape to(x.dtype, c.b.int_args);
   for (int64_t d : to.dims) {
@@ -58,7 +58,7 @@ Status bind_reshape(Ctx& c) {
   return Status::ok();
 }
 
-Status bind_index(Ctx& c) {
+Status bind_index(StructuralCtx& c) {
   const Shape& x = c.operand(0);
   int64_t axis = c.b.int_args.empty() ? -1 : c.b.int_args[0];
   if (axis < 0 || axis >= static_cast<int64_t>(x.rank())) {
@@ -69,7 +69,7 @@ Status bind_index(Ctx& c) {
   return c.set(DType::I32, x.dims);
 }
 
-Status check_index_tensor(Ctx& c, size_t k, std::string_view op) {
+Status check_index_tensor(StructuralCtx& c, size_t k, std::string_view op) {
   DType t = c.operand(k).dtype;
   if (dtype_is_integer(t)) return Status::ok();
   return make_error(StatusCode::kTypeError,
@@ -77,7 +77,7 @@ Status check_index_tensor(Ctx& c, size_t k, std::string_view op) {
                     where(c.n.loc), op, c.name(k), dtype_name(t), c.expr());
 }
 
-Status check_data_rank(Ctx& c, size_t k, std::string_view op) {
+Status check_data_rank(StructuralCtx& c, size_t k, std::string_view op) {
   if (c.operand(k).rank() >= 1) return Status::ok();
   return make_error(StatusCode::kTypeError, "{}{} needs a tensor of rank 1 or more, but '{}' is {}",
                     where(c.n.loc), op, c.name(k), c.operand(k).to_string());
@@ -90,13 +90,13 @@ std::vector<int64_t> gathered_dims(const Shape& values, const Shape& indices) {
   return dims;
 }
 
-Status bind_gather(Ctx& c) {
+Status bind_gather(StructuralCtx& c) {
   PLAIDML_TRY(check_data_rank(c, 0, "gather"));
   PLAIDML_TRY(check_index_tensor(c, 1, "gather"));
   return c.set(c.operand(0).dtype, gathered_dims(c.operand(0), c.operand(1)));
 }
 
-Status bind_scatter(Ctx& c) {
+Status bind_scatter(StructuralCtx& c) {
   PLAIDML_TRY(check_index_tensor(c, 1, "scatter"));
   PLAIDML_TRY(check_data_rank(c, 2, "scatter"));
   std::vector<int64_t> want = gathered_dims(c.operand(2), c.operand(1));
@@ -110,7 +110,7 @@ Status bind_scatter(Ctx& c) {
   return c.set(c.operand(0).dtype, c.operand(2).dims);
 }
 
-Status bind_prng_step(Ctx& c) {
+Status bind_prng_step(StructuralCtx& c) {
   Shape state(DType::U32, {kPrngStateRows, kPrngStateSize});
   if (c.operand(0) != state) {
     return make_error(StatusCode::kTypeError, "{}prng_step state '{}' must be {}, but it is {}",
@@ -125,7 +125,7 @@ Status bind_prng_step(Ctx& c) {
   return c.set(DType::U32, c.b.int_args);
 }
 
-Status bind_prng_result(Ctx& c) {
+Status bind_prng_result(StructuralCtx& c) {
   const Node& step = c.s.program.nodes[c.n.operands[0]];
   if (step.kind != NodeKind::kElementwise || step.op != OpKind::PrngStep) {
     return make_error(StatusCode::kTypeError, "{}{} needs the result of prng_step, but got '{}'",
@@ -139,7 +139,7 @@ Status bind_prng_result(Ctx& c) {
 
 Status bind_structural(BindState& s, ValueId id) {
   const Node& n = s.program.nodes[id];
-  Ctx c{s, id, n, s.bound.nodes[id]};
+  StructuralCtx c{s, id, n, s.bound.nodes[id]};
   switch (n.op) {
     case OpKind::Reshape:
       return bind_reshape(c);

@@ -102,7 +102,7 @@ void collect_indices(const IntExpr& e, std::vector<const IntExpr*>* out) {
   for (const auto& a : e.args) collect_indices(*a, out);
 }
 
-// Index expressions must be affine in the index variables (TILE.md section 2).
+// Index expressions must be affine in the index variables (docs/tile.md section 2).
 Status check_affine(const IntExpr& e, const SourceLoc& loc) {
   const SourceLoc& at = pick(e.loc, loc);
   std::string text = print_int_expr(e);

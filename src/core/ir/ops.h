@@ -1,4 +1,4 @@
-// The elementwise op table: every function and operator of TILE.md section 3.
+// The elementwise op table: every function and operator of docs/tile.md section 3.
 // A switch over OpKind has no default, so a new row makes the compiler list each place to update.
 #pragma once
 

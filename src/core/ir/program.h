@@ -28,7 +28,7 @@ struct SourceLoc {
 
 // A symbolic integer expression over index variables (lowercase names) and dimension sizes
 // (capitalised names bound by input declarations). In index expressions `/` is exact rational
-// division; in output sizes it is C integer division (TILE.md section 2).
+// division; in output sizes it is C integer division (docs/tile.md section 2).
 // kFloorDiv is floor division of index-free operands (Tile `floordiv(a, b)`): an integer in
 // sizes and in index expressions alike, where `/` would be exact rational division. The op
 // library uses it for "same" padding (pad_lo = floordiv(total, 2)).
@@ -91,7 +91,7 @@ struct Node {
   std::optional<std::vector<std::string>> input_dims;
   std::optional<DType> input_dtype;
 
-  // kLiteral: an untyped number; it takes the type of what it meets (TILE.md section 3).
+  // kLiteral: an untyped number; it takes the type of what it meets (docs/tile.md section 3).
   // When int_args has one entry the literal is an integer: that expression over dims, evaluated
   // at bind (a dim used in elementwise code, `R = X / N`); literal_int is then unused.
   bool literal_is_float = false;

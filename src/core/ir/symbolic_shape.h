@@ -13,7 +13,7 @@ namespace plaidml::ir {
 
 using SymbolicDims = std::vector<IntExprPtr>;
 
-// Constant-folding constructors for size expressions (C integer semantics, TILE.md section 2):
+// Constant-folding constructors for size expressions (C integer semantics, docs/tile.md section 2):
 // literals fold, x + 0, x * 1, max(x, x) and the like simplify, so printed programs stay short.
 namespace size_expr {
 IntExprPtr lit(int64_t v);

@@ -1,5 +1,5 @@
-// Dtype rules of elementwise ops and contractions (TILE.md sections 3 and 4), separate from the
-// shape rules so each can be read and tested on its own.
+// Dtype rules of elementwise ops and contractions (docs/tile.md sections 3 and 4), separate from
+// the shape rules so each can be read and tested on its own.
 //
 // Weak literals: an untyped literal (`2`, `0.5`, a dim used as a value) is "weak": it has a
 // provisional dtype (i32, or i64 when the value does not fit; f32 for a float) but yields to

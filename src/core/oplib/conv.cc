@@ -1,6 +1,7 @@
 // conv: 1-D, 2-D and 3-D convolution (strides, dilations, padding modes, groups, layouts) as one
 // contraction: O[n, x, co] = +(I[n, stride*x + dilation*k - pad_lo, ci] * K[k, ci, co]). Padding
-// needs no padded copy: out-of-range input accesses are simply not counted (TILE.md 2).
+// needs no padded copy: out-of-range input accesses are simply not counted (docs/tile.md
+// section 2).
 #include "core/ir/printer.h"
 #include "core/oplib/conv_geometry.h"
 

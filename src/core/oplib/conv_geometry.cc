@@ -129,7 +129,11 @@ ValueId filled(OpCall& call, const std::vector<IntExprPtr>& dims, int64_t value)
 
 std::optional<ValueId> BindGuard::build(OpCall& call) const {
   if (left_.empty()) return std::nullopt;
-  ValueId sum = call.add(filled(call, left_, 0), filled(call, right_, 0));
+  // Built one after the other: as two arguments of one call their order (and so the names of
+  // the temporaries, which error messages show) would be the compiler's choice.
+  ValueId left = filled(call, left_, 0);
+  ValueId right = filled(call, right_, 0);
+  ValueId sum = call.add(left, right);
   return call.contract(ir::AggOp::kSum, ir::CombOp::kNone, {}, {},
                        {Access{sum, call.indices(left_.size())}});
 }

@@ -1,7 +1,7 @@
 // The op library: composite ops (conv, pooling, softmax, ...) built from contractions and
 // elementwise calls on a ProgramBuilder, named by string so that adding an op never changes the
-// C ABI (DESIGN.md section 4). Every op sizes its results with symbolic dims (ir/symbolic_shape.h),
-// so the programs it makes run at any input shape, like hand-written Tile.
+// C ABI (docs/design.md section 4). Every op sizes its results with symbolic dims
+// (ir/symbolic_shape.h), so the programs it makes run at any input shape, like hand-written Tile.
 #pragma once
 
 #include <cstdint>

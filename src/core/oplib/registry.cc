@@ -1,4 +1,4 @@
-// The op table: the groups of ops, listed explicitly (DESIGN.md section 3: no static
+// The op table: the groups of ops, listed explicitly (docs/design.md section 3: no static
 // registration), and apply(), which checks operand counts and unknown attributes for every op.
 #include <algorithm>
 #include <map>

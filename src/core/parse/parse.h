@@ -1,4 +1,4 @@
-// The Tile parser's entry point: Tile text (TILE.md sections 1-3) -> a graph-IR Program, built
+// The Tile parser's entry point: Tile text (docs/tile.md sections 1-3) -> a graph-IR Program, built
 // through ir::ProgramBuilder exactly as the C API builds one.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Contraction statements (TILE.md section 2):
+// Contraction statements (docs/tile.md section 2):
 //   O[p... : S...] = AGG(A[q...] COMB B[q...] [? C[q...]]) [, poly < N]... [default D]
 //   [no_defract];
 #include "core/ir/printer.h"

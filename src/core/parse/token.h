@@ -1,5 +1,6 @@
-// Tokens of Tile text (TILE.md). Keywords (`function`, `default`, `no_defract`) are identifiers
-// that the parser recognises by position, so they stay usable as index names elsewhere.
+// Tokens of Tile text (docs/tile.md). Keywords (`function`, `default`, `no_defract`) are
+// identifiers that the parser recognises by position, so they stay usable as index names
+// elsewhere.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // Exact affine polynomials with rational coefficients over named index variables.
-// Tile index expressions, once dims are known, become these (TILE.md section 2).
+// Tile index expressions, once dims are known, become these (docs/tile.md section 2).
 #pragma once
 
 #include <cstdint>

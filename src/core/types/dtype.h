@@ -41,8 +41,8 @@ bool dtype_is_signed(DType t);  // floats count as signed
 bool dtype_is_integer(DType t);  // signed or unsigned integers, not bool
 int dtype_bits(DType t);
 
-// TILE.md section 3: float beats int, wider beats narrower, signed/unsigned of equal width gives
-// the next wider signed type if there is one (u64 with i64 gives i64), bool is the lowest.
+// docs/tile.md section 3: float beats int, wider beats narrower, signed/unsigned of equal width
+// gives the next wider signed type if there is one (u64 with i64 gives i64), bool is the lowest.
 DType promote(DType a, DType b);
 
 }  // namespace plaidml

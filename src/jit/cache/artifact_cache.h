@@ -1,6 +1,6 @@
-// The artifact cache (DESIGN.md section 6): artifact key (jit/cache/artifact_key.h) -> generated
-// code, in memory and in a folder on disk that later processes reuse. A lookup tries memory,
-// then disk, then runs the code generator and stores its artifact in both.
+// The artifact cache (docs/design.md section 6): artifact key (jit/cache/artifact_key.h) ->
+// generated code, in memory and in a folder on disk that later processes reuse. A lookup tries
+// memory, then disk, then runs the code generator and stores its artifact in both.
 // Only successful generations are stored; a disk entry that fails to decode is treated as
 // absent and rewritten. Concurrent lookups of one missing key may both generate (the plan
 // cache in front of this one already compiles each plan once). Thread-safe.
@@ -14,7 +14,7 @@
 #include <unordered_map>
 
 #include "core/base/status.h"
-#include "jit/artifact.h"
+#include "jit/codegen/artifact.h"
 #include "jit/cache/artifact_key.h"
 #include "jit/cache/disk_cache.h"
 

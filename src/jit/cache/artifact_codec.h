@@ -1,4 +1,4 @@
-// An Artifact (jit/artifact.h) as bytes, for the disk cache: the format string, each kernel's
+// An Artifact (jit/codegen/artifact.h) as bytes, for the disk cache: the format string, each kernel's
 // launch metadata, then the code. The disk cache checksums the bytes; decoding still checks
 // every length, so a damaged payload is an error, never a crash or a wrong kernel table.
 #pragma once
@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/base/status.h"
-#include "jit/artifact.h"
+#include "jit/codegen/artifact.h"
 
 namespace plaidml::jit {
 

@@ -1,4 +1,4 @@
-// The artifact-cache key (DESIGN.md section 6): everything that determines the generated code.
+// The artifact-cache key (docs/design.md section 6): everything that determines the generated code.
 // The key's text holds the scheduled loop-IR kernels as printed (jit/loop/printer.h), their
 // buffer slots (role, dtype, shape), the artifact format, the target (CPU triple, name and
 // features, or the GPU's name and limits), the LLVM version, the compiler revision

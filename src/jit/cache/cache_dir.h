@@ -1,4 +1,4 @@
-// Where the disk cache lives (DESIGN.md section 6), decided once per context.
+// Where the disk cache lives (docs/design.md section 6), decided once per context.
 #pragma once
 
 #include <optional>

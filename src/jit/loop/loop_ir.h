@@ -1,5 +1,5 @@
 // The loop IR: how a kernel computes (loops, loads, stores), between the graph IR and target
-// code (DESIGN.md section 1). Small and typed:
+// code (docs/design.md section 1). Small and typed:
 //   - expressions: constants, variables (loop indices are i64; locals have their own dtype),
 //     loads, ops from the graph op table (ir::OpKind), and casts;
 //   - statements: blocks, counted loops, conditions, stores, mutable scalar locals.

@@ -1,4 +1,4 @@
-// Contractions (TILE.md section 2): loops over the index box of bounds inference, guards only
+// Contractions (docs/tile.md section 2): loops over the index box of bounds inference, guards only
 // for the residual constraints and for the integrality of rational accesses, the combination,
 // and the aggregation into the output element.
 //

@@ -1,6 +1,6 @@
-// Structural ops (TILE.md section 3): reshape (a row-major copy), index, shape, gather (indices
-// clamp into range), scatter (duplicates accumulate) and the taus88 prng_* ops. An op this file
-// cannot lower reports kUnsupported naming it rather than computing something else.
+// Structural ops (docs/tile.md section 3): reshape (a row-major copy), index, shape, gather
+// (indices clamp into range), scatter (duplicates accumulate) and the taus88 prng_* ops. An op
+// this file cannot lower reports kUnsupported naming it rather than computing something else.
 #include <fmt/format.h>
 
 #include "jit/lower/lower_context.h"

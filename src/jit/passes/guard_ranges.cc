@@ -14,7 +14,7 @@ int64_t floor_div(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+int64_t signed_ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
 struct Bounds {
   int64_t lo, hi;  // x in [lo, hi)
@@ -36,7 +36,7 @@ bool require_at_least(const loop::AffineIndex& e, int64_t k, const std::string& 
   if (cx == 0) {
     if (t > 0) b.hi = b.lo;
   } else if (cx > 0) {
-    b.lo = std::max(b.lo, ceil_div(t, cx));
+    b.lo = std::max(b.lo, signed_ceil_div(t, cx));
   } else {
     b.hi = std::min(b.hi, floor_div(t, cx) + 1);
   }

@@ -1,5 +1,5 @@
 // Binding programs written in Tile text: the parser and the builder feed bind() exactly as the
-// C API does, so these check the whole front half of the pipeline on TILE.md's examples.
+// C API does, so these check the whole front half of the pipeline on docs/tile.md's examples.
 #include <doctest/doctest.h>
 
 #include "core/ir/bind.h"

@@ -228,7 +228,7 @@ TEST_CASE("bool contractions") {
 
 TEST_CASE("a contraction with no valid point gives the identity or the default everywhere") {
   // i - k < 0 never holds with 0 <= ... so every point is rejected by the constraint; bind may
-  // report an infeasible constraint instead, which is also acceptable TILE.md behaviour.
+  // report an infeasible constraint instead, which is also acceptable docs/tile.md behaviour.
   auto out = try_run("function (X[N]) -> (O) { O[i : N] = >(X[i + 3]); }", {f32({2}, {1, 2})});
   if (out.has_value()) {
     double inf = std::numeric_limits<double>::infinity();

@@ -42,7 +42,7 @@ TEST_CASE("golden: matmul with bias and relu") {
         "}\n");
 }
 
-TEST_CASE("golden: the TILE.md examples") {
+TEST_CASE("golden: the docs/tile.md examples") {
   CHECK(round_trip("function (I[N], K[M]) -> (O) { O[i : 5] = +(I[(i - j + 1)/2] * K[j]); }") ==
         "function (I[N], K[M]) -> (O) {\n"
         "  O[i : 5] = +(I[(i - j + 1) / 2] * K[j]);\n"

@@ -8,50 +8,6 @@
 namespace plaidml::oplib::test {
 namespace {
 
-using Dims = std::vector<int64_t>;
-
-int64_t count(const Dims& d) {
-  return std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>());
-}
-
-std::vector<double> seq(size_t n, double scale, double offset) {
-  std::vector<double> v(n);
-  for (size_t k = 0; k < n; ++k) v[k] = offset + scale * static_cast<double>((k * 5) % 13);
-  return v;
-}
-
-// Row-major transpose: result axis j is source axis perm[j].
-std::vector<double> permute(const std::vector<double>& v, const Dims& dims, const Dims& perm,
-                            Dims* out_dims) {
-  Dims od;
-  for (int64_t p : perm) od.push_back(dims[p]);
-  std::vector<double> out(v.size());
-  for (int64_t flat = 0; flat < count(od); ++flat) {
-    int64_t rem = flat, src = 0;
-    Dims idx(od.size());
-    for (size_t j = od.size(); j-- > 0;) {
-      idx[j] = rem % od[j];
-      rem /= od[j];
-    }
-    for (size_t a = 0; a < dims.size(); ++a) {
-      size_t j = std::find(perm.begin(), perm.end(), static_cast<int64_t>(a)) - perm.begin();
-      src = src * dims[a] + idx[j];
-    }
-    out[flat] = v[src];
-  }
-  *out_dims = od;
-  return out;
-}
-
-Dims unflatten(int64_t flat, const Dims& dims) {
-  Dims idx(dims.size());
-  for (size_t a = dims.size(); a-- > 0;) {
-    idx[a] = flat % dims[a];
-    flat /= dims[a];
-  }
-  return idx;
-}
-
 struct TCase {
   int64_t n = 1, cin = 2, cout = 3, groups = 1;  // cin: this op's input channels
   Dims in, k;
@@ -108,17 +64,6 @@ std::vector<double> ref_transpose(const TCase& t, const std::vector<double>& x,
   out_dims->insert(out_dims->end(), out.begin(), out.end());
   out_dims->push_back(t.cout);
   return r;
-}
-
-Dims to_channels_first(size_t rank) {
-  Dims p{0, static_cast<int64_t>(rank - 1)};
-  for (size_t a = 1; a + 1 < rank; ++a) p.push_back(a);
-  return p;
-}
-Dims to_oihw(size_t rank) {
-  Dims p{static_cast<int64_t>(rank - 1), static_cast<int64_t>(rank - 2)};
-  for (size_t a = 0; a + 2 < rank; ++a) p.push_back(a);
-  return p;
 }
 
 void check_transpose(TCase t, bool channels_first = false, bool oihw = false, bool bias = false) {
@@ -249,12 +194,12 @@ TEST_CASE("conv_transpose: errors") {
                  "1 to 3 spatial axes), but it has rank 2");
   // The kernel's O must be the input's channels; checked at bind.
   error(f32({2, 2, 2, 3}, seq(24, 1, 0)), {}, StatusCode::kTypeError,
-        "6:13: cannot broadcast '_T3' (i32[4]) with '_T1' (i32[5]) in '_T3 + _T1'");
+        "6:13: cannot broadcast '_T1' (i32[4]) with '_T3' (i32[5]) in '_T1 + _T3'");
   error(f32({2, 2, 1, 3}, seq(12, 1, 0)), {{"groups", int64_t{2}}}, StatusCode::kTypeError,
-        "6:13: cannot broadcast '_T3' (i32[4, 5]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
+        "6:13: cannot broadcast '_T1' (i32[4, 5]) with '_T3' (i32[4, 4]) in '_T1 + _T3'");
   check_op_error("conv_transpose", {{"I", i4}, {"K", k4}, {"B", f32({3}, {1, 2, 3})}}, {},
                  StatusCode::kTypeError,
-                 "6:13: cannot broadcast '_T3' (i32[4, 5]) with '_T1' (i32[4, 4]) in '_T3 + _T1'");
+                 "6:13: cannot broadcast '_T1' (i32[4, 5]) with '_T3' (i32[4, 4]) in '_T1 + _T3'");
 }
 
 }  // namespace plaidml::oplib::test

@@ -2,25 +2,9 @@
 #include "oplib_harness.h"
 
 namespace plaidml::oplib::test {
-
-std::vector<double> iota(int64_t n, double from);
-void check_run_error(const OpRun& r, StatusCode code, const std::string& part);
-struct Step {
-  std::string op;
-  std::vector<int> operands;
-  Attrs attrs;
-};
-OpRun run_chain(const std::vector<Input>& inputs, const std::vector<Step>& steps);
-
 namespace {
 
-using Ints = std::vector<int64_t>;
-
-int64_t count(const Ints& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
-}
+using Ints = Dims;
 
 // numpy.take(x, idx, axis) with negative indices from the end and out-of-range clamped.
 HostTensor naive_take(const Ints& dims, const std::vector<double>& x, const Ints& idx_dims,

@@ -5,36 +5,11 @@
 #include "oplib_harness.h"
 
 namespace plaidml::oplib::test {
-
-struct Step {
-  std::string op;
-  std::vector<int> operands;
-  Attrs attrs;
-};
-OpRun run_chain(const std::vector<Input>& inputs, const std::vector<Step>& steps);
-std::vector<double> iota(int64_t n, double from);
-void check_run_error(const OpRun& r, StatusCode code, const std::string& part);
-
 namespace {
 
-using Ints = std::vector<int64_t>;
-
-int64_t count(const Ints& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
-}
+using Ints = Dims;
 
 // Row-major multi-index of flat position `flat`.
-Ints unflatten(int64_t flat, const Ints& dims) {
-  Ints idx(dims.size());
-  for (size_t k = dims.size(); k-- > 0;) {
-    idx[k] = flat % dims[k];
-    flat /= dims[k];
-  }
-  return idx;
-}
-
 int64_t flatten(const Ints& idx, const Ints& dims) {
   int64_t f = 0;
   for (size_t k = 0; k < dims.size(); ++k) f = f * dims[k] + idx[k];

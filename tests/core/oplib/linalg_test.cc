@@ -6,14 +6,10 @@
 namespace plaidml::oplib::test {
 namespace {
 
-std::vector<double> seq(size_t n, double scale = 0.5, double offset = -1.0) {
+std::vector<double> matmul_seq(size_t n, double scale = 0.5, double offset = -1.0) {
   std::vector<double> v(n);
   for (size_t k = 0; k < n; ++k) v[k] = offset + scale * static_cast<double>((k * 7) % 11);
   return v;
-}
-
-int64_t count(const std::vector<int64_t>& d) {
-  return std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>());
 }
 
 // numpy.matmul on row-major arrays: the oracle.
@@ -57,7 +53,7 @@ HostTensor ref_matmul(const std::vector<int64_t>& sa, const std::vector<double>&
 void check_matmul(const std::vector<int64_t>& sa, const std::vector<int64_t>& sb,
                   const std::string& op = "matmul") {
   INFO("a ", sa.size(), "-D, b ", sb.size(), "-D");
-  auto a = seq(count(sa)), b = seq(count(sb), 0.25, -0.5);
+  auto a = matmul_seq(count(sa)), b = matmul_seq(count(sb), 0.25, -0.5);
   check_tensor(run_ok(op, {{"A", f32(sa, a)}, {"B", f32(sb, b)}}), ref_matmul(sa, a, sb, b));
 }
 
@@ -91,28 +87,28 @@ TEST_CASE("matmul: errors") {
                  StatusCode::kTypeError,
                  "matmul: argument 'b' must have rank 1 or more, but it has rank 0");
   // Mismatches between differently named dims are caught when the program is bound.
-  check_op_error("matmul", {{"A", f32({2, 3}, seq(6))}, {"B", f32({2, 2}, seq(4))}}, {},
+  check_op_error("matmul", {{"A", f32({2, 3}, matmul_seq(6))}, {"B", f32({2, 2}, matmul_seq(4))}}, {},
                  StatusCode::kTypeError,
-                 "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
-  check_op_error("matmul", {{"A", f32({1, 3}, seq(3))}, {"B", f32({1, 2}, seq(2))}}, {},
+                 "6:13: cannot broadcast '_T1' (i32[5]) with '_T3' (i32[4]) in '_T1 + _T3'");
+  check_op_error("matmul", {{"A", f32({1, 3}, matmul_seq(3))}, {"B", f32({1, 2}, matmul_seq(2))}}, {},
                  StatusCode::kTypeError,
-                 "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[3]) in '_T3 + _T1'");
-  check_op_error("matmul", {{"A", f32({2, 1, 1}, seq(2))}, {"B", f32({3, 1, 1}, seq(3))}}, {},
+                 "6:13: cannot broadcast '_T1' (i32[5]) with '_T3' (i32[3]) in '_T1 + _T3'");
+  check_op_error("matmul", {{"A", f32({2, 1, 1}, matmul_seq(2))}, {"B", f32({3, 1, 1}, matmul_seq(3))}}, {},
                  StatusCode::kTypeError,
-                 "6:13: cannot broadcast '_T3' (i32[2, 3]) with '_T1' (i32[3, 3]) in '_T3 + _T1'");
+                 "6:13: cannot broadcast '_T1' (i32[2, 3]) with '_T3' (i32[3, 3]) in '_T1 + _T3'");
   // The same dim name on both sides makes a mismatch a bind error of the inputs.
   check_op_error("matmul",
-                 {{"A", f32({2, 3}, seq(6)), {"M", "K"}}, {"B", f32({2, 2}, seq(4)), {"K", "N"}}},
+                 {{"A", f32({2, 3}, matmul_seq(6)), {"M", "K"}}, {"B", f32({2, 2}, matmul_seq(4)), {"K", "N"}}},
                  {}, StatusCode::kTypeError, "1:20: dimension 'K' is 3 in 'A' but 2 in 'B'");
 }
 
 TEST_CASE("batch_matmul: rank 3 or more") {
   check_matmul({2, 2, 3}, {2, 3, 2}, "batch_matmul");
   check_matmul({1, 2, 3}, {2, 3, 1}, "batch_matmul");
-  check_op_error("batch_matmul", {{"A", f32({2, 3}, seq(6))}, {"B", f32({1, 3, 2}, seq(6))}}, {},
+  check_op_error("batch_matmul", {{"A", f32({2, 3}, matmul_seq(6))}, {"B", f32({1, 3, 2}, matmul_seq(6))}}, {},
                  StatusCode::kTypeError,
                  "batch_matmul: argument 'a' must have rank 3 or more, but it has rank 2");
-  check_op_error("batch_matmul", {{"A", f32({1, 2, 3}, seq(6))}, {"B", f32({3, 2}, seq(6))}}, {},
+  check_op_error("batch_matmul", {{"A", f32({1, 2, 3}, matmul_seq(6))}, {"B", f32({3, 2}, matmul_seq(6))}}, {},
                  StatusCode::kTypeError,
                  "batch_matmul: argument 'b' must have rank 3 or more, but it has rank 2");
 }
@@ -154,14 +150,14 @@ TEST_CASE("dot: numpy.dot for every rank combination") {
                                                                           {{1, 2, 3}, {2, 3, 1}},
                                                                           {{1}, {1}}}) {
     INFO("a ", sa.size(), "-D, b ", sb.size(), "-D");
-    auto a = seq(count(sa)), b = seq(count(sb), 0.25, -0.5);
+    auto a = matmul_seq(count(sa)), b = matmul_seq(count(sb), 0.25, -0.5);
     check_tensor(run_ok("dot", {{"A", f32(sa, a)}, {"B", f32(sb, b)}}), ref_dot(sa, a, sb, b));
   }
   check_tensor(run_ok("dot", {{"A", f32({}, {2})}, {"B", f32({2}, {1, 3})}}), f32({2}, {2, 6}));
   check_tensor(run_ok("dot", {{"A", f64({2}, {1, 3})}, {"B", f64({}, {2})}}), f64({2}, {2, 6}));
-  check_op_error("dot", {{"A", f32({2, 3}, seq(6))}, {"B", f32({2}, seq(2))}}, {},
+  check_op_error("dot", {{"A", f32({2, 3}, matmul_seq(6))}, {"B", f32({2}, matmul_seq(2))}}, {},
                  StatusCode::kTypeError,
-                 "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
+                 "6:13: cannot broadcast '_T1' (i32[5]) with '_T3' (i32[4]) in '_T1 + _T3'");
 }
 
 // ONNX Gemm: the oracle.
@@ -187,7 +183,7 @@ HostTensor ref_gemm(int64_t M, int64_t N, int64_t K, const std::vector<double>& 
 
 TEST_CASE("gemm: transposes, alpha, beta and C broadcasting") {
   const int64_t M = 2, N = 3, K = 4;
-  auto a = seq(M * K), b = seq(K * N, 0.25, -0.5);
+  auto a = matmul_seq(M * K), b = matmul_seq(K * N, 0.25, -0.5);
   for (int ta = 0; ta < 2; ++ta) {
     for (int tb = 0; tb < 2; ++tb) {
       std::vector<int64_t> sa = ta ? std::vector<int64_t>{K, M} : std::vector<int64_t>{M, K};
@@ -200,7 +196,7 @@ TEST_CASE("gemm: transposes, alpha, beta and C broadcasting") {
   for (std::vector<int64_t> sc :
        std::vector<std::vector<int64_t>>{{}, {3}, {1, 3}, {2, 1}, {2, 3}, {1}}) {
     INFO("C rank ", sc.size());
-    auto c = seq(count(sc), 1.0, 0.5);
+    auto c = matmul_seq(count(sc), 1.0, 0.5);
     check_tensor(run_ok("gemm", {{"A", f32({M, K}, a)}, {"B", f32({K, N}, b)}, {"C", f32(sc, c)}},
                         {{"beta", 2.0}}),
                  ref_gemm(M, N, K, a, false, b, false, 1.0, 2.0, c, sc));
@@ -208,19 +204,19 @@ TEST_CASE("gemm: transposes, alpha, beta and C broadcasting") {
 }
 
 TEST_CASE("gemm: errors") {
-  auto a = seq(6);
+  auto a = matmul_seq(6);
   check_op_error("gemm", {{"A", f32({6}, a)}, {"B", f32({2, 3}, a)}}, {}, StatusCode::kTypeError,
                  "gemm: argument 'a' must have rank 2, but it has rank 1");
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({6}, a)}}, {}, StatusCode::kTypeError,
                  "gemm: argument 'b' must have rank 2, but it has rank 1");
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({2, 3}, a)}}, {}, StatusCode::kTypeError,
-                 "6:13: cannot broadcast '_T3' (i32[5]) with '_T1' (i32[4]) in '_T3 + _T1'");
+                 "6:13: cannot broadcast '_T1' (i32[5]) with '_T3' (i32[4]) in '_T1 + _T3'");
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}, {"C", f32({3, 2}, a)}}, {},
                  StatusCode::kTypeError,
                  "9:3: contraction 'R': default value 'C + _T5' (f32[3, 2]) does not broadcast to "
                  "the output shape [2, 2]");
   check_op_error("gemm",
-                 {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}, {"C", f32({1, 2, 2}, seq(4))}}, {},
+                 {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}, {"C", f32({1, 2, 2}, matmul_seq(4))}}, {},
                  StatusCode::kTypeError,
                  "gemm: argument 'c' [C_0, C_1, C_2] does not broadcast to [M, N] = [A_0, B_1]");
   check_op_error("gemm", {{"A", f32({2, 3}, a)}, {"B", f32({3, 2}, a)}}, {{"trans_a", int64_t{2}}},

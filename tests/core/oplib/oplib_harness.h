@@ -5,6 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <functional>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -114,5 +117,71 @@ inline HostTensor f64(std::vector<int64_t> dims, std::vector<double> v) {
 inline HostTensor i32(std::vector<int64_t> dims, std::vector<double> v) {
   return make_tensor(DType::I32, std::move(dims), std::move(v));
 }
+
+// Row-major arrays for the naive reference loops.
+using Dims = std::vector<int64_t>;
+
+inline int64_t count(const Dims& d) {
+  return std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>());
+}
+
+// The multi-index of row-major position `flat`.
+inline Dims unflatten(int64_t flat, const Dims& dims) {
+  Dims idx(dims.size());
+  for (size_t a = dims.size(); a-- > 0;) {
+    idx[a] = flat % dims[a];
+    flat /= dims[a];
+  }
+  return idx;
+}
+
+// Row-major transpose: result axis j is source axis perm[j].
+inline std::vector<double> permute(const std::vector<double>& v, const Dims& dims,
+                                   const Dims& perm, Dims* out_dims) {
+  Dims od;
+  for (int64_t p : perm) od.push_back(dims[p]);
+  std::vector<double> out(v.size());
+  for (int64_t flat = 0; flat < count(od); ++flat) {
+    Dims idx = unflatten(flat, od);
+    int64_t src = 0;
+    for (size_t a = 0; a < dims.size(); ++a) {
+      size_t j = std::find(perm.begin(), perm.end(), static_cast<int64_t>(a)) - perm.begin();
+      src = src * dims[a] + idx[j];
+    }
+    out[flat] = v[src];
+  }
+  *out_dims = od;
+  return out;
+}
+
+// The permutation from (N, spatial..., C) to (N, C, spatial...), and from the kernel layout
+// (spatial..., I, O) to (O, I, spatial...).
+inline Dims to_channels_first(size_t rank) {
+  Dims p{0, static_cast<int64_t>(rank - 1)};
+  for (size_t a = 1; a + 1 < rank; ++a) p.push_back(a);
+  return p;
+}
+inline Dims to_oihw(size_t rank) {
+  Dims p{static_cast<int64_t>(rank - 1), static_cast<int64_t>(rank - 2)};
+  for (size_t a = 0; a + 2 < rank; ++a) p.push_back(a);
+  return p;
+}
+
+// Deterministic values without long runs of equal ones: offset + scale * ((k * 5) % 13).
+inline std::vector<double> seq(size_t n, double scale, double offset) {
+  std::vector<double> v(n);
+  for (size_t k = 0; k < n; ++k) v[k] = offset + scale * static_cast<double>((k * 5) % 13);
+  return v;
+}
+
+// A chain of ops, each on the inputs and the results before it (shape_test.cc defines these).
+struct Step {
+  std::string op;
+  std::vector<int> operands;
+  Attrs attrs;
+};
+OpRun run_chain(const std::vector<Input>& inputs, const std::vector<Step>& steps);
+std::vector<double> iota(int64_t n, double from = 0);
+void check_run_error(const OpRun& r, StatusCode code, const std::string& part);
 
 }  // namespace plaidml::oplib::test

@@ -8,25 +8,10 @@
 namespace plaidml::oplib::test {
 namespace {
 
-using Dims = std::vector<int64_t>;
-
-int64_t count(const Dims& d) {
-  return std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>());
-}
-
 std::vector<double> seq(size_t n) {
   std::vector<double> v(n);
   for (size_t k = 0; k < n; ++k) v[k] = -3.0 + 0.5 * static_cast<double>((k * 7) % 13);
   return v;
-}
-
-Dims unflatten(int64_t flat, const Dims& dims) {
-  Dims idx(dims.size());
-  for (size_t a = dims.size(); a-- > 0;) {
-    idx[a] = flat % dims[a];
-    flat /= dims[a];
-  }
-  return idx;
 }
 
 // [N, spatial..., C] <-> [N, C, spatial...].

@@ -7,12 +7,6 @@ namespace plaidml::oplib::test {
 // Builds a chain of ops: step k applies to `operands` (indices into inputs..., then earlier
 // step results) and the last step is R. Like run_op, it prints, reparses, binds and evaluates.
 // Used where an op must see literal dims (made by an earlier reshape) or a chained layout.
-struct Step {
-  std::string op;
-  std::vector<int> operands;
-  Attrs attrs;
-};
-
 OpRun run_chain(const std::vector<Input>& inputs, const std::vector<Step>& steps) {
   ir::ProgramBuilder b("chain");
   std::vector<ir::ValueId> values;
@@ -50,7 +44,7 @@ OpRun run_chain(const std::vector<Input>& inputs, const std::vector<Step>& steps
   return r;
 }
 
-std::vector<double> iota(int64_t n, double from = 0) {
+std::vector<double> iota(int64_t n, double from) {
   std::vector<double> v;
   for (int64_t k = 0; k < n; ++k) v.push_back(from + static_cast<double>(k));
   return v;

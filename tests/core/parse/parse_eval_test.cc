@@ -1,4 +1,4 @@
-// Parsed programs mean what TILE.md says: parse -> bind -> reference interpreter, checked
+// Parsed programs mean what docs/tile.md says: parse -> bind -> reference interpreter, checked
 // against hand-computed results.
 #include <doctest/doctest.h>
 

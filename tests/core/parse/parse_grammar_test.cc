@@ -1,4 +1,4 @@
-// Every grammar rule of TILE.md sections 1-3, checked on the Program the parser builds.
+// Every grammar rule of docs/tile.md sections 1-3, checked on the Program the parser builds.
 #include <doctest/doctest.h>
 
 #include <climits>
@@ -229,7 +229,7 @@ TEST_CASE("a dim used as a value becomes a dim literal") {
   CHECK(lit.int_args[0]->name == "N");
 }
 
-TEST_CASE("every function of TILE.md parses to its op") {
+TEST_CASE("every function of docs/tile.md parses to its op") {
   const char* unary[] = {"exp",     "log",   "sqrt",       "tanh",       "sin",    "cos",
                          "tan",     "sinh",  "cosh",       "asin",       "acos",   "atan",
                          "asinh",   "acosh", "atanh",      "erf",        "floor",  "ceil",

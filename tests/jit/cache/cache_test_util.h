@@ -3,7 +3,6 @@
 #pragma once
 
 #include <doctest/doctest.h>
-#include <spdlog/sinks/base_sink.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -70,38 +69,38 @@ inline std::vector<std::string> list_files(const std::string& dir) {
 // Root writes into folders whatever their mode bits say.
 inline bool running_as_root() { return ::geteuid() == 0; }
 
-// Keeps every line plaidml logs while it lives (the plaidml logger's extra sink).
+// Keeps every line plaidml logs while it lives (through the logger's callback).
 class LogCapture {
  public:
-  LogCapture() : sink_(std::make_shared<Sink>()) { set_log_sink(sink_); }
-  ~LogCapture() { set_log_sink(nullptr); }
+  LogCapture() : lines_(std::make_shared<Lines>()) {
+    set_log_callback([lines = lines_](LogLevel level, std::string_view line) {
+      std::lock_guard<std::mutex> lock(lines->mutex);
+      lines->entries.emplace_back(level, std::string(line));
+    });
+  }
+  ~LogCapture() { set_log_callback(nullptr); }
   // The lines at warn level or above that contain text.
   int warnings_with(const std::string& text) const {
-    std::lock_guard<std::mutex> lock(sink_->lines_mutex);
+    std::lock_guard<std::mutex> lock(lines_->mutex);
     int n = 0;
-    for (const auto& [level, line] : sink_->lines) {
-      if (level >= spdlog::level::warn && line.find(text) != std::string::npos) ++n;
+    for (const auto& [level, line] : lines_->entries) {
+      if (level >= LogLevel::kWarn && line.find(text) != std::string::npos) ++n;
     }
     return n;
   }
   std::string all() const {
-    std::lock_guard<std::mutex> lock(sink_->lines_mutex);
+    std::lock_guard<std::mutex> lock(lines_->mutex);
     std::string out;
-    for (const auto& entry : sink_->lines) out += entry.second + "\n";
+    for (const auto& entry : lines_->entries) out += entry.second + "\n";
     return out;
   }
 
  private:
-  struct Sink : spdlog::sinks::base_sink<std::mutex> {
-    std::mutex lines_mutex;
-    std::vector<std::pair<spdlog::level::level_enum, std::string>> lines;
-    void sink_it_(const spdlog::details::log_msg& msg) override {
-      std::lock_guard<std::mutex> lock(lines_mutex);
-      lines.emplace_back(msg.level, std::string(msg.payload.begin(), msg.payload.end()));
-    }
-    void flush_() override {}
+  struct Lines {
+    std::mutex mutex;
+    std::vector<std::pair<LogLevel, std::string>> entries;
   };
-  std::shared_ptr<Sink> sink_;
+  std::shared_ptr<Lines> lines_;
 };
 
 }  // namespace plaidml::testing

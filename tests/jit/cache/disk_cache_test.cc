@@ -106,7 +106,7 @@ TEST_CASE("disk cache: a flipped bit in any byte of an entry makes it invalid") 
   std::string path = write_entry(cache);
   const std::string good = read_file(path);
   auto level = logger().level();
-  logger().set_level(spdlog::level::err);  // keeps a thousand warnings off stderr
+  logger().set_level(LogLevel::kError);  // keeps a thousand warnings off stderr
   int missed = 0;
   for (size_t at = 0; at < good.size(); ++at) {
     std::string bad = good;

@@ -8,6 +8,7 @@
 #include "jit/loop/printer.h"
 #include "jit/lower/lower.h"
 #include "jit/passes/pipeline.h"
+#include "lowered_text.h"
 
 namespace plaidml::jit {
 namespace {
@@ -24,12 +25,6 @@ LoweredProgram lower_with(const std::string& text, const std::vector<Shape>& sha
   Status status = passes::run_pipeline(*lowered, passes::PipelineOptions{});
   REQUIRE_MESSAGE(status.is_ok(), status.message());
   return std::move(*lowered);
-}
-
-std::string print(const LoweredProgram& p) {
-  std::string out;
-  for (const auto& k : p.kernels) out += loop::to_string(k);
-  return out;
 }
 
 const char* kMatmulBiasRelu =

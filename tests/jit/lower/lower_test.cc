@@ -6,6 +6,7 @@
 #include "jit/loop/printer.h"
 #include "jit/lower/lower.h"
 #include "jit/passes/pipeline.h"
+#include "lowered_text.h"
 
 namespace plaidml::jit {
 namespace {
@@ -21,12 +22,6 @@ LoweredProgram lower_tile(const std::string& text, const std::vector<Shape>& sha
   Status status = passes::run_pipeline(*lowered, options);
   REQUIRE_MESSAGE(status.is_ok(), status.message());
   return std::move(*lowered);
-}
-
-std::string print(const LoweredProgram& p) {
-  std::string out;
-  for (const auto& k : p.kernels) out += loop::to_string(k);
-  return out;
 }
 
 TEST_CASE("matmul lowers to the row form: i parallel, then k, then unit-stride j innermost") {

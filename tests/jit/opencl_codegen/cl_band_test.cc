@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "jit/codegen/opencl/cl_kernel.h"
+#include "support/text.h"
 
 using namespace plaidml;
 using namespace plaidml::jit;
@@ -9,9 +10,7 @@ using namespace plaidml::jit::opencl;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using plaidml::testing::contains;
 
 // A band of independent loops over `extents` (outermost first) storing 1 into slot 0.
 loop::Kernel band_kernel(const std::vector<int64_t>& extents) {

@@ -7,6 +7,7 @@
 
 #include "jit/codegen/opencl/cl_printer.h"
 #include "jit/codegen/opencl/cl_scalar.h"
+#include "support/text.h"
 
 using namespace plaidml;
 using namespace plaidml::jit;
@@ -15,9 +16,7 @@ using ir::OpKind;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using plaidml::testing::contains;
 
 LoweredProgram program_with(std::vector<Shape> shapes, std::vector<loop::Kernel> kernels = {}) {
   LoweredProgram p;

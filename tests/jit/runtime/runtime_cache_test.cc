@@ -4,7 +4,7 @@
 #include <atomic>
 #include <thread>
 
-#include "jit/cache/plan_cache.h"
+#include "jit/plan_cache.h"
 #include "runtime_test_util.h"
 
 using namespace plaidml;

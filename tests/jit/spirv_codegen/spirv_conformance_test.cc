@@ -13,7 +13,7 @@
 namespace plaidml::jit {
 namespace {
 
-SpirvTarget full_target() {
+SpirvTarget conformance_target() {
   SpirvTarget t;
   t.device_name = "test device";
   t.int8 = t.int16 = t.int64 = t.float16 = t.float64 = t.float_controls = true;
@@ -33,7 +33,7 @@ Expected<Artifact> emit_case(const conformance::Case& c) {
   options.gpu = true;
   PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound, options));
   PLAIDML_TRY(passes::run_pipeline(lowered));
-  return emit_spirv(lowered, full_target());
+  return emit_spirv(lowered, conformance_target());
 }
 
 void check_family(const conformance::Family& family) {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/base/status.h"
-#include "jit/artifact.h"
+#include "jit/codegen/artifact.h"
 #include "jit/lower/lower.h"
 
 namespace plaidml::jit {

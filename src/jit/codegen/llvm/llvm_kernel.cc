@@ -1,4 +1,4 @@
-// One loop-IR kernel -> one LLVM function with the CPU kernel ABI (jit/artifact.h). Variables
+// One loop-IR kernel -> one LLVM function with the CPU kernel ABI (jit/codegen/artifact.h). Variables
 // live in allocas that SROA/mem2reg promote; loops are emitted in the canonical
 // header/body/latch form that LLVM's loop passes and vectorizer expect.
 //

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "core/base/status.h"
-#include "jit/artifact.h"
+#include "jit/codegen/artifact.h"
 #include "jit/codegen/gpu/gpu_target.h"
 #include "jit/lower/lower.h"
 

@@ -25,7 +25,7 @@
 #include <string>
 
 #include "core/base/status.h"
-#include "jit/artifact.h"
+#include "jit/codegen/artifact.h"
 #include "jit/codegen/gpu/gpu_target.h"
 #include "jit/lower/lower.h"
 

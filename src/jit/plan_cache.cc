@@ -1,4 +1,4 @@
-#include "jit/cache/plan_cache.h"
+#include "jit/plan_cache.h"
 
 #include <fmt/format.h>
 
