@@ -54,6 +54,8 @@ phase apt bash "$root/scripts/install-deps.sh"
 # shellcheck source=scripts/cmake-args.sh
 source "$root/scripts/cmake-args.sh"
 plaidml_cmake_args "$root"
+# ccache's hit count at the end is this run's.
+if [ -n "${CCACHE_DIR:-}" ]; then ccache --zero-stats >/dev/null 2>&1 || true; fi
 # PoCL's compiled-kernel cache, shared by both builds and, like ccache, kept outside the clone
 # for the next run (tests/CMakeLists.txt says why that is safe). It is a compiler cache: a cold
 # measurement empties both (docs/ci.md).
