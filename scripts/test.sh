@@ -51,29 +51,42 @@ trap report EXIT
 
 phase apt bash "$root/scripts/install-deps.sh"
 
+# CI clones main into a new folder each time, and CMake writes absolute paths into the unity
+# sources it generates, so a compiler cache only hits across clones if the paths are the same:
+# the builds see this clone through one fixed path, a symlink to it. Held under a lock, so a
+# second run at the same time builds through its own path instead (it compiles, but correctly).
+ci_home=${XDG_CACHE_HOME:-$HOME/.cache}/plaidml-ci
+mkdir -p "$ci_home"
+src=$root
+exec 9>"$ci_home/checkout.lock"
+if flock -n 9; then
+  ln -sfn "$root" "$ci_home/checkout"
+  src=$ci_home/checkout
+fi
+
 # shellcheck source=scripts/cmake-args.sh
 source "$root/scripts/cmake-args.sh"
-plaidml_cmake_args "$root"
+plaidml_cmake_args "$src"
 # ccache's hit count at the end is this run's.
 if [ -n "${CCACHE_DIR:-}" ]; then ccache --zero-stats >/dev/null 2>&1 || true; fi
 # PoCL's compiled-kernel cache, shared by both builds and, like ccache, kept outside the clone
 # for the next run (tests/CMakeLists.txt says why that is safe). It is a compiler cache: a cold
 # measurement empties both (docs/ci.md).
-pocl_cache=${PLAIDML_POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/plaidml-ci/pocl}
+pocl_cache=${PLAIDML_POCL_CACHE_DIR:-$ci_home/pocl}
 common=("${PLAIDML_CMAKE_ARGS[@]}" -DPLAIDML_BUILD_TESTS=ON -DCMAKE_UNITY_BUILD=ON
         -DPLAIDML_TEST_POCL_CACHE_DIR="$pocl_cache")
 
 configure() {
-  cmake -S "$root" -B "$1" "${common[@]}" "${@:2}" >"$1.configure.log" 2>&1 ||
+  cmake -S "$src" -B "$1" "${common[@]}" "${@:2}" >"$1.configure.log" 2>&1 ||
     { cat "$1.configure.log"; return 1; }
 }
 
-phase "release configure" configure "$root/build"
-phase "release build" cmake --build "$root/build" -j"$jobs"
-phase "release tests" bash -c "cd '$root/build' && ctest --output-on-failure -j$jobs"
+phase "release configure" configure "$src/build"
+phase "release build" cmake --build "$src/build" -j"$jobs"
+phase "release tests" bash -c "cd '$src/build' && ctest --output-on-failure -j$jobs"
 
 if [ "${PLAIDML_SKIP_SANITIZE:-0}" != 1 ]; then
-  asan=$root/build-asan
+  asan=$src/build-asan
   phase "sanitizer configure" configure "$asan" -DPLAIDML_SANITIZE=ON \
     -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
   phase "sanitizer build" cmake --build "$asan" -j"$jobs"
