@@ -20,9 +20,7 @@ function(plaidml_module name dir)
     target_include_directories(${name} INTERFACE ${stage} ${PROJECT_SOURCE_DIR}/include)
     target_link_libraries(${name} INTERFACE ${M_DEPS} ${M_PUBLIC_DEPS})
   endif()
-  set_property(TARGET ${name} PROPERTY PLAIDML_MODULE_DIR ${dir})
-  set_property(TARGET ${name} PROPERTY PLAIDML_MODULE_DEPS ${M_DEPS} ${M_PUBLIC_DEPS})
-  set_property(GLOBAL APPEND PROPERTY PLAIDML_MODULES ${name})
+  plaidml_module_record(${name} ${dir} ${M_DEPS} ${M_PUBLIC_DEPS})
 endfunction()
 
 # Links DIR's headers into a folder of their own for target NAME and sets OUT_VAR to that
@@ -40,8 +38,8 @@ function(plaidml_stage_headers name dir out_var)
   set(${out_var} ${stage} PARENT_SCOPE)
 endfunction()
 
-# Records a target that is not a plaidml_module (libplaidml, the plugins, the tool) for the layer
-# check: its folder and the modules it lists.
+# Records a target for the layer check: its folder and the modules it lists. plaidml_module
+# calls it; so do the targets made otherwise (libplaidml, the plugins, the tool).
 function(plaidml_module_record name dir)
   set_property(TARGET ${name} PROPERTY PLAIDML_MODULE_DIR ${dir})
   set_property(TARGET ${name} PROPERTY PLAIDML_MODULE_DEPS ${ARGN})

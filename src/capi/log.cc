@@ -5,6 +5,15 @@
 #include "capi/errors.h"
 #include "core/base/logging.h"
 
+// The C levels and the logger's are the same numbers, so each converts to the other by a cast.
+static_assert(static_cast<int>(plaidml::LogLevel::kTrace) == PLAIDML_LOG_TRACE);
+static_assert(static_cast<int>(plaidml::LogLevel::kDebug) == PLAIDML_LOG_DEBUG);
+static_assert(static_cast<int>(plaidml::LogLevel::kInfo) == PLAIDML_LOG_INFO);
+static_assert(static_cast<int>(plaidml::LogLevel::kWarn) == PLAIDML_LOG_WARN);
+static_assert(static_cast<int>(plaidml::LogLevel::kError) == PLAIDML_LOG_ERROR);
+static_assert(static_cast<int>(plaidml::LogLevel::kCritical) == PLAIDML_LOG_CRITICAL);
+static_assert(static_cast<int>(plaidml::LogLevel::kOff) == PLAIDML_LOG_OFF);
+
 extern "C" {
 
 plaidml_status plaidml_set_log_level(plaidml_log_level level) {
