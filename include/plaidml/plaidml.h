@@ -82,6 +82,11 @@ PLAIDML_API const char* plaidml_status_name(plaidml_status status);
  * copy it to keep it. Never NULL. Cannot fail. */
 PLAIDML_API const char* plaidml_last_error_message(void);
 
+/* Records status and message as the calling thread's last error, as a failing plaidml call
+ * does, and returns status. For libraries layered on this ABI (libplaidml_onnx), so that their
+ * callers read every error the same way. message NULL means "". Thread-safe. Cannot fail. */
+PLAIDML_API plaidml_status plaidml_set_last_error(plaidml_status status, const char* message);
+
 /* Frees a string that plaidml allocated for the caller (plaidml_program_print). NULL does
  * nothing. Thread-safe. */
 PLAIDML_API void plaidml_string_destroy(char* str);
@@ -281,6 +286,22 @@ PLAIDML_API plaidml_status plaidml_program_input_count(const plaidml_program* pr
 PLAIDML_API plaidml_status plaidml_program_input_name(const plaidml_program* program, size_t index,
                                                       const char** out_name);
 
+/* The declared dtype of input index (PLAIDML_DTYPE_INVALID: any dtype) and its rank
+ * (PLAIDML_RANK_UNKNOWN: any rank). Statuses: OK; INVALID_ARGUMENT (NULL, index >= count). */
+PLAIDML_API plaidml_status plaidml_program_input_type(const plaidml_program* program, size_t index,
+                                                      plaidml_dtype* out_dtype, size_t* out_rank);
+
+/* Dimension axis of input index as declared: its name ("N"), its fixed size in decimal ("224"),
+ * or "" when unnamed (any size). Borrowed from the program.
+ * Statuses: OK; INVALID_ARGUMENT (NULL, index >= count, an input of unknown rank, axis >= rank). */
+PLAIDML_API plaidml_status plaidml_program_input_dim(const plaidml_program* program, size_t index,
+                                                     size_t axis, const char** out_dim);
+
+/* The program's constants (plaidml_builder_add_constant): how many, and their bytes in all.
+ * Statuses: OK, INVALID_ARGUMENT. */
+PLAIDML_API plaidml_status plaidml_program_constants(const plaidml_program* program,
+                                                     size_t* out_count, uint64_t* out_bytes);
+
 /* Number of outputs, in declaration order. Statuses: OK, INVALID_ARGUMENT. */
 PLAIDML_API plaidml_status plaidml_program_output_count(const plaidml_program* program,
                                                         size_t* out_count);
@@ -328,8 +349,9 @@ PLAIDML_API void plaidml_builder_destroy(plaidml_builder* builder);
 
 /* Declares an input tensor, in program order. rank is the number of dims, or
  * PLAIDML_RANK_UNKNOWN for any rank (then dim_names must be NULL). dim_names: rank entries, each
- * a dimension name (capitalised, e.g. "M"; a name used twice must get equal sizes at run time)
- * or NULL for an unnamed dimension; dim_names itself may be NULL for all-unnamed (or rank 0).
+ * a dimension name (capitalised, e.g. "M"; a name used twice must get equal sizes at run time),
+ * a size in decimal ("224": the buffer must have exactly that size there, and the program's
+ * shapes use it as a known number), or NULL for an unnamed dimension; dim_names itself may be NULL for all-unnamed (or rank 0).
  * dtype: PLAIDML_DTYPE_INVALID for any dtype, else the dtype the buffer must have.
  * Statuses: OK; INVALID_ARGUMENT (NULL builder/name/out_value, unknown dtype, duplicate
  * tensor name). */
@@ -346,6 +368,31 @@ PLAIDML_API plaidml_status plaidml_builder_int_constant(plaidml_builder* builder
  * Statuses: OK, INVALID_ARGUMENT. */
 PLAIDML_API plaidml_status plaidml_builder_float_constant(plaidml_builder* builder, double value,
                                                           plaidml_value* out_value);
+
+/* How plaidml_builder_add_constant's data is released when the builder or program no longer
+ * needs it. */
+typedef void (*plaidml_release_fn)(void* release_data);
+
+/* A constant tensor (a weight) of dtype and dims (rank entries, each >= 0) holding byte_size
+ * bytes at data (row-major; byte_size must equal the shape's byte size). name (may be NULL: a
+ * generated name) names it like an input: unique, shown when the program is printed.
+ * With release == NULL the bytes are copied before the call returns. Otherwise they are
+ * adopted: plaidml reads them in place, the caller keeps them valid and unchanged, and plaidml
+ * calls release(release_data) exactly once when the builder and every program built from it
+ * no longer need them (also when this call fails). The bytes are hashed once, here; a program's
+ * constants are uploaded to a device by its first execute there and stay resident for later
+ * executes; they are not part of the shape key (plaidml_compile lists only inputs). Programs
+ * with constants print them in Tile as `constant(f32[2], [1, 2])`, or by digest when larger
+ * than 16 elements (text that does not carry them, so it does not parse back).
+ * Statuses: OK; INVALID_ARGUMENT (NULL builder or out_value, NULL data with byte_size > 0,
+ * unknown dtype, a negative dim, byte_size disagreeing with the shape, a duplicate name);
+ * OUT_OF_MEMORY (the copy). */
+PLAIDML_API plaidml_status plaidml_builder_add_constant(plaidml_builder* builder, const char* name,
+                                                        plaidml_dtype dtype, size_t rank,
+                                                        const int64_t* dims, const void* data,
+                                                        size_t byte_size, plaidml_release_fn release,
+                                                        void* release_data,
+                                                        plaidml_value* out_value);
 
 /* A dimension size (or an integer expression over dims and literals, e.g. N - 1) used as a
  * scalar integer tensor in elementwise code (Tile `R = X / N`); evaluated when the program runs.
@@ -495,6 +542,13 @@ PLAIDML_API plaidml_status plaidml_builder_value_rank(plaidml_builder* builder, 
  * plaidml_builder_value_rank. */
 PLAIDML_API plaidml_status plaidml_builder_value_dim(plaidml_builder* builder, plaidml_value value,
                                                      size_t axis, plaidml_expr* out_expr);
+
+/* The size of dimension axis of value when it is known while building (every size it depends
+ * on is fixed: a constant's, or an input dim declared as a number), else -1.
+ * Statuses: OK; INVALID_ARGUMENT (NULL, foreign value, axis >= rank); TYPE_ERROR as in
+ * plaidml_builder_value_rank. */
+PLAIDML_API plaidml_status plaidml_builder_value_size(plaidml_builder* builder, plaidml_value value,
+                                                      size_t axis, int64_t* out_size);
 
 /* ---------------------------------------------------------------------------------------------
  * Op library: composite ops by name
@@ -686,6 +740,9 @@ typedef struct plaidml_stats {
   int64_t disk_invalid;         /* entries found damaged, truncated or foreign (and rebuilt) */
   int64_t disk_writes;          /* entries written to the disk cache */
   int64_t disk_write_failures;  /* entries that could not be written (see CACHE_DIR) */
+  /* Fields below were added in 0.2 with program constants. */
+  int64_t constant_uploads; /* constants copied to a device: once per constant and device */
+  int64_t constant_bytes;   /* bytes of constants resident on devices now */
 } plaidml_stats;
 
 /* Fills *out_stats (see plaidml_stats). Thread-safe; the values are a consistent snapshot (the

@@ -202,6 +202,8 @@ plaidml_status plaidml_context_stats(const plaidml_context* context, plaidml_sta
     full.disk_invalid = stats.disk_invalid;
     full.disk_writes = stats.disk_writes;
     full.disk_write_failures = stats.disk_write_failures;
+    full.constant_uploads = stats.constant_uploads;
+    full.constant_bytes = stats.constant_bytes;
     // An older caller's smaller struct gets only the fields it knows.
     std::memcpy(out_stats, &full, full.struct_size);
     return Status::ok();

@@ -52,6 +52,17 @@ Status null_argument(const char* fn, const char* arg) {
 
 extern "C" {
 
+plaidml_status plaidml_set_last_error(plaidml_status status, const char* message) {
+  plaidml::capi::LastError& error = plaidml::capi::last_error();
+  try {
+    error.message = message != nullptr ? message : "";
+    error.fallback = nullptr;
+  } catch (...) {
+    error.fallback = "out of memory while recording an error message";
+  }
+  return status;
+}
+
 const char* plaidml_version(void) {
 #define PLAIDML_CAPI_STR2(x) #x
 #define PLAIDML_CAPI_STR(x) PLAIDML_CAPI_STR2(x)

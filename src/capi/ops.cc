@@ -157,4 +157,20 @@ plaidml_status plaidml_builder_value_dim(plaidml_builder* builder, plaidml_value
   });
 }
 
+plaidml_status plaidml_builder_value_size(plaidml_builder* builder, plaidml_value value,
+                                          size_t axis, int64_t* out_size) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(builder);
+    PLAIDML_CAPI_REQUIRE(out_size);
+    PLAIDML_ASSIGN(ir::SymbolicDims dims, capi::value_dims(fn, builder, value));
+    if (axis >= dims.size()) {
+      return make_error(StatusCode::kInvalidArgument, "{}: axis {} is out of range for rank {}", fn,
+                        axis, dims.size());
+    }
+    *out_size = ir::size_expr::literal_value(*dims[axis]).value_or(-1);
+    return Status::ok();
+  });
+}
+
 }  // extern "C"

@@ -26,6 +26,7 @@ class RunCall {
   Status bind_outputs(NamedBuffers* outputs);
   Status check_given_output(size_t position, const std::shared_ptr<Buffer>& buffer);
   Status launch();
+  Expected<std::shared_ptr<Buffer>> resident_constant(int node);
 
   RuntimeImpl& rt_;
   const std::shared_ptr<const ir::Program>& program_;
@@ -149,6 +150,13 @@ Status RunCall::bind_outputs(NamedBuffers* outputs) {
   return Status::ok();
 }
 
+Expected<std::shared_ptr<Buffer>> RunCall::resident_constant(int node) {
+  const auto& constant = program_->nodes.at(static_cast<size_t>(node)).constant;
+  return rt_.constants_.get(constant, device_index_, [&](const ir::ConstantData& c) {
+    return rt_.upload(device_index_, c.shape, c.data);
+  });
+}
+
 Status RunCall::launch() {
   std::vector<const devices::DeviceBuffer*> slots;
   for (const BufferSlot& slot : plan_->slots()) {
@@ -160,6 +168,12 @@ Status RunCall::launch() {
         slots.push_back(
             &static_cast<const RuntimeBuffer*>(output_targets_.at(slot.index).get())->storage());
         break;
+      case BufferSlot::Role::kConstant: {
+        PLAIDML_ASSIGN(auto constant, resident_constant(slot.index));
+        keep_alive_.push_back(constant);
+        slots.push_back(&static_cast<const RuntimeBuffer*>(constant.get())->storage());
+        break;
+      }
       case BufferSlot::Role::kTemp: {
         PLAIDML_ASSIGN(auto temp, rt_.allocate_impl(device_index_, slot.shape));
         keep_alive_.push_back(temp);

@@ -51,6 +51,9 @@ struct CacheStats {
   int64_t disk_invalid = 0;
   int64_t disk_writes = 0;
   int64_t disk_write_failures = 0;
+  // Resident constants (jit/constant_buffers.h).
+  int64_t constant_uploads = 0;  // constants uploaded to a device (once each per device)
+  int64_t constant_bytes = 0;    // bytes of constants resident now
 };
 
 // A tensor's storage on one device.

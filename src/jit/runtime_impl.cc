@@ -181,6 +181,14 @@ Expected<std::shared_ptr<Buffer>> RuntimeImpl::allocate_impl(int device_index, c
       std::make_shared<RuntimeBuffer>(shape, device_index, std::move(*storage)));
 }
 
+Expected<std::shared_ptr<Buffer>> RuntimeImpl::upload(int device_index, const Shape& shape,
+                                                     const void* data) {
+  PLAIDML_ASSIGN(auto buffer, allocate_impl(device_index, shape));
+  const auto& storage = static_cast<const RuntimeBuffer*>(buffer.get())->storage();
+  if (storage.size() > 0) PLAIDML_TRY(storage.device()->write(storage, 0, data, storage.size()));
+  return buffer;
+}
+
 Expected<const RuntimeBuffer*> RuntimeImpl::own_buffer(const Buffer* buffer,
                                                        const std::string& what) const {
   if (!buffer) return make_error(StatusCode::kInvalidArgument, "{}: buffer is null", what);
@@ -257,6 +265,8 @@ CacheStats RuntimeImpl::stats() const {
   s.disk_invalid = a.disk_invalid;
   s.disk_writes = a.disk_writes;
   s.disk_write_failures = a.disk_write_failures;
+  s.constant_uploads = constants_.uploads();
+  s.constant_bytes = constants_.resident_bytes();
   return s;
 }
 

@@ -17,6 +17,7 @@
 #include "jit/cache/artifact_cache.h"
 #include "jit/plan_cache.h"
 #include "jit/compiler.h"
+#include "jit/constant_buffers.h"
 #include "jit/runtime.h"
 
 namespace plaidml::jit {
@@ -77,6 +78,8 @@ class RuntimeImpl : public Runtime {
   // The opened device at index (opening it on first use).
   Expected<std::shared_ptr<devices::Device>> device(int index) const;
   Expected<std::shared_ptr<Buffer>> allocate_impl(int device, const Shape& shape);
+  // A new buffer on device holding shape.byte_size() bytes copied from data.
+  Expected<std::shared_ptr<Buffer>> upload(int device, const Shape& shape, const void* data);
   Expected<std::shared_ptr<const Plan>> prepare_impl(
       const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
       int device);
@@ -101,6 +104,7 @@ class RuntimeImpl : public Runtime {
   mutable std::vector<std::shared_ptr<devices::Device>> opened_;  // parallel to entries_
   PlanCache cache_;
   std::unique_ptr<ArtifactCache> artifacts_;
+  ConstantBuffers constants_;
 };
 
 }  // namespace plaidml::jit

@@ -22,6 +22,7 @@ std::vector<ValueId> operands_of(const ir::Node& n) {
   switch (n.kind) {
     case ir::NodeKind::kInput:
     case ir::NodeKind::kLiteral:
+    case ir::NodeKind::kConstant:
       return {};
     case ir::NodeKind::kElementwise:
       return n.operands;
@@ -101,6 +102,7 @@ Status sweep(GradContext& cx, ValueId loss, std::vector<ValueId>* adjoint) {
     switch (n.kind) {
       case ir::NodeKind::kInput:
       case ir::NodeKind::kLiteral:
+      case ir::NodeKind::kConstant:
         break;
       case ir::NodeKind::kElementwise:
         PLAIDML_TRY(detail::elementwise_rule(cx, id, g));

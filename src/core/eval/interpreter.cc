@@ -1,5 +1,6 @@
 #include "core/eval/interpreter.h"
 
+#include <cstring>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -152,6 +153,12 @@ Expected<Tensor> Evaluator::eval_node(ValueId id) {
       t.data[0] = n.literal_is_float ? from_double(n.literal_float)
                                      : from_int(ir::bound_literal_int(bound_, id));
       return t;
+    }
+    case NodeKind::kConstant: {
+      const ir::ConstantData& c = *n.constant;
+      HostTensor host(c.shape);
+      std::memcpy(host.bytes.data(), c.data, c.byte_size());
+      return from_host(host);
     }
     case NodeKind::kElementwise:
       return eval_elementwise_node(id);

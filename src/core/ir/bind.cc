@@ -51,6 +51,12 @@ Status bind_input_dims(BindState& s, const Node& n, const Shape& shape) {
   }
   for (size_t d = 0; d < decl.size(); ++d) {
     if (decl[d].empty()) continue;
+    if (auto fixed = fixed_dim_size(decl[d])) {
+      if (*fixed == shape.dims[d]) continue;
+      return make_error(StatusCode::kTypeError,
+                        "{}input '{}' has size {} at axis {}, but was given shape {}", where(n.loc),
+                        n.name, *fixed, d, shape.to_string());
+    }
     auto [it, inserted] = s.bound.dims.emplace(decl[d], shape.dims[d]);
     if (inserted) {
       s.dim_owner[decl[d]] = n.name;
@@ -105,10 +111,19 @@ Status bind_literal(BindState& s, ValueId id) {
   return Status::ok();
 }
 
+Status bind_constant(BindState& s, ValueId id) {
+  BoundNode& b = s.bound.nodes[id];
+  b.shape = s.program.nodes[id].constant->shape;
+  b.compute_dtype = b.shape.dtype;
+  return Status::ok();
+}
+
 Status bind_node(BindState& s, ValueId id) {
   switch (s.program.nodes[id].kind) {
     case NodeKind::kInput:
       return Status::ok();  // bound up front, in declaration order
+    case NodeKind::kConstant:
+      return bind_constant(s, id);
     case NodeKind::kLiteral:
       return bind_literal(s, id);
     case NodeKind::kElementwise:

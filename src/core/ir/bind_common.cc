@@ -132,6 +132,7 @@ std::string describe_at(const Program& p, ValueId id, int depth, bool nested) {
       return elementwise_text(p, n, depth, nested);
     case NodeKind::kInput:
     case NodeKind::kContraction:
+    case NodeKind::kConstant:
       return n.name.empty() ? "?" : n.name;
   }
   return n.name;

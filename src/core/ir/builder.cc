@@ -233,7 +233,7 @@ Expected<ValueId> ProgramBuilder::add_input(const std::string& name,
   }
   if (dims) {
     for (const auto& d : *dims) {
-      if (d.empty()) continue;
+      if (d.empty() || fixed_dim_size(d)) continue;
       if (d == name || name_locs_.count(d)) {
         return error_at(StatusCode::kInvalidArgument, loc,
                         "dimension '{}' of input '{}' has the name of a tensor", d, name);
@@ -249,13 +249,40 @@ Expected<ValueId> ProgramBuilder::add_input(const std::string& name,
   node.input_dtype = dtype;
   if (node.input_dims) {
     for (const auto& d : *node.input_dims) {
-      if (!d.empty()) dim_owner_.emplace(d, name);
+      if (!d.empty() && !fixed_dim_size(d)) dim_owner_.emplace(d, name);
     }
   }
   ValueId id = push(std::move(node));
   names_[name] = id;
   name_locs_[name] = loc;
   program_.inputs.push_back(id);
+  return id;
+}
+
+Expected<ValueId> ProgramBuilder::add_constant(const std::string& name,
+                                               std::shared_ptr<const ConstantData> data,
+                                               const SourceLoc& loc) {
+  if (!data) return Status(StatusCode::kInternal, "add_constant: no data");
+  Node node;
+  node.kind = NodeKind::kConstant;
+  node.loc = loc;
+  node.constant = std::move(data);
+  if (name.empty()) return push(std::move(node));
+  if (auto it = name_locs_.find(name); it != name_locs_.end()) {
+    return error_at(StatusCode::kInvalidArgument, loc,
+                    "duplicate name '{}' for a constant (first used at {})", name,
+                    it->second.to_string());
+  }
+  if (is_dim(name)) {
+    return error_at(StatusCode::kInvalidArgument, loc,
+                    "constant '{}' has the name of a dimension of '{}'", name,
+                    dim_owner_.at(name));
+  }
+  if (names_.count(name)) rename_temp(name);
+  node.name = name;
+  ValueId id = push(std::move(node));
+  names_[name] = id;
+  name_locs_[name] = loc;
   return id;
 }
 
@@ -391,7 +418,10 @@ Expected<std::shared_ptr<const Program>> ProgramBuilder::finish() {
   if (program_.outputs.empty()) {
     return Status(StatusCode::kInvalidArgument, "the program has no outputs");
   }
-  return std::shared_ptr<const Program>(std::make_shared<Program>(program_));
+  auto program = std::make_shared<Program>(program_);
+  program->cached_fingerprint = 0;
+  program->cached_fingerprint = program->fingerprint();
+  return std::shared_ptr<const Program>(std::move(program));
 }
 
 Status ProgramBuilder::check_int_args(OpKind op, const std::vector<IntExprPtr>& int_args,
@@ -496,7 +526,7 @@ ProgramBuilder::ProgramBuilder(const Program& program) : program_(program) {
     }
     if (n.kind != NodeKind::kInput || !n.input_dims) continue;
     for (const auto& d : *n.input_dims) {
-      if (!d.empty()) dim_owner_.emplace(d, n.name);
+      if (!d.empty() && !fixed_dim_size(d)) dim_owner_.emplace(d, n.name);
     }
   }
 }

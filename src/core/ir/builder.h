@@ -29,6 +29,11 @@ class ProgramBuilder {
   Expected<ValueId> add_input(const std::string& name, std::optional<std::vector<std::string>> dims,
                               std::optional<DType> dtype, const SourceLoc& loc);
 
+  // A constant tensor (a weight) holding `data`. An empty name gets a generated one; a name
+  // is a user name like an input's (unique, SSA). Errors: a duplicate name.
+  Expected<ValueId> add_constant(const std::string& name, std::shared_ptr<const ConstantData> data,
+                                 const SourceLoc& loc);
+
   ValueId add_int_literal(int64_t value, const SourceLoc& loc);
   ValueId add_float_literal(double value, const SourceLoc& loc);
   // A dimension size used as a value (`R = X / N`): a kLiteral node whose int_args[0] is `expr`

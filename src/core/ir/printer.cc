@@ -7,6 +7,8 @@
 #include <string_view>
 #include <utility>
 
+#include "core/ir/constant.h"
+
 namespace plaidml::ir {
 namespace {
 
@@ -182,6 +184,9 @@ class Printer {
         return;
       case NodeKind::kContraction:
         out_ += "  " + contraction(n) + ";\n";
+        return;
+      case NodeKind::kConstant:
+        out_ += fmt::format("  {} = {};\n", n.name, constant_text(*n.constant));
         return;
     }
   }

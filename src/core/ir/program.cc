@@ -46,7 +46,19 @@ IntExprPtr IntExpr::neg(IntExprPtr a, SourceLoc loc) {
   return make(IntOp::kNeg, 0, "", {std::move(a)}, std::move(loc));
 }
 
-uint64_t Program::fingerprint() const { return fnv1a64(print_tile(*this)); }
+std::optional<int64_t> fixed_dim_size(const std::string& dim) {
+  if (dim.empty() || dim.size() > 18) return std::nullopt;
+  int64_t size = 0;
+  for (char c : dim) {
+    if (c < '0' || c > '9') return std::nullopt;
+    size = size * 10 + (c - '0');
+  }
+  return size;
+}
+
+uint64_t Program::fingerprint() const {
+  return cached_fingerprint != 0 ? cached_fingerprint : fnv1a64(print_tile(*this));
+}
 
 std::optional<ValueId> Program::find_input(const std::string& input_name) const {
   for (ValueId id : inputs) {

@@ -12,6 +12,7 @@
 
 #include "core/ir/ops.h"
 #include "core/types/dtype.h"
+#include "core/types/shape.h"
 
 namespace plaidml::ir {
 
@@ -79,7 +80,21 @@ struct Contraction {
   bool no_defract = false;
 };
 
-enum class NodeKind { kInput, kLiteral, kElementwise, kContraction };
+enum class NodeKind { kInput, kLiteral, kElementwise, kContraction, kConstant };
+
+// The bytes of a constant tensor (a weight): fixed shape and dtype, owned by the programs that
+// use it (through shared_ptr) and by nothing else. The digest is computed once, when the
+// constant is made, so that neither printing nor running ever reads the bytes again to identify
+// them. Devices keep an uploaded copy per ConstantData object (jit/constant_buffers.h).
+struct ConstantData {
+  Shape shape;
+  const void* data = nullptr;  // shape.byte_size() bytes, immutable
+  uint64_t digest = 0;         // FNV-1a 64 of the bytes
+  // Keeps `data` alive: a copy the builder made, or the caller's memory with its release call.
+  std::shared_ptr<const void> owner;
+
+  size_t byte_size() const { return static_cast<size_t>(shape.byte_size()); }
+};
 
 struct Node {
   NodeKind kind = NodeKind::kLiteral;
@@ -87,7 +102,7 @@ struct Node {
   SourceLoc loc;
 
   // kInput: dims == nullopt means unknown rank (`X`); an empty vector is a scalar (`X[]`); an
-  // empty string inside is an unnamed dim of fixed position. dtype, when set, is checked at bind.
+  // empty string inside is an unnamed dim of fixed position; a decimal number a fixed size. dtype, when set, is checked at bind.
   std::optional<std::vector<std::string>> input_dims;
   std::optional<DType> input_dtype;
 
@@ -105,7 +120,14 @@ struct Node {
 
   // kContraction
   Contraction contraction;
+
+  // kConstant
+  std::shared_ptr<const ConstantData> constant;
 };
+
+// An input dim written as a decimal size (`X[N, 3]`) is fixed: the buffer must have exactly that
+// size there. Its size, or nullopt for a dim name.
+std::optional<int64_t> fixed_dim_size(const std::string& dim);
 
 struct Program {
   std::string name;
@@ -113,8 +135,11 @@ struct Program {
   std::vector<ValueId> inputs;   // declaration order
   std::vector<std::pair<std::string, ValueId>> outputs;  // declaration order: name -> value
 
-  // A stable 64-bit hash of the printed program; the plan cache keys on it.
+  // A stable 64-bit hash of the printed program (constants by their digest); the plan cache
+  // keys on it. Computed once by ProgramBuilder::finish (a program is immutable after it), else
+  // on each call.
   uint64_t fingerprint() const;
+  uint64_t cached_fingerprint = 0;  // 0: not computed
   std::optional<ValueId> find_input(const std::string& name) const;
   std::optional<size_t> find_output(const std::string& name) const;
 };

@@ -184,8 +184,14 @@ Expected<SymbolicDims> symbolic_dims(const Program& program, ValueId id,
       SymbolicDims dims;
       for (const auto& d : *n.input_dims) {
         if (d.empty()) return Status(StatusCode::kInternal, "symbolic shape: unnamed input dim");
-        dims.push_back(IntExpr::dim(d));
+        auto fixed = fixed_dim_size(d);
+        dims.push_back(fixed ? IntExpr::literal(*fixed) : IntExpr::dim(d));
       }
+      return dims;
+    }
+    case NodeKind::kConstant: {
+      SymbolicDims dims;
+      for (int64_t d : n.constant->shape.dims) dims.push_back(IntExpr::literal(d));
       return dims;
     }
     case NodeKind::kLiteral:

@@ -17,6 +17,8 @@ const char* role_name(BufferSlot::Role role) {
       return "output";
     case BufferSlot::Role::kTemp:
       return "temp";
+    case BufferSlot::Role::kConstant:
+      return "constant";
   }
   return "?";
 }

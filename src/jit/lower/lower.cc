@@ -9,7 +9,7 @@
 namespace plaidml::jit {
 namespace {
 
-// Inputs first, then outputs, then one temporary per other computed node. Returns, per output
+// Inputs first, then constants, then outputs, then one temporary per other computed node. Returns, per output
 // position, the node whose value must be copied into it (-1: the output is computed in place).
 std::vector<ir::ValueId> plan_slots(LowerContext& cx, std::vector<int>& node_slot) {
   const ir::BoundProgram& bound = cx.bound();
@@ -18,12 +18,18 @@ std::vector<ir::ValueId> plan_slots(LowerContext& cx, std::vector<int>& node_slo
     node_slot[program.inputs[i]] =
         cx.add_slot(BufferSlot::Role::kInput, static_cast<int>(i), bound.input_shapes[i]);
   }
+  for (size_t v = 0; v < program.nodes.size(); ++v) {
+    if (program.nodes[v].kind != ir::NodeKind::kConstant) continue;
+    node_slot[v] = cx.add_slot(BufferSlot::Role::kConstant, static_cast<int>(v),
+                               program.nodes[v].constant->shape);
+  }
   std::vector<ir::ValueId> copies;
   for (size_t o = 0; o < program.outputs.size(); ++o) {
     ir::ValueId v = program.outputs[o].second;
     int slot = cx.add_slot(BufferSlot::Role::kOutput, static_cast<int>(o), bound.output_shapes[o]);
-    bool computed = program.nodes[v].kind != ir::NodeKind::kInput &&
-                    program.nodes[v].kind != ir::NodeKind::kLiteral;
+    ir::NodeKind kind = program.nodes[v].kind;
+    bool computed = kind != ir::NodeKind::kInput && kind != ir::NodeKind::kLiteral &&
+                    kind != ir::NodeKind::kConstant;
     if (computed && node_slot[v] < 0 && bound.output_shapes[o].dtype == cx.value_dtype(v)) {
       node_slot[v] = slot;
       copies.push_back(-1);
@@ -49,7 +55,8 @@ Status lower_node(LowerContext& cx, ir::ValueId v) {
   if (cx.fusion().is_chain_end(v)) return lower_contraction(cx, cx.fusion().host[v]);
   switch (node.kind) {
     case ir::NodeKind::kInput:
-    case ir::NodeKind::kLiteral: return Status::ok();
+    case ir::NodeKind::kLiteral:
+    case ir::NodeKind::kConstant: return Status::ok();
     case ir::NodeKind::kContraction: return lower_contraction(cx, v);
     case ir::NodeKind::kElementwise:
       if (ir::op_category(node.op) == ir::OpCategory::kStructural) {

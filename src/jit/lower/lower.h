@@ -12,9 +12,11 @@ namespace plaidml::jit {
 
 // A buffer the kernels of a program read or write.
 struct BufferSlot {
-  enum class Role { kInput, kOutput, kTemp };
+  enum class Role { kInput, kOutput, kTemp, kConstant };
   Role role = Role::kTemp;
-  int index = 0;  // kInput: program input position; kOutput: output position; kTemp: node id
+  // kInput: program input position; kOutput: output position; kTemp, kConstant: node id (a
+  // constant's buffer is uploaded once and stays resident: jit/constant_buffers.h).
+  int index = 0;
   Shape shape;
 };
 

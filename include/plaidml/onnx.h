@@ -1,0 +1,101 @@
+/* plaidml ONNX importer: the C ABI of libplaidml_onnx.
+ *
+ * Makes a plaidml_program (see plaidml.h) from an ONNX model. The importer is its own library,
+ * built on libplaidml's public C ABI only: a program that never imports ONNX links neither it
+ * nor protobuf. Link with `pkg-config --libs plaidml-onnx` or the CMake target plaidml::onnx.
+ *
+ * What it accepts
+ * - ONNX IR versions PLAIDML_ONNX_MIN_IR_VERSION to PLAIDML_ONNX_MAX_IR_VERSION (3 to 11).
+ * - The default operator domain ("" or "ai.onnx") at opsets PLAIDML_ONNX_MIN_OPSET to
+ *   PLAIDML_ONNX_MAX_OPSET (7 to 23). Each node is imported with the semantics of the version
+ *   of its op in effect at the model's opset (Reshape's allowzero from 14, axes as inputs of
+ *   Squeeze/Unsqueeze/Split from 13 and of the Reduce ops from 18, ...). docs/onnx-support.md
+ *   lists the ops and the versions of each that import.
+ * - Tensor types: float, double, float16, bfloat16, int8/16/32/64, uint8/16/32/64, bool.
+ * Everything else is refused with PLAIDML_STATUS_UNSUPPORTED before anything runs, the message
+ * naming the node (name, op type, opset) and the reason: string, sequence, map and optional
+ * types; other domains (ai.onnx.ml, training, custom); control flow (If, Loop, Scan) whose
+ * branch is not a constant; an op, version or attribute value the importer does not implement.
+ * A model is never imported into a program that would give a wrong answer.
+ *
+ * The program's inputs are the graph inputs that are not initializers, with the model's names
+ * and dtypes; its outputs are the graph outputs, with the model's names. Initializers and
+ * Constant nodes become program constants (plaidml_builder_add_constant): uploaded to a device
+ * once, resident for every later execute, not part of the shape key. What depends only on
+ * constants and known sizes (the Shape -> Gather -> Concat -> Reshape chains exporters emit)
+ * is evaluated at import.
+ *
+ * Symbolic dimensions (dim_param "batch", or unnamed) stay symbolic unless an option fixes
+ * them: the program then runs at any size there, compiled once per size by the shape-keyed
+ * cache. A dimension with a fixed size (dim_value 224) must be given that size at run time.
+ *
+ * Every call is thread-safe; an options object is used from one thread at a time. Errors set
+ * plaidml_last_error_message() like every plaidml call.
+ */
+#ifndef PLAIDML_ONNX_H_
+#define PLAIDML_ONNX_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plaidml/plaidml.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PLAIDML_ONNX_MIN_IR_VERSION 3
+#define PLAIDML_ONNX_MAX_IR_VERSION 11
+#define PLAIDML_ONNX_MIN_OPSET 7
+#define PLAIDML_ONNX_MAX_OPSET 23
+
+typedef struct plaidml_onnx_options plaidml_onnx_options;
+
+/* Creates options holding every default (no dimension fixed). The caller owns *out_options
+ * (plaidml_onnx_options_destroy). Statuses: OK, INVALID_ARGUMENT, OUT_OF_MEMORY. */
+PLAIDML_API plaidml_status plaidml_onnx_options_create(plaidml_onnx_options** out_options);
+
+/* Frees options. NULL does nothing. */
+PLAIDML_API void plaidml_onnx_options_destroy(plaidml_onnx_options* options);
+
+/* Fixes the symbolic dimension `name` (an input's dim_param, e.g. "batch") to size (>= 0);
+ * setting a name again replaces its size. A name no input uses is an error at import, naming
+ * it (a misspelt option is not silently ignored).
+ * Statuses: OK; INVALID_ARGUMENT (NULL, empty name, negative size). */
+PLAIDML_API plaidml_status plaidml_onnx_options_set_dim(plaidml_onnx_options* options,
+                                                        const char* name, int64_t size);
+
+/* Imports a model from its serialized bytes (size bytes at data). External data files are
+ * refused (there is no folder to resolve them in: use plaidml_onnx_import_file). options may be
+ * NULL (defaults). The caller owns *out_program (plaidml_program_destroy); the program holds
+ * its own copy of every weight.
+ * Statuses: OK; INVALID_ARGUMENT (NULL, a malformed model: truncated or corrupt protobuf, a
+ * graph with a cycle, an undefined or duplicate value name, an initializer whose bytes disagree
+ * with its dims, an unknown dimension option); UNSUPPORTED (see above: names the node and the
+ * reason); TYPE_ERROR (shapes that cannot agree); OUT_OF_MEMORY. */
+PLAIDML_API plaidml_status plaidml_onnx_import_bytes(const void* data, size_t size,
+                                                     const plaidml_onnx_options* options,
+                                                     plaidml_program** out_program);
+
+/* Imports a model from a file. Tensors stored as external data are read from files in the
+ * model's folder (mapped with mmap, never copied twice); a location that is absolute, escapes
+ * that folder (".."), or is a symlink leading out of it is refused, as is a range past the end
+ * of its file. Statuses: as plaidml_onnx_import_bytes, and IO_ERROR (the model or a data file
+ * cannot be opened or read: the message names the path). */
+PLAIDML_API plaidml_status plaidml_onnx_import_file(const char* path,
+                                                    const plaidml_onnx_options* options,
+                                                    plaidml_program** out_program);
+
+/* A report on a model without importing it: producer, IR version, opsets, inputs and outputs
+ * with their types and shapes, op counts, constants' total size, and every node that would not
+ * import with the reason (one line each). Text for people, not for parsing. The caller owns
+ * *out_text (plaidml_string_destroy). A model whose nodes do not all import is still described
+ * (status OK); a file that is not an ONNX model is an error.
+ * Statuses: OK; INVALID_ARGUMENT; IO_ERROR; OUT_OF_MEMORY. */
+PLAIDML_API plaidml_status plaidml_onnx_describe_file(const char* path, char** out_text);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLAIDML_ONNX_H_ */
