@@ -4,6 +4,7 @@
 set -euo pipefail
 PKGS=(build-essential cmake ninja-build pkg-config llvm-19-dev libzstd-dev
       libspdlog-dev libfmt-dev doctest-dev libisl-dev libgmp-dev
+      libonnx-dev libprotobuf-dev  # the ONNX importer (src/frontend/onnx)
       python3-numpy binutils
       ccache lld clang-19 libclang-rt-19-dev  # CI's build speed: docs/ci.md says why each
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo

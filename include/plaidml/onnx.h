@@ -5,10 +5,11 @@
  * nor protobuf. Link with `pkg-config --libs plaidml-onnx` or the CMake target plaidml::onnx.
  *
  * What it accepts
- * - ONNX IR versions PLAIDML_ONNX_MIN_IR_VERSION to PLAIDML_ONNX_MAX_IR_VERSION (3 to 11).
+ * - ONNX IR versions PLAIDML_ONNX_MIN_IR_VERSION to PLAIDML_ONNX_MAX_IR_VERSION (3 to 14; the
+ *   IR versions after 8 add element types, which are checked one by one).
  * - The default operator domain ("" or "ai.onnx") at opsets PLAIDML_ONNX_MIN_OPSET to
- *   PLAIDML_ONNX_MAX_OPSET (7 to 23). Each node is imported with the semantics of the version
- *   of its op in effect at the model's opset (Reshape's allowzero from 14, axes as inputs of
+ *   PLAIDML_ONNX_MAX_OPSET (7 to 28, the opsets onnx 1.23 defines). Each node is imported with
+ *   the semantics of the version of its op in effect at the model's opset (Reshape's allowzero from 14, axes as inputs of
  *   Squeeze/Unsqueeze/Split from 13 and of the Reduce ops from 18, ...). docs/onnx-support.md
  *   lists the ops and the versions of each that import.
  * - Tensor types: float, double, float16, bfloat16, int8/16/32/64, uint8/16/32/64, bool.
@@ -45,9 +46,9 @@ extern "C" {
 #endif
 
 #define PLAIDML_ONNX_MIN_IR_VERSION 3
-#define PLAIDML_ONNX_MAX_IR_VERSION 11
+#define PLAIDML_ONNX_MAX_IR_VERSION 14
 #define PLAIDML_ONNX_MIN_OPSET 7
-#define PLAIDML_ONNX_MAX_OPSET 23
+#define PLAIDML_ONNX_MAX_OPSET 28
 
 typedef struct plaidml_onnx_options plaidml_onnx_options;
 

@@ -513,6 +513,12 @@ class Tensor {
     detail::check(plaidml_builder_value_dim(builder_, value_, axis, &e));
     return IndexExpr(builder_, e);
   }
+  // The size of dim axis when it is known while building, else -1 (plaidml_builder_value_size).
+  int64_t size(size_t axis) const {
+    int64_t s = -1;
+    detail::check(plaidml_builder_value_size(builder_, value_, axis, &s));
+    return s;
+  }
 
   // A scalar of arithmetic type S as a constant tensor (ints stay ints, floats stay floats).
   template <typename S>
@@ -881,6 +887,29 @@ class Builder {
   Tensor constant(double value) {
     plaidml_value v;
     detail::check(plaidml_builder_float_constant(get(), value, &v));
+    return Tensor(get(), v);
+  }
+
+  // A constant tensor (a weight) holding a copy of dims' product elements of dtype at data.
+  Tensor constant_tensor(const std::string& name, DType dtype, const std::vector<int64_t>& dims,
+                         const void* data, size_t byte_size) {
+    plaidml_value v;
+    detail::check(plaidml_builder_add_constant(get(), name.empty() ? nullptr : name.c_str(),
+                                               static_cast<plaidml_dtype>(dtype), dims.size(),
+                                               dims.data(), data, byte_size, nullptr, nullptr,
+                                               &v));
+    return Tensor(get(), v);
+  }
+  // The same without a copy: the bytes are read in place, and `owner` (anything that keeps them
+  // valid) is held until the builder and every program using the constant are gone.
+  Tensor constant_tensor(const std::string& name, DType dtype, const std::vector<int64_t>& dims,
+                         const void* data, size_t byte_size, std::shared_ptr<const void> owner) {
+    auto* held = new std::shared_ptr<const void>(std::move(owner));
+    plaidml_value v;
+    detail::check(plaidml_builder_add_constant(
+        get(), name.empty() ? nullptr : name.c_str(), static_cast<plaidml_dtype>(dtype),
+        dims.size(), dims.data(), data, byte_size,
+        [](void* p) { delete static_cast<std::shared_ptr<const void>*>(p); }, held, &v));
     return Tensor(get(), v);
   }
 

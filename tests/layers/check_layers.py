@@ -53,6 +53,9 @@ LAYERS = {
     "src/devices/opencl": (["src/devices/plugin_support", "src/core/base", PLUGIN_H], ["opencl"]),
     "src/devices/vulkan": (["src/devices/plugin_support", "src/core/base", PLUGIN_H], ["vulkan"]),
     "src/capi": (CORE + ["src/jit", PLAIDML_H], ["fmt"]),
+    # The importer is built on the public C ABI only (plaidml.h and its C++ wrapper).
+    "src/frontend/onnx": ([PLAIDML_H, "include/plaidml/plaidml.hpp", "include/plaidml/onnx.h"],
+                          ["fmt", "onnx", "protobuf"]),
     "tools": ([PLAIDML_H, "tools/commands"], []),
     "tools/commands": ([PLAIDML_H, "tools"], []),
 }
@@ -63,7 +66,8 @@ FILE_ONLY_LIBS = {"spdlog": ["src/core/base/logging.cc"]}
 
 # <prefix/...> -> the outside library it belongs to.
 LIBRARIES = {"fmt": "fmt", "spdlog": "spdlog", "llvm": "llvm", "llvm-c": "llvm", "isl": "isl",
-             "CL": "opencl", "vulkan": "vulkan", "spirv": "spirv", "spirv-tools": "spirv"}
+             "CL": "opencl", "vulkan": "vulkan", "spirv": "spirv", "spirv-tools": "spirv",
+             "onnx": "onnx", "google": "protobuf"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 

@@ -1,0 +1,63 @@
+// Imports one ONNX graph into a plaidml program through the public builder API: checks the
+// model (IR version, opsets, names, order), declares the inputs, turns initializers into known
+// values, converts the nodes in order, and names the outputs.
+#pragma once
+
+#include <onnx/onnx_pb.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "external_data.h"
+#include "plaidml/plaidml.hpp"
+#include "value.h"
+
+namespace plaidml::onnx_import {
+
+struct ImportOptions {
+  std::map<std::string, int64_t> dims;  // symbolic dim name -> fixed size
+};
+
+class GraphImporter {
+ public:
+  // model_owner keeps `model` (and the raw bytes constants borrow from it) alive.
+  GraphImporter(const onnx::ModelProto& model, std::shared_ptr<const void> model_owner,
+                ExternalData* external, const ImportOptions& options);
+
+  // The imported program (the caller owns it). Throws ImportError.
+  plaidml_program* import();
+
+  plaidml::Builder& builder() { return builder_; }
+  int opset() const { return opset_; }
+  // The value named `name` (throws INVALID_ARGUMENT for an undefined name).
+  Value& value(const std::string& name);
+  void define(const std::string& name, Value value);
+  // The value as a program value (made on first use for known contents).
+  plaidml::Tensor materialize(const std::string& name, Value& value);
+
+ private:
+  void check_model();
+  void declare_inputs();
+  void add_initializers();
+  std::vector<int> ordered_nodes();  // node indices
+  void import_node(int index);
+  void add_outputs();
+  std::string dim_name(const std::string& input, const onnx::TensorShapeProto::Dimension& dim);
+  plaidml::Tensor tensor_of_sizes(const Value& value);
+
+  const onnx::ModelProto& model_;
+  std::shared_ptr<const void> owner_;
+  ExternalData* external_;
+  ImportOptions options_;
+  std::map<std::string, bool> used_dim_options_;
+  plaidml::Builder builder_;
+  int opset_ = 0;
+  std::map<std::string, Value> values_;
+};
+
+// "node 'conv1' (Conv, opset 13)", or "node #4 (Conv, opset 13) making 'y'" when unnamed.
+std::string describe_node(const onnx::NodeProto& node, int index, int opset);
+
+}  // namespace plaidml::onnx_import

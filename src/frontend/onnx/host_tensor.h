@@ -1,0 +1,52 @@
+// Tensors whose contents the importer knows: initializers, Constant nodes, and what is folded
+// from them at import. Their bytes are borrowed from whatever holds them (the parsed model, a
+// mapped external-data file, a buffer the importer made), kept alive by `owner`, so that a weight
+// becomes a program constant without another copy.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plaidml/plaidml.h"
+
+namespace plaidml::onnx_import {
+
+// Bytes per element of a plaidml dtype (bool: 1).
+size_t dtype_bytes(plaidml_dtype dtype);
+bool dtype_is_float(plaidml_dtype dtype);
+bool dtype_is_signed_int(plaidml_dtype dtype);
+bool dtype_is_unsigned_int(plaidml_dtype dtype);
+std::string dtype_text(plaidml_dtype dtype);  // "f32", for messages
+
+// Element count of dims; -1 when a dim is negative or the product overflows int64.
+int64_t element_count(const std::vector<int64_t>& dims);
+
+struct HostTensor {
+  plaidml_dtype dtype = PLAIDML_DTYPE_INVALID;
+  std::vector<int64_t> dims;
+  const void* data = nullptr;  // byte_size() bytes
+  std::shared_ptr<const void> owner;
+
+  int64_t elements() const { return element_count(dims); }
+  size_t byte_size() const { return static_cast<size_t>(elements()) * dtype_bytes(dtype); }
+  size_t rank() const { return dims.size(); }
+
+  // Element i converted (floats truncate toward zero in as_int; bools are 0/1).
+  double as_double(int64_t i) const;
+  int64_t as_int(int64_t i) const;
+  std::vector<int64_t> to_ints() const;
+  std::vector<double> to_doubles() const;
+
+  // A new tensor of dtype holding values (converted as a C cast would, bools as != 0).
+  static HostTensor from_ints(plaidml_dtype dtype, std::vector<int64_t> dims,
+                              const std::vector<int64_t>& values);
+  static HostTensor from_doubles(plaidml_dtype dtype, std::vector<int64_t> dims,
+                                 const std::vector<double>& values);
+  // Fresh zero-filled storage of dtype and dims (writable through mutable_data()).
+  static HostTensor zeros(plaidml_dtype dtype, std::vector<int64_t> dims);
+  void* mutable_data() const { return const_cast<void*>(data); }
+};
+
+}  // namespace plaidml::onnx_import
