@@ -12,6 +12,16 @@ if(TARGET plaidml)
   install(EXPORT plaidmlTargets NAMESPACE plaidml:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/plaidml)
 endif()
 
+# The ONNX importer: its own library, pkg-config file and CMake component
+# (find_package(plaidml COMPONENTS onnx) -> plaidml::onnx).
+if(TARGET plaidml_onnx)
+  set_target_properties(plaidml_onnx PROPERTIES EXPORT_NAME onnx)
+  install(TARGETS plaidml_onnx EXPORT plaidmlTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  configure_file(${PROJECT_SOURCE_DIR}/pkgconfig/plaidml-onnx.pc.in
+                 ${PROJECT_BINARY_DIR}/plaidml-onnx.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/plaidml-onnx.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
+
 configure_file(${PROJECT_SOURCE_DIR}/pkgconfig/plaidml.pc.in ${PROJECT_BINARY_DIR}/plaidml.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/plaidml.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

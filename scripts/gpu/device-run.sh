@@ -12,6 +12,8 @@
 #   4. plaidml_gpu_bench --device D, for each device  -> $OUT/plaidml_gpu.<device>.json
 #   5. bench/torch_gpu.py (whichever python has torch) -> $OUT/torch_gpu.json
 #   6. bench/compare_gpu.py                          -> $OUT/gpu_table.md
+#   7. (STEPS=onnx-models, not by default) real models exported there, onnxruntime against
+#      plaidml on the CPU and each device            -> $OUT/onnx_models.{json,md}
 # The devices: PLAIDML_GPU_DEVICES (default "opencl:0 vulkan:0"); <device> is the id without
 # its colon (opencl0). Everything printed also goes to $OUT/device-run.log. STEPS="bench torch
 # compare" runs a subset.
@@ -190,6 +192,20 @@ torch_bench() {
   "$py" "$root/bench/torch_gpu.py" $torch_args >"$OUT/torch_gpu.json"
 }
 
+# Real models (bench/models): exported there with random weights, run by onnxruntime (the
+# oracle) and by plaidml on the CPU and each GPU device -> $OUT/onnx_models.{json,md}.
+onnx_models() {
+  local py models=$work/models
+  py=$(torch_python) || { echo "onnx-models: no python with torch here"; return 3; }
+  "$py" "$root/bench/models/export_models.py" --out "$models" ${ONNX_MODELS:+--only $ONNX_MODELS} ||
+    return 1
+  cp "$models/manifest.json" "$OUT/onnx_manifest.json"
+  PYTHONPATH=$root/bindings/python PLAIDML_LIBRARY=$pkg/lib/libplaidml.so.0 \
+    PLAIDML_ONNX_LIBRARY=$pkg/lib/libplaidml_onnx.so.0 with_libs "$py" \
+    "$root/bench/models/compare_onnx.py" --models "$models" --devices "cpu:0,${devices// /,}" \
+    --json "$OUT/onnx_models.json" --markdown "$OUT/onnx_models.md"
+}
+
 compare() {
   local py
   py=$(command -v python3 || command -v python)
@@ -199,14 +215,15 @@ compare() {
     >"$OUT/gpu_table.md" && cat "$OUT/gpu_table.md"
 }
 
-export -f with_libs device_info conformance cli_run bench torch_python torch_bench compare
+export -f with_libs device_info conformance cli_run bench torch_python torch_bench compare \
+  onnx_models
 echo "device-run: $(date -u), root $root, OUT $OUT, devices $devices"
 unpack_start=$SECONDS
 unpack
 unpack_rc=$?
 record unpack $unpack_rc $unpack_start
 if [ $unpack_rc = 0 ]; then
-  export pkg root OUT devices bench_args torch_args
+  export pkg root OUT devices bench_args torch_args work
   setup_opencl_icd
   setup_vulkan_icd
   setup_unsupported_dir
@@ -219,6 +236,7 @@ if [ $unpack_rc = 0 ]; then
   wants bench && step bench "$t_bench" bash -c bench
   wants torch && step torch "$t_torch" bash -c torch_bench
   wants compare && step compare 30 bash -c compare
+  wants onnx-models && step onnx-models "${T_ONNX:-480}" bash -c onnx_models
 else
   echo "device-run: could not unpack $tarball"
 fi

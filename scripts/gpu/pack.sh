@@ -2,6 +2,7 @@
 # Builds what the GPU machine runs and packs it into ONE tarball, .devrun/plaidml-gpu.tar.xz:
 #
 #   plaidml-gpu/lib/libplaidml.so.0                         static LLVM inside: no libLLVM there
+#   plaidml-gpu/lib/libplaidml_onnx.so.0                    the ONNX importer (protobuf in deps/)
 #   plaidml-gpu/lib/plaidml/devices/libplaidml_device_opencl.so
 #   plaidml-gpu/bin/{plaidml, plaidml_gpu_bench, plaidml_conformance_test}
 #   plaidml-gpu/deps/...        runtime libraries a base Ubuntu/Debian userland may lack
@@ -33,8 +34,8 @@ configure_and_build() {
     -DPLAIDML_BUILD_BENCH=ON -DPLAIDML_BUILD_TESTS=ON -DPLAIDML_DEVICE_VULKAN=ON \
     >"$build/configure.log" 2>&1 ||
     { cat "$build/configure.log"; exit 1; }
-  ninja -C "$build" -j"$jobs" plaidml plaidml_device_opencl plaidml_device_vulkan plaidml_cli \
-    plaidml_conformance_test plaidml_gpu_bench
+  ninja -C "$build" -j"$jobs" plaidml plaidml_onnx plaidml_device_opencl plaidml_device_vulkan \
+    plaidml_cli plaidml_conformance_test plaidml_gpu_bench
 }
 
 # The build-tree path of a target's file (found, not guessed: output folders may move).
@@ -50,16 +51,20 @@ stage_binaries() {
   rm -rf "$stage_root"
   mkdir -p "$stage/bin" "$stage/lib/plaidml/devices" "$stage/deps"
   cp -L "$(built_file libplaidml.so.0)" "$stage/lib/libplaidml.so.0"
+  cp -L "$(built_file libplaidml_onnx.so.0)" "$stage/lib/libplaidml_onnx.so.0"
   cp "$(built_file libplaidml_device_opencl.so)" "$stage/lib/plaidml/devices/"
   cp "$(built_file libplaidml_device_vulkan.so)" "$stage/lib/plaidml/devices/"
   cp "$(built_file plaidml)" "$stage/bin/plaidml"
   cp "$(built_file plaidml_gpu_bench)" "$stage/bin/"
   cp "$(built_file plaidml_conformance_test)" "$stage/bin/"
-  strip --strip-unneeded "$stage"/lib/libplaidml.so.0 "$stage"/lib/plaidml/devices/*.so \
+  strip --strip-unneeded "$stage"/lib/libplaidml*.so.0 "$stage"/lib/plaidml/devices/*.so \
     "$stage"/bin/*
 }
 
-staged_elf_files() { echo "$stage"/lib/libplaidml.so.0 "$stage"/lib/plaidml/devices/*.so "$stage"/bin/*; }
+staged_elf_files() {
+  echo "$stage"/lib/libplaidml.so.0 "$stage"/lib/libplaidml_onnx.so.0 \
+    "$stage"/lib/plaidml/devices/*.so "$stage"/bin/*
+}
 
 # Every shared library the staged files load, as resolved on this machine (one path a line).
 resolved_libraries() {

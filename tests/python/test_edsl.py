@@ -305,3 +305,42 @@ class BuilderErrorTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ConstantTest(unittest.TestCase):
+    """Array constants (weights): run against numpy, resident across runs, fixed dims."""
+
+    def test_weights_are_constants_uploaded_once(self):
+        rng = np.random.default_rng(7)
+        w = rng.standard_normal((3, 4)).astype(np.float32)
+        bias = np.arange(4, dtype=np.int32)
+        b = plaidml.Builder("dense")
+        X = b.input("X", ("N", 3), dtype="float32")
+        W = b.constant(w, name="W")
+        Bias = b.constant(bias)
+        N = b.dim("N")
+        i, j, k = b.indices("i j k")
+        Y = b.contraction((N, 4))
+        Y[i, j] += X[i, k] * W[k, j]
+        b.output("Y", Y + plaidml.as_float(Bias, 32))
+        program = b.build()
+        self.assertEqual(program.inputs, ["X"])
+        self.assertEqual(program.input_types(), {"X": (["N", 3], np.dtype(np.float32))})
+        self.assertEqual(program.constants(), (2, w.nbytes + bias.nbytes))
+        w_ref = w.copy()
+        w[:] = 0  # the program holds its own copy
+        ctx = plaidml.Context()
+        for n in (2, 5, 2):
+            x = rng.standard_normal((n, 3)).astype(np.float32)
+            got = ctx.run(program, {"X": x})["Y"]
+            np.testing.assert_allclose(got, x @ w_ref + bias, rtol=1e-5, atol=1e-5)
+        self.assertEqual(ctx.stats()["constant_uploads"], 2)
+        self.assertIn("W = constant(f32[3, 4], [%s, " % np.float32(w_ref[0, 0]), program.print())
+
+    def test_fixed_dim_is_checked(self):
+        b = plaidml.Builder("fixed")
+        X = b.input("X", ("N", 3), dtype="float32")
+        b.output("Y", X * 2.0)
+        program = b.build()
+        with self.assertRaisesRegex(plaidml.PlaidMLError, "has size 3 at axis 1"):
+            plaidml.run(program, {"X": np.zeros((2, 4), np.float32)})

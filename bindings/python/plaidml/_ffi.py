@@ -42,7 +42,8 @@ class Stats(ctypes.Structure):
                 ("kernels_compiled", ctypes.c_int64), ("kernel_memory_hits", ctypes.c_int64),
                 ("disk_hits", ctypes.c_int64), ("disk_misses", ctypes.c_int64),
                 ("disk_invalid", ctypes.c_int64), ("disk_writes", ctypes.c_int64),
-                ("disk_write_failures", ctypes.c_int64)]
+                ("disk_write_failures", ctypes.c_int64), ("constant_uploads", ctypes.c_int64),
+                ("constant_bytes", ctypes.c_int64)]
 
 
 P = ctypes.POINTER
@@ -86,6 +87,13 @@ _PROTOTYPES = {
     "plaidml_builder_int_constant": (c_status, [c_p, ctypes.c_int64, P(Value)]),
     "plaidml_builder_float_constant": (c_status, [c_p, ctypes.c_double, P(Value)]),
     "plaidml_builder_dim_constant": (c_status, [c_p, Expr, P(Value)]),
+    "plaidml_builder_add_constant": (c_status, [c_p, c_str, ctypes.c_int32, c_size,
+                                                P(ctypes.c_int64), c_p, c_size, c_p, c_p,
+                                                P(Value)]),
+    "plaidml_builder_value_size": (c_status, [c_p, Value, c_size, P(ctypes.c_int64)]),
+    "plaidml_program_input_type": (c_status, [c_p, c_size, P(ctypes.c_int32), P(c_size)]),
+    "plaidml_program_input_dim": (c_status, [c_p, c_size, c_size, P(c_str)]),
+    "plaidml_program_constants": (c_status, [c_p, P(c_size), P(ctypes.c_uint64)]),
     "plaidml_builder_call": (c_status, [c_p, c_str, c_size, P(Value), c_size, P(Expr),
                                         P(Value)]),
     "plaidml_builder_add_output": (c_status, [c_p, c_str, Value]),

@@ -222,6 +222,31 @@ class Program:
         """Output names in declaration order."""
         return self._names("output")
 
+    def input_types(self):
+        """{name: (dims, numpy dtype or None)} in declaration order; each dim is its name,
+        its fixed size (an int), or None when unnamed; dims is None for any rank."""
+        types = {}
+        for i, name in enumerate(self.inputs):
+            code, rank = ctypes.c_int32(), ctypes.c_size_t()
+            call("plaidml_program_input_type", self._handle, i, ctypes.byref(code),
+                 ctypes.byref(rank))
+            dims = None
+            if rank.value != _ffi.RANK_UNKNOWN:
+                dims = []
+                for axis in range(rank.value):
+                    out = ctypes.c_char_p()
+                    call("plaidml_program_input_dim", self._handle, i, axis, ctypes.byref(out))
+                    text = decode(out.value)
+                    dims.append(int(text) if text.isdigit() else (text or None))
+            types[name] = (dims, DTYPES.get(code.value))
+        return types
+
+    def constants(self):
+        """(count, total bytes) of the program's constants."""
+        count, size = ctypes.c_size_t(), ctypes.c_uint64()
+        call("plaidml_program_constants", self._handle, ctypes.byref(count), ctypes.byref(size))
+        return count.value, size.value
+
     def print(self):
         """The program as Tile text (parses back to the same program)."""
         out = ctypes.c_void_p()

@@ -19,6 +19,8 @@ See docs/python.md for the whole guide.
 import ctypes
 import numbers
 
+import numpy as np
+
 from . import _ffi
 from ._ffi import call, encode
 from .core import Program, dtype_code
@@ -46,8 +48,8 @@ class Builder:
     # --- inputs, constants, outputs -----------------------------------------------------------
 
     def input(self, name, dims, dtype=None):
-        """Declares input `name`. dims: a sequence of dim names (None: unnamed), an int (that
-        many unnamed dims), () for a scalar, or None for any rank. dtype: None (any), a numpy
+        """Declares input `name`. dims: a sequence of dim names (None: unnamed; an int: that fixed
+        size), an int (that many unnamed dims), () for a scalar, or None for any rank. dtype: None (any), a numpy
         dtype or a name ("float32", "f32")."""
         if dims is None:
             rank, names = _ffi.RANK_UNKNOWN, None
@@ -58,15 +60,29 @@ class Builder:
                 dims = dims.replace(",", " ").split()
             dims = list(dims)
             rank = len(dims)
-            names = (ctypes.c_char_p * max(rank, 1))(*[encode(d) if d else None for d in dims])
+            # An int is a fixed size ("224"): the buffer must have exactly that size there.
+            names = (ctypes.c_char_p * max(rank, 1))(
+                *[encode(str(d)) if isinstance(d, int) else (encode(d) if d else None)
+                  for d in dims])
         out = _ffi.Value()
         call("plaidml_builder_add_input", self._handle, encode(name), rank, names,
              dtype_code(dtype), ctypes.byref(out))
         return Tensor(self, out)
 
-    def constant(self, value):
-        """A scalar constant tensor (takes the dtype of what it meets)."""
-        return Tensor(self, self._value_of(value))
+    def constant(self, value, name=None):
+        """A constant tensor. A Python number is a scalar that takes the dtype of what it meets;
+        a numpy array (or anything np.asarray takes, other than a number) is a constant of its
+        own dtype and shape, copied into the program: a weight, uploaded to a device once and
+        resident for later runs."""
+        if isinstance(value, numbers.Number) and not isinstance(value, np.generic):
+            return Tensor(self, self._value_of(value))
+        array = np.ascontiguousarray(value)
+        dims = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape)
+        out = _ffi.Value()
+        call("plaidml_builder_add_constant", self._handle, encode(name) if name else None,
+             dtype_code(array.dtype), array.ndim, dims, array.ctypes.data_as(ctypes.c_void_p),
+             array.nbytes, None, None, ctypes.byref(out))
+        return Tensor(self, out)
 
     def output(self, name, tensor):
         """Names tensor and makes it the next program output."""

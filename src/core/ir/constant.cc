@@ -35,9 +35,10 @@ std::string element_text(const ConstantData& c, int64_t i) {
     case DType::U16: return std::to_string(load<uint16_t>(c.data, i));
     case DType::U32: return std::to_string(load<uint32_t>(c.data, i));
     case DType::U64: return std::to_string(load<uint64_t>(c.data, i));
+    // Shortest text that reads back to the same value of the element's own precision.
     case DType::F16:
     case DType::BF16:
-    case DType::F32:
+    case DType::F32: return fmt::format("{}", static_cast<float>(constant_element(c, i)));
     case DType::F64: return fmt::format("{}", constant_element(c, i));
   }
   return "?";

@@ -31,8 +31,8 @@ __all__ = ["load", "load_bytes", "describe", "library", "Unsupported", "MIN_IR_V
            "MAX_IR_VERSION", "MIN_OPSET", "MAX_OPSET"]
 
 # The range the importer accepts (PLAIDML_ONNX_* in onnx.h).
-MIN_IR_VERSION, MAX_IR_VERSION = 3, 11
-MIN_OPSET, MAX_OPSET = 7, 23
+MIN_IR_VERSION, MAX_IR_VERSION = 3, 14
+MIN_OPSET, MAX_OPSET = 7, 28
 
 _UNSUPPORTED = 5  # PLAIDML_STATUS_UNSUPPORTED
 

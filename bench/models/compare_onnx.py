@@ -1,0 +1,131 @@
+"""Runs exported models (export_models.py's manifest) with onnxruntime (the oracle, CPU
+execution provider) and with plaidml on each device, on the same random inputs, and reports the
+largest absolute and relative differences, with import, first-run (compile) and warm-run times.
+
+    python bench/models/compare_onnx.py --models /tmp/models --devices cpu:0,opencl:0,vulkan:0 \
+        --json out.json --markdown out.md
+
+Relative error is max|ours - ort| / max|ort| per output (a scale-free figure for logits and
+hidden states alike). A model that does not import is reported with the importer's message.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import onnxruntime as ort
+
+import plaidml
+import plaidml.onnx
+
+
+def make_inputs(spec, batch, seq, rng):
+    feeds = {}
+    for inp in spec["inputs"]:
+        dims = [batch if d == "batch" else seq if d == "sequence" else d for d in inp["dims"]]
+        if inp["dtype"] == "int64":
+            lo, hi = inp.get("range", [0, 100])
+            feeds[inp["name"]] = rng.integers(lo, hi, size=dims, dtype=np.int64)
+        else:
+            feeds[inp["name"]] = rng.standard_normal(dims).astype(inp["dtype"])
+    return feeds
+
+
+def errors(ours, ref):
+    ours, ref = np.asarray(ours, np.float64), np.asarray(ref, np.float64)
+    if ours.shape != ref.shape:
+        return {"shape": [list(ours.shape), list(ref.shape)]}
+    diff = float(np.max(np.abs(ours - ref))) if ref.size else 0.0
+    scale = float(np.max(np.abs(ref))) if ref.size else 1.0
+    return {"max_abs": diff, "max_rel": diff / scale if scale else diff}
+
+
+def run_plaidml(path, feeds, device, outputs):
+    start = time.time()
+    program = plaidml.onnx.load(path)
+    imported = time.time() - start
+    ctx = plaidml.Context(device=device)
+    start = time.time()
+    got = ctx.run(program, feeds)
+    first = time.time() - start
+    start = time.time()
+    got = ctx.run(program, feeds)
+    warm = time.time() - start
+    return [got[name] for name in outputs], {"import_s": round(imported, 3),
+                                              "first_run_s": round(first, 3),
+                                              "warm_run_s": round(warm, 4)}
+
+
+def compare(entry, folder, devices, batch, seq, threads):
+    path = os.path.join(folder, entry["file"])
+    rng = np.random.default_rng(0)
+    feeds = make_inputs(entry, batch, seq, rng)
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    start = time.time()
+    ref = session.run(entry["outputs"], feeds)
+    result = {"file": entry["file"], "exporter": entry["exporter"], "batch": batch, "seq": seq,
+              "ort_run_s": round(time.time() - start, 4), "devices": {}}
+    for device in devices:
+        try:
+            ours, times = run_plaidml(path, feeds, device, entry["outputs"])
+            result["devices"][device] = dict(
+                times, outputs={n: errors(o, r) for n, o, r in zip(entry["outputs"], ours, ref)})
+        except plaidml.PlaidMLError as e:
+            result["devices"][device] = {"error": "%s: %s" % (type(e).__name__, str(e)[:600])}
+        print(json.dumps({entry["file"]: {device: result["devices"][device]}}), flush=True)
+    return result
+
+
+def markdown(results):
+    lines = ["| model | exporter | device | max abs err | max rel err | import s | first run s |"
+             " warm run s |", "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        for device, d in r["devices"].items():
+            if "error" in d:
+                lines.append("| %s | %s | %s | %s | | | | |" % (r["file"], r["exporter"], device,
+                                                             d["error"][:160].replace("|", "/")))
+                continue
+            worst_abs = max(o.get("max_abs", float("nan")) for o in d["outputs"].values())
+            worst_rel = max(o.get("max_rel", float("nan")) for o in d["outputs"].values())
+            lines.append("| %s | %s | %s | %.3g | %.3g | %s | %s | %s |" % (
+                r["file"], r["exporter"], device, worst_abs, worst_rel, d["import_s"],
+                d["first_run_s"], d["warm_run_s"]))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", required=True, help="the folder export_models.py wrote")
+    parser.add_argument("--devices", default="cpu:0")
+    parser.add_argument("--batch", type=int, default=2)
+    parser.add_argument("--seq", type=int, default=16)
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--only", default="", help="comma-separated file names")
+    parser.add_argument("--json")
+    parser.add_argument("--markdown")
+    args = parser.parse_args()
+    with open(os.path.join(args.models, "manifest.json")) as f:
+        manifest = json.load(f)
+    results = []
+    for entry in manifest["models"]:
+        if args.only and entry["file"] not in args.only.split(","):
+            continue
+        results.append(compare(entry, args.models, args.devices.split(","), args.batch,
+                               args.seq, args.threads))
+    table = markdown(results)
+    print(table)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"onnxruntime": ort.__version__, "results": results}, f, indent=1)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
