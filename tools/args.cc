@@ -1,6 +1,5 @@
 #include "args.h"
 
-#include <cctype>
 #include <charconv>
 #include <limits>
 #include <set>
@@ -11,6 +10,7 @@ namespace plaidml_cli {
 namespace {
 
 constexpr std::string_view kSeeHelp = " (see 'plaidml --help')";
+constexpr std::string_view kCommands = "run, print, info, devices";
 
 template <typename T>
 Result<T> parse_number(std::string_view text, std::string_view option, T min_value) {
@@ -52,16 +52,6 @@ Result<std::vector<int64_t>> parse_dims(std::string_view text, std::string_view 
   return dims;
 }
 
-bool is_identifier(std::string_view name) {
-  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
-    return false;
-  }
-  for (char c : name) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  }
-  return true;
-}
-
 // Pops the value of an option given as "--opt VALUE" or "--opt=VALUE".
 class ArgCursor {
  public:
@@ -82,6 +72,17 @@ class ArgCursor {
 
 std::string option_name(const std::string& arg) { return arg.substr(0, arg.find('=')); }
 
+// Adds one --dim value to `dims`; a name given twice is a mistake, not a silent override.
+Result<Done> add_dim(const std::string& text, std::vector<DimSpec>& dims) {
+  auto dim = parse_dim_spec(text);
+  if (!dim) return dim.error();
+  for (const auto& d : dims) {
+    if (d.name == dim->name) return usage_error("dimension '" + dim->name + "' is given twice");
+  }
+  dims.push_back(std::move(*dim));
+  return Done{};
+}
+
 Result<Done> parse_run_option(ArgCursor& args, const std::string& arg, RunOptions& run,
                               std::set<std::string>& names) {
   std::string opt = option_name(arg);
@@ -90,8 +91,9 @@ Result<Done> parse_run_option(ArgCursor& args, const std::string& arg, RunOption
     return Done{};
   }
   if (opt == "--summary") return Done{};  // summaries are always printed; kept for scripts
-  static const std::set<std::string> kValued = {"--input",  "-i",       "--output-dir", "-o",
-                                                "--device", "--repeat", "--threads",    "--seed"};
+  static const std::set<std::string> kValued = {"--input",   "-i",       "--output-dir",
+                                                "-o",        "--device", "--repeat",
+                                                "--threads", "--seed",   "--dim"};
   if (!kValued.count(opt)) {
     return usage_error("unknown option '" + opt + "' for 'plaidml run'" + std::string(kSeeHelp));
   }
@@ -104,6 +106,8 @@ Result<Done> parse_run_option(ArgCursor& args, const std::string& arg, RunOption
       return usage_error("input '" + spec->name + "' is given twice");
     }
     run.inputs.push_back(std::move(*spec));
+  } else if (opt == "--dim") {
+    return add_dim(*value, run.dims);
   } else if (opt == "--output-dir" || opt == "-o") {
     if (value->empty()) return usage_error("--output-dir needs a directory");
     run.output_dir = *value;
@@ -142,28 +146,37 @@ Result<Command> parse_run(ArgCursor& args) {
     }
   }
   if (cmd.run.program_path.empty()) {
-    return usage_error("'plaidml run' needs a program file (PROGRAM.tile)" + std::string(kSeeHelp));
+    return usage_error("'plaidml run' needs a program file (PROGRAM.tile or MODEL.onnx)" +
+                       std::string(kSeeHelp));
   }
   return cmd;
 }
 
-Result<Command> parse_print(ArgCursor& args) {
+// `plaidml print` and `plaidml info`: one program path and any number of --dim options.
+Result<Command> parse_program_command(ArgCursor& args, Command::Kind kind,
+                                      const std::string& name) {
   Command cmd;
-  cmd.kind = Command::Kind::kPrint;
+  cmd.kind = kind;
   while (!args.done()) {
     const std::string& arg = args.next();
-    if (arg == "--help" || arg == "-h") return Command{Command::Kind::kHelp, "print", "", {}};
+    if (arg == "--help" || arg == "-h") return Command{Command::Kind::kHelp, name, "", {}};
     if (arg.size() > 1 && arg[0] == '-') {
-      return usage_error("unknown option '" + arg + "' for 'plaidml print'" +
-                         std::string(kSeeHelp));
+      if (option_name(arg) != "--dim") {
+        return usage_error("unknown option '" + arg + "' for 'plaidml " + name + "'" +
+                           std::string(kSeeHelp));
+      }
+      auto value = args.value("--dim", arg);
+      if (!value) return value.error();
+      if (auto added = add_dim(*value, cmd.dims); !added) return added.error();
+      continue;
     }
     if (!cmd.program_path.empty()) {
-      return usage_error("'plaidml print' takes one program, got a second: '" + arg + "'");
+      return usage_error("'plaidml " + name + "' takes one program, got a second: '" + arg + "'");
     }
     cmd.program_path = arg;
   }
   if (cmd.program_path.empty()) {
-    return usage_error("'plaidml print' needs a program file (PROGRAM.tile)" +
+    return usage_error("'plaidml " + name + "' needs a program file (PROGRAM.tile or MODEL.onnx)" +
                        std::string(kSeeHelp));
   }
   return cmd;
@@ -189,10 +202,10 @@ Result<InputSpec> parse_input_spec(const std::string& text) {
   spec.text = text;
   spec.name = text.substr(0, eq);
   std::string source = text.substr(eq + 1);
-  if (!is_identifier(spec.name)) {
-    return usage_error("--input '" + text + "': '" + spec.name +
-                       "' is not a tensor name (letters, digits and '_', not starting with a "
-                       "digit)");
+  // Any other name is passed through: ONNX names such as "input.1", "0" or "x:0" are real inputs,
+  // and a name the program lacks is reported against its list of inputs.
+  if (spec.name.empty()) {
+    return usage_error("--input '" + text + "': the input name before '=' is empty");
   }
   if (source.empty()) return usage_error("--input '" + text + "': nothing after '='");
   static const std::pair<std::string_view, InputSpec::Kind> kGenerators[] = {
@@ -221,6 +234,25 @@ Result<InputSpec> parse_input_spec(const std::string& text) {
   return spec;
 }
 
+Result<DimSpec> parse_dim_spec(const std::string& text) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos) {
+    return usage_error("--dim '" + text + "' is not NAME=SIZE (e.g. --dim batch=8)");
+  }
+  DimSpec dim;
+  dim.name = text.substr(0, eq);
+  if (dim.name.empty()) {
+    return usage_error("--dim '" + text + "': the dimension name before '=' is empty");
+  }
+  std::string_view size = std::string_view(text).substr(eq + 1);
+  auto [end, ec] = std::from_chars(size.data(), size.data() + size.size(), dim.size);
+  if (size.empty() || ec != std::errc() || end != size.data() + size.size() || dim.size < 0) {
+    return usage_error("--dim '" + text + "': the size '" + std::string(size) +
+                       "' is not a non-negative integer");
+  }
+  return dim;
+}
+
 Result<Command> parse_args(const std::vector<std::string>& argv) {
   ArgCursor args(argv);
   if (args.done()) return usage_error("no command given" + std::string(kSeeHelp));
@@ -228,8 +260,9 @@ Result<Command> parse_args(const std::vector<std::string>& argv) {
   if (cmd == "--help" || cmd == "-h") return Command{Command::Kind::kHelp, "", "", {}};
   if (cmd == "help") {
     std::string topic = args.done() ? "" : args.next();
-    if (!topic.empty() && topic != "run" && topic != "print" && topic != "devices") {
-      return usage_error("no help for '" + topic + "': commands are run, print, devices");
+    if (!topic.empty() && topic != "run" && topic != "print" && topic != "info" &&
+        topic != "devices") {
+      return usage_error("no help for '" + topic + "': commands are " + std::string(kCommands));
     }
     return Command{Command::Kind::kHelp, topic, "", {}};
   }
@@ -238,10 +271,11 @@ Result<Command> parse_args(const std::vector<std::string>& argv) {
   }
   if (cmd == "devices") return parse_devices(args);
   if (cmd == "run") return parse_run(args);
-  if (cmd == "print") return parse_print(args);
+  if (cmd == "print") return parse_program_command(args, Command::Kind::kPrint, "print");
+  if (cmd == "info") return parse_program_command(args, Command::Kind::kInfo, "info");
   if (!cmd.empty() && cmd[0] == '-')
     return usage_error("unknown option '" + cmd + "'" + std::string(kSeeHelp));
-  return usage_error("unknown command '" + cmd + "': commands are run, print, devices" +
+  return usage_error("unknown command '" + cmd + "': commands are " + std::string(kCommands) +
                      std::string(kSeeHelp));
 }
 

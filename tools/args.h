@@ -23,23 +23,31 @@ struct InputSpec {
   std::string text;           // the spec as written, for messages
 };
 
+// One --dim NAME=SIZE: fixes the symbolic dimension NAME of an ONNX model's inputs to SIZE.
+struct DimSpec {
+  std::string name;
+  int64_t size = 0;
+};
+
 struct RunOptions {
   std::string program_path;
   std::vector<InputSpec> inputs;
-  std::string output_dir;  // empty: outputs are summarised, not written
-  std::string device;      // empty: PLAIDML_DEVICE, else the CPU
-  int repeat = 0;          // cached runs after the first
-  int threads = 0;         // 0: the library's default
+  std::vector<DimSpec> dims;  // ONNX models only
+  std::string output_dir;     // empty: outputs are summarised, not written
+  std::string device;         // empty: PLAIDML_DEVICE, else the CPU
+  int repeat = 0;             // cached runs after the first
+  int threads = 0;            // 0: the library's default
   uint64_t seed = 0;
   bool print_values = false;  // print every output element (small tensors)
 };
 
 struct Command {
-  enum class Kind { kHelp, kVersion, kDevices, kRun, kPrint };
+  enum class Kind { kHelp, kVersion, kDevices, kRun, kPrint, kInfo };
   Kind kind = Kind::kHelp;
-  std::string help_topic;    // kHelp: "" for the overview, or a subcommand name
-  std::string program_path;  // kPrint
-  RunOptions run;            // kRun
+  std::string help_topic;     // kHelp: "" for the overview, or a subcommand name
+  std::string program_path;   // kPrint, kInfo
+  RunOptions run;             // kRun
+  std::vector<DimSpec> dims;  // kPrint, kInfo
 };
 
 // argv[0] is skipped.
@@ -47,6 +55,9 @@ Result<Command> parse_args(const std::vector<std::string>& argv);
 
 // Parses the SOURCE part of an --input spec (exposed for tests).
 Result<InputSpec> parse_input_spec(const std::string& text);
+
+// Parses the value of a --dim option, NAME=SIZE (exposed for tests).
+Result<DimSpec> parse_dim_spec(const std::string& text);
 
 // Help texts (--help, `plaidml help run`, `plaidml run --help`).
 std::string help_text(const std::string& topic);

@@ -7,32 +7,39 @@ namespace {
 
 constexpr const char* kOverview = R"(usage: plaidml <command> [options]
 
-Compiles and runs Tile tensor programs with the plaidml JIT.
+Compiles and runs Tile tensor programs and ONNX models with the plaidml JIT.
 
 commands:
-  run PROGRAM.tile [options]   compile and run a program on .npy inputs
-  print PROGRAM.tile           parse a program and print it back as Tile text
+  run PROGRAM [options]        compile and run a program on .npy inputs
+  print PROGRAM                print a program as Tile text
+  info PROGRAM                 describe a program's inputs and outputs (an ONNX model's
+                               opsets, ops, constants and unsupported nodes too)
   devices                      list the devices, their availability and why not
   help [COMMAND]               show this text, or a command's options
+
+PROGRAM is a Tile file (PROGRAM.tile), or an ONNX model: a path ending in .onnx is imported
+with libplaidml_onnx (its symbolic dims stay symbolic, or are fixed with --dim NAME=SIZE).
 
 options:
   -h, --help                   show this text
   -V, --version                show the library and ABI versions
 
-exit status: 0 success; 1 the command failed (file, .npy, parse, shape or device error);
-2 bad command line (unknown option, malformed --input, an input the program does not have or
-a missing one). Errors go to stderr; Tile errors read FILE:LINE:COLUMN: message.
+exit status: 0 success; 1 the command failed (file, .npy, parse, import, shape or device
+error); 2 bad command line (unknown option, malformed --input or --dim, an input the program
+does not have or a missing one, --dim for a Tile program). Errors go to stderr; Tile errors
+read FILE:LINE:COLUMN: message.
 
 environment: PLAIDML_DEVICE (default device id), PLAIDML_NUM_THREADS,
 PLAIDML_CACHE_DIR (the on-disk kernel cache folder; empty: no disk cache; default
 $XDG_CACHE_HOME/plaidml, else ~/.cache/plaidml), PLAIDML_LOG_LEVEL.
 )";
 
-constexpr const char* kRun = R"(usage: plaidml run PROGRAM.tile [options]
+constexpr const char* kRun = R"(usage: plaidml run PROGRAM.tile|MODEL.onnx [options]
 
-Binds the program's inputs, compiles it for their shapes (once; later runs are served from the
-cache, and a later process reuses the kernels kept in PLAIDML_CACHE_DIR) and runs it. Prints
-the timings, the cache statistics and, per output, its shape, dtype, min, max and mean.
+Loads the program (a .onnx path is imported as an ONNX model), binds its inputs, compiles it
+for their shapes (once; later runs are served from the cache, and a later process reuses the
+kernels kept in PLAIDML_CACHE_DIR) and runs it. Prints the timings, the cache statistics and,
+per output, its shape, dtype, min, max and mean.
 
 options:
   -i, --input NAME=FILE.npy        an input from a NumPy .npy file (C order, little-endian)
@@ -42,7 +49,13 @@ options:
       --input NAME=zeros:DTYPE:DIMS, NAME=ones:DTYPE:DIMS
                                    DTYPE: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64;
                                    DIMS: e.g. 2x3x4, or 'scalar'
-  -o, --output-dir DIR             write each output to DIR/NAME.npy (DIR is created)
+      --dim NAME=SIZE              ONNX models: fix the symbolic dimension NAME (an input's
+                                   dim_param, e.g. batch=8) at import; repeatable. A name no
+                                   input uses is an error. Not for Tile programs.
+  -o, --output-dir DIR             write each output to DIR/NAME.npy (DIR is created); in the
+                                   file name '/', '\', ':' become '_' (ONNX names such as
+                                   'logits/Add:0'); two outputs mapping to one file are an
+                                   error, reported before the run
       --device ID                  run on this device (see 'plaidml devices'); default:
                                    $PLAIDML_DEVICE, else cpu:0
       --repeat N                   after the first run, run N more times from the cache and
@@ -61,13 +74,31 @@ output lines (stable, for scripts):
                 dir=<DIR|off>   (one line)
   output <NAME>: shape=<DIMS> dtype=<DTYPE> min=<v> max=<v> mean=<v> [file=<path>]
 
+NAME in --input is the input's name as the program declares it: any text without '=', such
+as ONNX names 'input.1' or '0' (quote it for the shell if needed).
 bf16 outputs are written as raw '<u2' bits (NumPy has no bfloat16).
 )";
 
-constexpr const char* kPrint = R"(usage: plaidml print PROGRAM.tile
+constexpr const char* kPrint = R"(usage: plaidml print PROGRAM.tile|MODEL.onnx [--dim NAME=SIZE]...
 
 Parses the program and prints it back as canonical Tile text (which parses to the same program).
-Parse errors are reported as FILE:LINE:COLUMN: message.
+Parse errors are reported as FILE:LINE:COLUMN: message. An ONNX model is imported (with each
+--dim fixed) and printed as the Tile program it becomes, its weights as constant(...) values;
+ONNX names that are not Tile names (e.g. 'input.1') are printed as they are, so such text does
+not parse back.
+)";
+
+constexpr const char* kInfo = R"(usage: plaidml info PROGRAM.tile|MODEL.onnx [--dim NAME=SIZE]...
+
+ONNX model: prints libplaidml_onnx's report: producer, IR version, opsets, inputs and outputs
+with types and shapes, op counts, the constants' size, every node that would not import and
+why, and whether the import succeeds. Exits 0 even when nodes are unsupported (the report says
+so), 1 for a file that is not an ONNX model. With --dim, the model is also imported at those
+sizes and the program's inputs, outputs and constants are printed after the report ("imported
+with --dim ...:"); an import error then exits 1.
+
+Tile program: parses it and prints its inputs (name: dtype[dims], 'any' where the program
+leaves the dtype open), its outputs and its constants. --dim is a usage error for Tile.
 )";
 
 constexpr const char* kDevices = R"(usage: plaidml devices
@@ -81,6 +112,7 @@ whether it is available; an unavailable device says why (e.g. no OpenCL driver).
 std::string help_text(const std::string& topic) {
   if (topic == "run") return kRun;
   if (topic == "print") return kPrint;
+  if (topic == "info") return kInfo;
   if (topic == "devices") return kDevices;
   return kOverview;
 }

@@ -25,7 +25,9 @@ Result<Done> dispatch(const Command& cmd) {
     case Command::Kind::kRun:
       return plaidml_cli::command_run(cmd.run, std::cout, std::cerr);
     case Command::Kind::kPrint:
-      return plaidml_cli::command_print(cmd.program_path, std::cout);
+      return plaidml_cli::command_print(cmd.program_path, cmd.dims, std::cout);
+    case Command::Kind::kInfo:
+      return plaidml_cli::command_info(cmd.program_path, cmd.dims, std::cout);
   }
   return Done{};
 }

@@ -21,6 +21,7 @@ CORE = CORE_LOW + ["src/core/parse", "src/core/eval", "src/core/oplib", "src/cor
 LOWERED = CORE + ["src/jit/loop", "src/jit/lower"]
 PLUGIN_H = "include/plaidml/plugin.h"
 PLAIDML_H = "include/plaidml/plaidml.h"
+ONNX_H = "include/plaidml/onnx.h"
 
 # folder -> (modules its files may include, outside libraries they may include). A module may
 # always include its own headers. Folders are matched exactly.
@@ -56,8 +57,9 @@ LAYERS = {
     # The importer is built on the public C ABI only (plaidml.h and its C++ wrapper).
     "src/frontend/onnx": ([PLAIDML_H, "include/plaidml/plaidml.hpp", "include/plaidml/onnx.h"],
                           ["fmt", "onnx", "protobuf"]),
-    "tools": ([PLAIDML_H, "tools/commands"], []),
-    "tools/commands": ([PLAIDML_H, "tools"], []),
+    # The tool is a user of the public C ABIs: libplaidml's and libplaidml_onnx's.
+    "tools": ([PLAIDML_H, ONNX_H, "tools/commands"], []),
+    "tools/commands": ([PLAIDML_H, ONNX_H, "tools"], []),
 }
 # Single files allowed more than their folder: the registry is the one place that names the
 # built-in devices; only logging.cc includes spdlog (it costs ~10 s of compile per file).

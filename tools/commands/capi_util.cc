@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "onnx_util.h"
+
 namespace plaidml_cli {
 
 Error api_error(const std::string& what) {
@@ -27,7 +29,13 @@ Result<std::string> read_text_file(const std::string& path) {
   return text.str();
 }
 
-Result<ProgramPtr> load_program(const std::string& path) {
+Result<ProgramPtr> load_program(const std::string& path, const std::vector<DimSpec>& dims) {
+  if (is_onnx_path(path)) return load_onnx_program(path, dims);
+  if (!dims.empty()) {
+    return usage_error("--dim " + dims[0].name + "=" + std::to_string(dims[0].size) +
+                       ": --dim applies to ONNX models (MODEL.onnx); " + path +
+                       " is a Tile program, whose dims take their sizes from its inputs");
+  }
   auto text = read_text_file(path);
   if (!text) return text.error();
   plaidml_program* program = nullptr;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "args.h"
 #include "npy.h"
 #include "result.h"
 
@@ -37,8 +38,10 @@ Error program_error(const std::string& path);
 // The whole file as text; a runtime error naming the path if it cannot be read.
 Result<std::string> read_text_file(const std::string& path);
 
-// Parses a Tile file. Parse errors read "PATH:LINE:COLUMN: message".
-Result<ProgramPtr> load_program(const std::string& path);
+// Loads a program: a path ending in .onnx is imported as an ONNX model with each --dim fixed
+// (onnx_util.h); any other is parsed as Tile, where --dim is a usage error. Parse errors read
+// "PATH:LINE:COLUMN: message".
+Result<ProgramPtr> load_program(const std::string& path, const std::vector<DimSpec>& dims = {});
 
 // Names of the program's inputs or outputs, in declaration order.
 std::vector<std::string> program_input_names(const plaidml_program* program);

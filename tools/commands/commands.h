@@ -5,6 +5,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "args.h"
 #include "result.h"
@@ -12,7 +13,10 @@
 namespace plaidml_cli {
 
 Result<Done> command_devices(std::ostream& out, std::ostream& err);
-Result<Done> command_print(const std::string& program_path, std::ostream& out);
+Result<Done> command_info(const std::string& program_path, const std::vector<DimSpec>& dims,
+                          std::ostream& out);
+Result<Done> command_print(const std::string& program_path, const std::vector<DimSpec>& dims,
+                           std::ostream& out);
 Result<Done> command_run(const RunOptions& options, std::ostream& out, std::ostream& err);
 Result<Done> command_version(std::ostream& out);
 

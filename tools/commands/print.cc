@@ -5,8 +5,9 @@
 
 namespace plaidml_cli {
 
-Result<Done> command_print(const std::string& program_path, std::ostream& out) {
-  auto program = load_program(program_path);
+Result<Done> command_print(const std::string& program_path, const std::vector<DimSpec>& dims,
+                           std::ostream& out) {
+  auto program = load_program(program_path, dims);
   if (!program) return program.error();
   char* text = nullptr;
   if (plaidml_program_print(program->get(), &text) != PLAIDML_STATUS_OK) {

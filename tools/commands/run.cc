@@ -9,6 +9,7 @@
 #include "capi_util.h"
 #include "commands.h"
 #include "generate.h"
+#include "output_files.h"
 #include "summary.h"
 
 namespace plaidml_cli {
@@ -60,6 +61,14 @@ Result<BoundInputs> bind_inputs(plaidml_context* context, const RunOptions& opti
   return bound;
 }
 
+// The file each output goes to (none without --output-dir). Decided before the run, so that two
+// outputs sharing a file cost no compile and leave no partial output behind.
+Result<std::vector<std::string>> planned_output_files(const plaidml_program* program,
+                                                      const RunOptions& options) {
+  if (options.output_dir.empty()) return std::vector<std::string>{};
+  return output_file_names(program_output_names(program));
+}
+
 using Clock = std::chrono::steady_clock;
 
 // One execution. outputs: null entries are allocated by the library (first run); given entries
@@ -81,8 +90,10 @@ Result<double> execute(plaidml_context* context, const plaidml_program* program,
   return seconds;
 }
 
+// files: the file name of each output (output_files.h), used when options.output_dir is set.
 Result<Done> report_outputs(const plaidml_program* program, const std::vector<BufferPtr>& outputs,
-                            const RunOptions& options, std::ostream& out, std::ostream& err) {
+                            const std::vector<std::string>& files, const RunOptions& options,
+                            std::ostream& out, std::ostream& err) {
   auto names = program_output_names(program);
   if (!options.output_dir.empty()) {
     std::error_code ec;
@@ -95,7 +106,7 @@ Result<Done> report_outputs(const plaidml_program* program, const std::vector<Bu
     if (!array) return array.error();
     std::string line = summary_line(names[i], *array);
     if (!options.output_dir.empty()) {
-      std::string file = (std::filesystem::path(options.output_dir) / (names[i] + ".npy")).string();
+      std::string file = (std::filesystem::path(options.output_dir) / files[i]).string();
       if (auto warning = npy_write_warning(array->dtype, file))
         err << "plaidml: warning: " << *warning << "\n";
       auto written = write_npy(file, *array);
@@ -134,11 +145,13 @@ void report_timings(plaidml_context* context, double first, const std::vector<do
 
 Result<Done> command_run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const std::string& path = options.program_path;
-  auto program = load_program(path);
+  auto program = load_program(path, options.dims);
   if (!program) return program.error();
   if (auto names = check_input_names(path, program->get(), options.inputs); !names) {
     return names.error();
   }
+  auto files = planned_output_files(program->get(), options);
+  if (!files) return files.error();
   auto context = create_context({options.device, options.threads});
   if (!context) return context.error();
   auto inputs = bind_inputs(context->get(), options);
@@ -160,7 +173,7 @@ Result<Done> command_run(const RunOptions& options, std::ostream& out, std::ostr
   if (plaidml_context_device(context->get(), &device) != PLAIDML_STATUS_OK) device = "?";
   out << "program: " << path << " on " << device << "\n";
   report_timings(context->get(), *first, repeats, out);
-  return report_outputs(program->get(), outputs, options, out, err);
+  return report_outputs(program->get(), outputs, *files, options, out, err);
 }
 
 }  // namespace plaidml_cli

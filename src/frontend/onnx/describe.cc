@@ -59,7 +59,9 @@ std::string static_problem(const onnx::NodeProto& node, int opset) {
 std::string describe_model(const onnx::ModelProto& model, const std::string& folder) {
   const auto& g = model.graph();
   std::string out;
-  out += fmt::format("producer: {} {}\n", model.producer_name(), model.producer_version());
+  std::string producer = model.producer_name();
+  if (!model.producer_version().empty()) producer += " " + model.producer_version();
+  out += fmt::format("producer: {}\n", producer.empty() ? "(not given)" : producer);
   out += fmt::format("ir version: {}\nopsets:", model.ir_version());
   for (const auto& o : model.opset_import()) {
     out += fmt::format(" {}={}", o.domain().empty() ? "ai.onnx" : o.domain(), o.version());

@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <cstdlib>
 #include <string_view>
 
@@ -54,7 +56,10 @@ std::shared_ptr<ExternalData::Mapping> ExternalData::map_file(const std::string&
   }
   std::string path = folder_ + "/" + location;
   std::string real = canonical(path);
-  if (real.empty()) io_error("tensor '{}': cannot open external data file '{}'", tensor, path);
+  if (real.empty()) {
+    io_error("tensor '{}': cannot open external data file '{}': {}", tensor, path,
+             std::strerror(errno));
+  }
   std::string root = canonical(folder_);
   if (root.empty() || real.compare(0, root.size() + 1, root + "/") != 0) {
     invalid("tensor '{}': external data file '{}' leads out of the model's folder (to '{}')",

@@ -78,11 +78,15 @@ std::string GraphImporter::dim_name(const std::string& input,
     return std::to_string(dim.dim_value());
   }
   if (!dim.has_dim_param() || dim.dim_param().empty()) return "";
-  if (auto it = options_.dims.find(dim.dim_param()); it != options_.dims.end()) {
-    used_dim_options_[dim.dim_param()] = true;
-    return std::to_string(it->second);
+  // An option names the dim as the model does ("batch") or as the program does ("Batch").
+  std::string tile_name = sanitize_dim(dim.dim_param());
+  for (const std::string& name : {dim.dim_param(), tile_name}) {
+    if (auto it = options_.dims.find(name); it != options_.dims.end()) {
+      used_dim_options_[name] = true;
+      return std::to_string(it->second);
+    }
   }
-  return sanitize_dim(dim.dim_param());
+  return tile_name;
 }
 
 void GraphImporter::declare_inputs() {

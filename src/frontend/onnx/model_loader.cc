@@ -6,7 +6,9 @@
 
 #include <google/protobuf/io/coded_stream.h>
 
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <vector>
 
 #include "import_error.h"
@@ -33,7 +35,7 @@ LoadedModel parse_model_bytes(const void* data, size_t size) {
 
 LoadedModel load_model_file(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) io_error("cannot open ONNX model '{}'", path);
+  if (fd < 0) io_error("cannot open ONNX model '{}': {}", path, std::strerror(errno));
   struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);

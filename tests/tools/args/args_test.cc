@@ -74,12 +74,13 @@ TEST_CASE("help, version, devices and print") {
 TEST_CASE("usage errors name the offending argument") {
   check_usage_error({}, "no command given (see 'plaidml --help')");
   check_usage_error({"frobnicate"},
-                    "unknown command 'frobnicate': commands are run, print, devices (see "
+                    "unknown command 'frobnicate': commands are run, print, info, devices (see "
                     "'plaidml --help')");
   check_usage_error({"--frob"}, "unknown option '--frob' (see 'plaidml --help')");
-  check_usage_error({"help", "frob"}, "no help for 'frob': commands are run, print, devices");
+  check_usage_error({"help", "frob"}, "no help for 'frob': commands are run, print, info, devices");
   check_usage_error({"run"},
-                    "'plaidml run' needs a program file (PROGRAM.tile) (see 'plaidml --help')");
+                    "'plaidml run' needs a program file (PROGRAM.tile or MODEL.onnx) (see "
+                    "'plaidml --help')");
   check_usage_error({"run", "a.tile", "b.tile"},
                     "'plaidml run' takes one program, got a second: 'b.tile'");
   check_usage_error({"run", "a.tile", "--bogus"},
@@ -93,7 +94,15 @@ TEST_CASE("usage errors name the offending argument") {
   check_usage_error({"run", "a.tile", "-i", "A=a.npy", "-i", "A=b.npy"},
                     "input 'A' is given twice");
   check_usage_error({"print"},
-                    "'plaidml print' needs a program file (PROGRAM.tile) (see 'plaidml --help')");
+                    "'plaidml print' needs a program file (PROGRAM.tile or MODEL.onnx) (see "
+                    "'plaidml --help')");
+  check_usage_error({"info"},
+                    "'plaidml info' needs a program file (PROGRAM.tile or MODEL.onnx) (see "
+                    "'plaidml --help')");
+  check_usage_error({"info", "a.onnx", "b.onnx"},
+                    "'plaidml info' takes one program, got a second: 'b.onnx'");
+  check_usage_error({"info", "a.onnx", "--input", "A=a.npy"},
+                    "unknown option '--input' for 'plaidml info' (see 'plaidml --help')");
   check_usage_error({"print", "a.tile", "b.tile"},
                     "'plaidml print' takes one program, got a second: 'b.tile'");
   check_usage_error({"print", "--x"},
@@ -112,12 +121,8 @@ TEST_CASE("bad --input specs are usage errors") {
   CHECK(err("a.npy") ==
         "--input 'a.npy' is not NAME=FILE.npy or NAME=random:DTYPE:DIMS (e.g. A=a.npy, "
         "B=random:f32:2x3)");
-  CHECK(err("1A=a.npy") ==
-        "--input '1A=a.npy': '1A' is not a tensor name (letters, digits and '_', not starting "
-        "with a digit)");
-  CHECK(err("=a.npy") ==
-        "--input '=a.npy': '' is not a tensor name (letters, digits and '_', not starting with "
-        "a digit)");
+  CHECK(err("=a.npy") == "--input '=a.npy': the input name before '=' is empty");
+  CHECK(err("=") == "--input '=': the input name before '=' is empty");
   CHECK(err("A=") == "--input 'A=': nothing after '='");
   CHECK(err("A=random:f31:2x3") ==
         "--input 'A=random:f31:2x3': unknown dtype 'f31' (one of: bool, i8, i16, i32, i64, u8, "
@@ -130,6 +135,63 @@ TEST_CASE("bad --input specs are usage errors") {
   CHECK(err("A=random:f32:2x-3") ==
         "--input 'A=random:f32:2x-3': bad dimension '-3' in shape '2x-3' (write dimensions as "
         "non-negative integers joined by 'x', e.g. 2x3)");
+}
+
+TEST_CASE("--input names are the program's names: ONNX names with '.', ':', '/', '-', digits") {
+  for (const std::string name : {"input.1", "0", "x:0", "encoder/layer-1/in", "1A", "_"}) {
+    CAPTURE(name);
+    auto spec = parse_input_spec(name + "=a.npy");
+    REQUIRE(spec.ok());
+    CHECK(spec->name == name);
+    CHECK(spec->path == "a.npy");
+  }
+  // The name ends at the first '=': the rest is the source, '=' and all.
+  auto spec = parse_input_spec("x=dir=1/a.npy");
+  REQUIRE(spec.ok());
+  CHECK(spec->name == "x");
+  CHECK(spec->path == "dir=1/a.npy");
+}
+
+TEST_CASE("--dim NAME=SIZE for run, print and info") {
+  auto run = parse({"run", "m.onnx", "--dim", "batch=8", "--dim=seq.len=0", "-i", "0=ones:f32:2"});
+  REQUIRE(run.ok());
+  REQUIRE(run->run.dims.size() == 2);
+  CHECK(run->run.dims[0].name == "batch");
+  CHECK(run->run.dims[0].size == 8);
+  CHECK(run->run.dims[1].name == "seq.len");
+  CHECK(run->run.dims[1].size == 0);
+  CHECK(run->run.inputs[0].name == "0");
+  for (const std::string cmd : {"print", "info"}) {
+    CAPTURE(cmd);
+    auto c = parse({cmd, "--dim", "N=3", "m.onnx", "--dim=M=4"});
+    REQUIRE(c.ok());
+    CHECK(c->kind == (cmd == "print" ? Command::Kind::kPrint : Command::Kind::kInfo));
+    CHECK(c->program_path == "m.onnx");
+    REQUIRE(c->dims.size() == 2);
+    CHECK(c->dims[1].name == "M");
+    CHECK(c->dims[1].size == 4);
+  }
+  CHECK(parse({"info", "m.tile"})->dims.empty());
+  CHECK(parse({"help", "info"})->help_topic == "info");
+  CHECK(parse({"info", "--help"})->help_topic == "info");
+  CHECK(help_text("info").find("usage: plaidml info") == 0);
+  CHECK(help_text("run").find("--dim NAME=SIZE") != std::string::npos);
+}
+
+TEST_CASE("bad --dim values are usage errors") {
+  check_usage_error({"run", "m.onnx", "--dim", "batch"},
+                    "--dim 'batch' is not NAME=SIZE (e.g. --dim batch=8)");
+  check_usage_error({"print", "m.onnx", "--dim", "=3"},
+                    "--dim '=3': the dimension name before '=' is empty");
+  check_usage_error({"info", "m.onnx", "--dim", "N=-1"},
+                    "--dim 'N=-1': the size '-1' is not a non-negative integer");
+  check_usage_error({"run", "m.onnx", "--dim", "N=2x"},
+                    "--dim 'N=2x': the size '2x' is not a non-negative integer");
+  check_usage_error({"run", "m.onnx", "--dim", "N="},
+                    "--dim 'N=': the size '' is not a non-negative integer");
+  check_usage_error({"run", "m.onnx", "--dim", "N=1", "--dim", "N=2"},
+                    "dimension 'N' is given twice");
+  check_usage_error({"info", "m.onnx", "--dim"}, "--dim needs a value (see 'plaidml --help')");
 }
 
 TEST_CASE("generators: seeded, per-name streams, documented ranges") {

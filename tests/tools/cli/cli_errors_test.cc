@@ -22,7 +22,10 @@ TEST_CASE("help and version go to stdout and exit 0") {
   CHECK(help.err.empty());
   auto run_help = run_cli(dir, "run --help");
   CHECK(run_help.exit_code == 0);
-  CHECK(run_help.out.rfind("usage: plaidml run PROGRAM.tile [options]", 0) == 0);
+  CHECK(run_help.out.rfind("usage: plaidml run PROGRAM.tile|MODEL.onnx [options]", 0) == 0);
+  auto info_help = run_cli(dir, "help info");
+  CHECK(info_help.exit_code == 0);
+  CHECK(info_help.out.rfind("usage: plaidml info PROGRAM.tile|MODEL.onnx", 0) == 0);
   auto version = run_cli(dir, "--version");
   CHECK(version.exit_code == 0);
   CHECK(version.out == "plaidml 0.1.0 (library 0.1.0)\n");
@@ -43,9 +46,11 @@ TEST_CASE("usage errors exit 2") {
   ScratchDir dir;
   check_fails(run_cli(dir, ""), 2, "no command given (see 'plaidml --help')");
   check_fails(run_cli(dir, "launch"), 2,
-              "unknown command 'launch': commands are run, print, devices (see 'plaidml --help')");
+              "unknown command 'launch': commands are run, print, info, devices (see 'plaidml "
+              "--help')");
   check_fails(run_cli(dir, "run"), 2,
-              "'plaidml run' needs a program file (PROGRAM.tile) (see 'plaidml --help')");
+              "'plaidml run' needs a program file (PROGRAM.tile or MODEL.onnx) (see 'plaidml "
+              "--help')");
   check_fails(run_cli(dir, "run m.tile --input A"), 2,
               "--input 'A' is not NAME=FILE.npy or NAME=random:DTYPE:DIMS (e.g. A=a.npy, "
               "B=random:f32:2x3)");
@@ -125,6 +130,28 @@ TEST_CASE("an output directory that cannot be created exits 1") {
                             "' -i A=ones:f32:2x2 -i B=ones:f32:2x2 -o file/sub");
   CHECK(r.exit_code == 1);
   CHECK(r.err.rfind("plaidml: error: file/sub: cannot create directory (", 0) == 0);
+}
+
+TEST_CASE("--dim is for ONNX models: on a Tile program it exits 2 and says so") {
+  ScratchDir dir;
+  std::string m = data_file("matmul.tile");
+  std::string message = "--dim N=2: --dim applies to ONNX models (MODEL.onnx); " + m +
+                        " is a Tile program, whose dims take their sizes from its inputs";
+  check_fails(run_cli(dir, "run '" + m + "' --dim N=2 -i A=ones:f32:2x2 -i B=ones:f32:2x2"), 2,
+              message);
+  check_fails(run_cli(dir, "print '" + m + "' --dim N=2"), 2, message);
+  check_fails(run_cli(dir, "info '" + m + "' --dim N=2"), 2, message);
+}
+
+TEST_CASE("info on a Tile program lists its inputs and outputs") {
+  ScratchDir dir;
+  auto r = run_cli(dir, "info '" + data_file("matmul.tile") + "'");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out ==
+        "inputs:\n  A: any[M, K]\n  B: any[K, N]\noutputs:\n  C\nconstants: 0 (0 bytes)\n");
+  check_fails(run_cli(dir, "info nope.tile"), 1,
+              "nope.tile: cannot open (No such file or directory)");
 }
 
 TEST_CASE("print gives Tile text that parses back to the same program") {
