@@ -39,6 +39,7 @@ std::vector<Case> unary_family() {
       {"atanh", "atanh(X)", -0.95, 0.95}, {"erf", "erf(X)", -3, 3},
       {"floor", "floor(X)", -5, 5},       {"ceil", "ceil(X)", -5, 5},
       {"round", "round(X)", -5, 5},       {"abs", "abs(X)", -5, 5},
+      {"round_even", "round_even(X)", -5, 5},
       {"sign", "sign(X)", -2, 2},         {"neg", "neg(X)", -5, 5},
       {"unary_minus", "-X", -5, 5},       {"recip", "recip(X)", 0.1, 10},
       {"relu", "relu(X)", -2, 2},         {"sigmoid", "sigmoid(X)", -8, 8},
@@ -57,6 +58,22 @@ std::vector<Case> unary_family() {
   ties.dtypes = {DType::I32};
   ties.ranges = {int_range(-9, 9)};
   cs.push_back(ties);
+  // round_even() of exact halves: ties go to the even neighbour (-4.5 -> -4, 3.5 -> 4).
+  Case even_ties{"fn_round_even_ties",
+                 "function (X) -> (R) { R = round_even(as_float(X, 32) / 2); }", unary_shapes()};
+  even_ties.dtypes = {DType::I32};
+  even_ties.ranges = {int_range(-9, 9)};
+  cs.push_back(even_ties);
+  // isnan/isinf on NaN (log of a negative), -inf (log 0), finite values, and integers.
+  for (const char* test : {"isnan", "isinf"}) {
+    Case special{std::string("fn_") + test,
+                 std::string("function (X) -> (R, S) { R = ") + test +
+                     "(log(as_float(X, 32))); S = " + test + "(X); }",
+                 unary_shapes()};
+    special.dtypes = {DType::I32};
+    special.ranges = {int_range(-2, 2)};
+    cs.push_back(special);
+  }
   return cs;
 }
 

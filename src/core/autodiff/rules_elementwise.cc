@@ -78,6 +78,7 @@ ValueId unary(F& f, OpKind op, ValueId x, ValueId y, ValueId g) {
     case OpKind::Floor:
     case OpKind::Ceil:
     case OpKind::Round:
+    case OpKind::RoundEven:
     case OpKind::Sign:
       return -1;
     case OpKind::Add:
@@ -91,6 +92,8 @@ ValueId unary(F& f, OpKind op, ValueId x, ValueId y, ValueId g) {
     case OpKind::Gt:
     case OpKind::Le:
     case OpKind::Ge:
+    case OpKind::IsNan:
+    case OpKind::IsInf:
     case OpKind::BitAnd:
     case OpKind::BitOr:
     case OpKind::BitXor:
@@ -146,6 +149,8 @@ ValueId binary(F& f, OpKind op, int w, ValueId a, ValueId b, ValueId y, ValueId 
     case OpKind::Gt:
     case OpKind::Le:
     case OpKind::Ge:
+    case OpKind::IsNan:
+    case OpKind::IsInf:
     case OpKind::BitAnd:
     case OpKind::BitOr:
     case OpKind::BitXor:
@@ -171,6 +176,7 @@ ValueId binary(F& f, OpKind op, int w, ValueId a, ValueId b, ValueId y, ValueId 
     case OpKind::Floor:
     case OpKind::Ceil:
     case OpKind::Round:
+    case OpKind::RoundEven:
     case OpKind::Sigmoid:
     case OpKind::Abs:
     case OpKind::Sign:
@@ -220,6 +226,7 @@ Rule rule_of(OpKind op) {
     case OpKind::Floor:
     case OpKind::Ceil:
     case OpKind::Round:
+    case OpKind::RoundEven:
     case OpKind::Sigmoid:
     case OpKind::Abs:
     case OpKind::Sign:
@@ -249,6 +256,8 @@ Rule rule_of(OpKind op) {
     case OpKind::Gt:
     case OpKind::Le:
     case OpKind::Ge:
+    case OpKind::IsNan:
+    case OpKind::IsInf:
     case OpKind::BitAnd:
     case OpKind::BitOr:
     case OpKind::BitXor:

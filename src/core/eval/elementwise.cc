@@ -80,6 +80,13 @@ double sign_of(double x) {
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
+// IEEE roundToIntegralTiesToEven, without depending on the process's rounding mode.
+double round_half_even(double x) {
+  double r = std::round(x);  // halves away from zero
+  if (std::fabs(x - std::trunc(x)) == 0.5) r = 2.0 * std::round(x / 2.0);
+  return r;
+}
+
 bool is_negative(DType c, Value a) {
   Domain d = domain_of(c);
   return d == Domain::kFloat ? a.f < 0 : (d == Domain::kSigned && a.i < 0);
@@ -233,6 +240,12 @@ Value apply(OpKind op, DType c, const Value* v) {
       return math(c, v, [](double x) { return std::ceil(x); });
     case OpKind::Round:
       return math(c, v, [](double x) { return std::round(x); });
+    case OpKind::RoundEven:
+      return math(c, v, round_half_even);
+    case OpKind::IsNan:
+      return from_uint(domain_of(c) == Domain::kFloat && std::isnan(a.f) ? 1 : 0);
+    case OpKind::IsInf:
+      return from_uint(domain_of(c) == Domain::kFloat && std::isinf(a.f) ? 1 : 0);
     case OpKind::Sigmoid:
       return math(c, v, sigmoid);
     case OpKind::Select:
@@ -268,6 +281,7 @@ DType operand_dtype(const ElementwiseSpec& spec, size_t k) {
 DType value_dtype(const ElementwiseSpec& spec) {
   switch (ir::op_category(spec.op)) {
     case OpCategory::kCompare:
+    case OpCategory::kPredicate:
       return DType::Bool;
     case OpCategory::kMath:
       return DType::F64;

@@ -166,6 +166,7 @@ Expected<Tensor> eval_structural(const StructuralSpec& spec,
 #define PLAIDML_CASE_kMath(e) case OpKind::e:
 #define PLAIDML_CASE_kNumeric(e) case OpKind::e:
 #define PLAIDML_CASE_kSelect(e) case OpKind::e:
+#define PLAIDML_CASE_kPredicate(e) case OpKind::e:
 #define PLAIDML_CASE_kCast(e) case OpKind::e:
 #define PLAIDML_CASE_kStructural(e)
 #define PLAIDML_NOT_STRUCTURAL(e, name, arity, category) PLAIDML_CASE_##category(e)

@@ -66,6 +66,9 @@ std::string_view infix(OpKind op) {
     case OpKind::Floor:
     case OpKind::Ceil:
     case OpKind::Round:
+    case OpKind::RoundEven:
+    case OpKind::IsNan:
+    case OpKind::IsInf:
     case OpKind::Sigmoid:
     case OpKind::Abs:
     case OpKind::Sign:

@@ -112,6 +112,7 @@ Status bind_elementwise(BindState& s, ValueId id) {
     }
     case OpCategory::kArith:
     case OpCategory::kCompare:
+    case OpCategory::kPredicate:
     case OpCategory::kBitwise:
     case OpCategory::kMath:
     case OpCategory::kNumeric:

@@ -168,6 +168,8 @@ Status bind_structural(BindState& s, ValueId id) {
     case OpKind::Gt:
     case OpKind::Le:
     case OpKind::Ge:
+    case OpKind::IsNan:
+    case OpKind::IsInf:
     case OpKind::BitAnd:
     case OpKind::BitOr:
     case OpKind::BitXor:
@@ -194,6 +196,7 @@ Status bind_structural(BindState& s, ValueId id) {
     case OpKind::Floor:
     case OpKind::Ceil:
     case OpKind::Round:
+    case OpKind::RoundEven:
     case OpKind::Sigmoid:
     case OpKind::Abs:
     case OpKind::Sign:

@@ -14,6 +14,7 @@ enum class OpCategory {
   kMath,        // float functions: integer operands are computed in f32
   kNumeric,     // abs sign max min recip: keep the promoted dtype (recip of an int gives f32)
   kSelect,      // select(c, a, b) and c ? a : b: result promote(a, b)
+  kPredicate,   // isnan isinf: one operand of any dtype, result bool (always false for integers)
   kCast,        // as_float(X, bits) etc.: int_args[0] = bits
   kStructural,  // reshape, index, shape, gather, scatter, prng_*: special shape rules
 };
@@ -60,6 +61,7 @@ enum class OpCategory {
   X(Floor, "floor", 1, kMath)                   \
   X(Ceil, "ceil", 1, kMath)                     \
   X(Round, "round", 1, kMath)                   \
+  X(RoundEven, "round_even", 1, kMath)          \
   X(Sigmoid, "sigmoid", 1, kMath)               \
   X(Abs, "abs", 1, kNumeric)                    \
   X(Sign, "sign", 1, kNumeric)                  \
@@ -68,6 +70,8 @@ enum class OpCategory {
   X(Min, "min", 2, kNumeric)                    \
   X(Relu, "relu", 1, kNumeric)                  \
   X(Select, "select", 3, kSelect)               \
+  X(IsNan, "isnan", 1, kPredicate)              \
+  X(IsInf, "isinf", 1, kPredicate)              \
   X(AsFloat, "as_float", 1, kCast)              \
   X(AsBFloat, "as_bfloat", 1, kCast)            \
   X(AsInt, "as_int", 1, kCast)                  \

@@ -43,6 +43,7 @@ Expected<OpTypes> elementwise_types(OpKind op, const std::vector<TypedOperand>& 
     case OpCategory::kSelect:
       return t;
     case OpCategory::kCompare:
+    case OpCategory::kPredicate:
       t.result = DType::Bool;
       return t;
     case OpCategory::kBitwise:

@@ -107,8 +107,9 @@ class Verifier {
         return fail("operands of different dtypes: " + to_string(e));
       }
     }
-    bool compare = ir::op_category(e.op) == ir::OpCategory::kCompare;
-    DType want = compare ? DType::Bool : e.args[first]->dtype;
+    ir::OpCategory category = ir::op_category(e.op);
+    bool to_bool = category == ir::OpCategory::kCompare || category == ir::OpCategory::kPredicate;
+    DType want = to_bool ? DType::Bool : e.args[first]->dtype;
     if (e.dtype != want) return fail("result dtype: " + to_string(e));
     return Status::ok();
   }

@@ -39,7 +39,8 @@ ExprPtr scalar_op(OpKind kind, DType result, DType compute, std::vector<ExprPtr>
   }
   switch (ir::op_category(kind)) {
     case OpCategory::kCast: return args[0];
-    case OpCategory::kCompare: return loop::op(kind, DType::Bool, std::move(args));
+    case OpCategory::kCompare:
+    case OpCategory::kPredicate: return loop::op(kind, DType::Bool, std::move(args));
     case OpCategory::kMath: {
       DType m = math_dtype(result, compute);
       for (auto& a : args) a = loop::cast(m, a);
@@ -65,7 +66,8 @@ ExprPtr elementwise_value(const LowerContext& cx, ir::ValueId v, const std::vect
   DType result = cx.value_dtype(v);
   OpCategory category = ir::op_category(node.op);
   // Ops on literals only stay in the widest type of their domain (LowerContext::value_dtype).
-  bool widen = bn.weak && category != OpCategory::kCast && category != OpCategory::kCompare;
+  bool widen = bn.weak && category != OpCategory::kCast && category != OpCategory::kCompare &&
+               category != OpCategory::kPredicate;
   DType compute = widen ? result : bn.compute_dtype;
   std::vector<ExprPtr> args;
   for (ir::ValueId operand : node.operands) {

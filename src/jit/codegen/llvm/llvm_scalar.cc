@@ -4,6 +4,8 @@
 // max/min, saturating float -> integer conversions.
 #include <llvm/IR/Intrinsics.h>
 
+#include <limits>
+
 #include "jit/codegen/llvm/llvm_emitter.h"
 
 namespace plaidml::jit::llvmgen {
@@ -119,6 +121,10 @@ Value* float_op(Env& env, OpKind op, std::vector<Value*> v) {
     case OpKind::Floor: return un(llvm::Intrinsic::floor);
     case OpKind::Ceil: return un(llvm::Intrinsic::ceil);
     case OpKind::Round: return un(llvm::Intrinsic::round);
+    case OpKind::RoundEven: return un(llvm::Intrinsic::roundeven);
+    case OpKind::IsNan: return b.CreateFCmpUNO(v[0], v[0]);
+    case OpKind::IsInf:
+      return b.CreateFCmpOEQ(un(llvm::Intrinsic::fabs), c(std::numeric_limits<double>::infinity()));
     case OpKind::Abs: return un(llvm::Intrinsic::fabs);
     case OpKind::Tanh: return libm_call(env, "tanh", v);
     case OpKind::Tan: return libm_call(env, "tan", v);
@@ -205,6 +211,9 @@ Value* int_op(Env& env, OpKind op, Domain d, std::vector<Value*> v) {
     case OpKind::Max: return id(llvm::Intrinsic::smax, llvm::Intrinsic::umax);
     case OpKind::Min: return id(llvm::Intrinsic::smin, llvm::Intrinsic::umin);
     case OpKind::Relu: return s ? b.CreateSelect(b.CreateICmpSLT(v[0], c(0)), c(0), v[0]) : v[0];
+    // Integers and bools are never NaN or infinite.
+    case OpKind::IsNan:
+    case OpKind::IsInf: return b.getFalse();
     case OpKind::Select: return b.CreateSelect(v[0], v[1], v[2]);
     case OpKind::Exp:
     case OpKind::Log:
@@ -226,6 +235,7 @@ Value* int_op(Env& env, OpKind op, Domain d, std::vector<Value*> v) {
     case OpKind::Floor:
     case OpKind::Ceil:
     case OpKind::Round:
+    case OpKind::RoundEven:
     case OpKind::Sigmoid:
     case OpKind::AsFloat:
     case OpKind::AsBFloat:

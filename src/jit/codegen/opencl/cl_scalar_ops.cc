@@ -85,6 +85,7 @@ const char* float_function(OpKind op) {
     case OpKind::Floor: return "floor";
     case OpKind::Ceil: return "ceil";
     case OpKind::Round: return "round";  // halfway cases away from zero, like llvm.round
+    case OpKind::RoundEven: return "rint";  // to nearest, ties to even: the default rounding mode
     case OpKind::Abs: return "fabs";
     case OpKind::Mod: return "fmod";
     case OpKind::Max: return "fmax";  // NaN operands give the other one, like maxnum
@@ -130,6 +131,9 @@ Expected<std::string> float_op(OpKind op, DType t, const std::vector<std::string
   }
   if (const char* fn = float_function(op)) return fmt::format("{}({})", fn, fmt::join(v, ", "));
   switch (op) {
+    // isnan/isinf of a scalar give 0 or 1 (an int); the loop IR wants a bool value.
+    case OpKind::IsNan: return fmt::format("(isnan({}) != 0)", v[0]);
+    case OpKind::IsInf: return fmt::format("(isinf({}) != 0)", v[0]);
     case OpKind::Neg: return fmt::format("(-{})", v[0]);
     case OpKind::Sigmoid: return fmt::format("({0} / ({0} + exp(-{1})))", one, v[0]);
     case OpKind::Recip: return fmt::format("({} / {})", one, v[0]);
@@ -180,6 +184,8 @@ Expected<std::string> int_op(OpKind op, DType t, const std::vector<std::string>&
     case OpKind::Min: return fmt::format("min(({0}){1}, ({0}){2})", ct, v[0], v[1]);
     case OpKind::Relu: return s ? fmt::format("max({}, ({})0)", v[0], ct) : v[0];
     case OpKind::Select: return fmt::format("(({})({} ? {} : {}))", ct, v[0], v[1], v[2]);
+    case OpKind::IsNan:  // an integer is never NaN or infinite
+    case OpKind::IsInf: return std::string("(0 != 0)");
     default: return unsupported(op, t);
   }
 }
@@ -209,6 +215,8 @@ Expected<std::string> bool_op(OpKind op, const std::vector<std::string>& v, ClHe
     case OpKind::Shl:
     case OpKind::Shr: return fmt::format("({} & !{})", v[0], v[1]);
     case OpKind::Select: return fmt::format("({} ? {} : {})", v[0], v[1], v[2]);
+    case OpKind::IsNan:
+    case OpKind::IsInf: return std::string("(0 != 0)");
     default: return unsupported(op, DType::Bool);
   }
 }

@@ -97,6 +97,7 @@ Expected<Id> SpvScalar::math(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::Floor: return glsl(GLSLstd450Floor, t, v);
     case OpKind::Ceil: return glsl(GLSLstd450Ceil, t, v);
     case OpKind::Round: return round_half_away(t, v[0]);
+    case OpKind::RoundEven: return glsl(GLSLstd450RoundEven, t, v);
     case OpKind::Sigmoid: {
       Id e = glsl_f32_only(GLSLstd450Exp, t, {b_.op(Op::OpFNegate, ty, {v[0]})});
       return b_.op(Op::OpFDiv, ty, {one, b_.op(Op::OpFAdd, ty, {one, e})});

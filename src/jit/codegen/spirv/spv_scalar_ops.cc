@@ -131,6 +131,8 @@ Expected<Id> SpvScalar::int_op(OpKind op, DType t, const std::vector<Id>& v) {
       if (!s) return v[0];
       return select(ty, compare(OpKind::Lt, t, v[0], zero), zero, v[0]);
     case OpKind::Select: return select(ty, v[0], v[1], v[2]);
+    case OpKind::IsNan:  // an integer is never NaN or infinite
+    case OpKind::IsInf: return b_.const_bool(false);
     default: return not_in_loop_ir(op, t);
   }
 }
@@ -156,6 +158,8 @@ Expected<Id> SpvScalar::bool_op(OpKind op, const std::vector<Id>& v) {
     case OpKind::Shl:
     case OpKind::Shr: return b_.op(Op::OpLogicalAnd, bt, {v[0], b_.op(Op::OpLogicalNot, bt, {v[1]})});
     case OpKind::Select: return select(bt, v[0], v[1], v[2]);
+    case OpKind::IsNan:
+    case OpKind::IsInf: return b_.const_bool(false);
     default: return not_in_loop_ir(op, DType::Bool);
   }
 }
@@ -184,6 +188,8 @@ Expected<Id> SpvScalar::float_op(OpKind op, DType t, const std::vector<Id>& v) {
       return select(ty, b_.op(Op::OpIsNan, bt, {v[0]}), v[0], r);
     }
     case OpKind::Select: return select(ty, v[0], v[1], v[2]);
+    case OpKind::IsNan: return b_.op(Op::OpIsNan, bt, {v[0]});
+    case OpKind::IsInf: return b_.op(Op::OpIsInf, bt, {v[0]});
     default: return math(op, t, v);
   }
 }
