@@ -103,13 +103,28 @@ def run_case(case, device, backend):
             stage = "run"
             outputs = list(rep.run(inputs))
             stage = "compare"
-            Runner.assert_similar_outputs(expected, outputs, rtol=case["rtol"],
+            Runner.assert_similar_outputs(expected, outputs, rtol=_rtol(case, expected),
                                           atol=case["atol"], model_dir=case.get("dir"))
         return {"status": "pass", "stage": "", "message": ""}
     except Exception as e:  # noqa: BLE001 - every other failure is a "fail" of this case
         if os.environ.get("PLAIDML_ONNX_SUITE_TRACEBACK"):
             traceback.print_exc()
         return {"status": "fail", "stage": stage, "message": _short(e)}
+
+
+# float16 has 11 significant bits: one unit in the last place is up to 9.8e-4 relative, about
+# onnx's default rtol. The reference rounds to f16 after every op of an expanded function,
+# plaidml once per op of its own (softmax, for one, is one op): results one ulp apart are both
+# right, so f16 outputs are compared within two ulps (rtol 2e-3). Every other dtype keeps the
+# case's own tolerance.
+F16_RTOL = 2e-3
+
+
+def _rtol(case, expected):
+    import numpy as np
+    if any(getattr(e, "dtype", None) == np.float16 for e in expected):
+        return max(case["rtol"], F16_RTOL)
+    return case["rtol"]
 
 
 _import_error = None

@@ -1,45 +1,152 @@
 // Elementwise ONNX operators: arithmetic, comparisons, logic, math functions, activations, Cast.
-#include "converters.h"
+// The converters live in ops_elementwise_{math,act,logic}.cc, import-time folding in
+// ops_elementwise_fold.cc; this file holds the group's list and its shared helpers.
+#include <cmath>
+#include <limits>
+
+#include "ops_elementwise_util.h"
 
 namespace plaidml::onnx_import {
-namespace {
 
-const std::vector<plaidml_dtype> kFloats = {PLAIDML_DTYPE_FLOAT16, PLAIDML_DTYPE_BFLOAT16,
-                                            PLAIDML_DTYPE_FLOAT32, PLAIDML_DTYPE_FLOAT64};
+namespace elementwise {
 
-// A Tile function of one operand, same dtype out.
-template <const char* kFunction>
-void unary_float(NodeContext& cx) {
-  cx.check_attrs({});
-  cx.require_dtype(0, kFloats);
-  cx.set_output(0, plaidml::call(kFunction, {cx.tensor(0)}), cx.dtype(0));
+const std::vector<plaidml_dtype>& float_types() {
+  static const std::vector<plaidml_dtype> v = {PLAIDML_DTYPE_FLOAT16, PLAIDML_DTYPE_BFLOAT16,
+                                               PLAIDML_DTYPE_FLOAT32, PLAIDML_DTYPE_FLOAT64};
+  return v;
 }
 
-// numpy-broadcasting binary operator; both operands have the same dtype in ONNX.
-template <const char* kFunction>
-void binary_same(NodeContext& cx) {
-  cx.check_attrs({});
-  if (cx.dtype(0) != cx.dtype(1)) {
-    invalid("operands have different types ({} and {})", dtype_text(cx.dtype(0)),
-            dtype_text(cx.dtype(1)));
+const std::vector<plaidml_dtype>& signed_types() {
+  static const std::vector<plaidml_dtype> v = {PLAIDML_DTYPE_INT8, PLAIDML_DTYPE_INT16,
+                                               PLAIDML_DTYPE_INT32, PLAIDML_DTYPE_INT64};
+  return v;
+}
+
+const std::vector<plaidml_dtype>& unsigned_types() {
+  static const std::vector<plaidml_dtype> v = {PLAIDML_DTYPE_UINT8, PLAIDML_DTYPE_UINT16,
+                                               PLAIDML_DTYPE_UINT32, PLAIDML_DTYPE_UINT64};
+  return v;
+}
+
+const std::vector<plaidml_dtype>& int_types() {
+  static const std::vector<plaidml_dtype> v = concat(signed_types(), unsigned_types());
+  return v;
+}
+
+const std::vector<plaidml_dtype>& numeric_types() {
+  static const std::vector<plaidml_dtype> v = concat(float_types(), int_types());
+  return v;
+}
+
+const std::vector<plaidml_dtype>& all_types() {
+  static const std::vector<plaidml_dtype> v = concat(numeric_types(), {PLAIDML_DTYPE_BOOL});
+  return v;
+}
+
+std::vector<plaidml_dtype> concat(std::vector<plaidml_dtype> a,
+                                  const std::vector<plaidml_dtype>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+bool is_float(plaidml_dtype d) { return dtype_is_float(d); }
+
+void require_same_dtype(NodeContext& cx, size_t i, size_t j) {
+  if (cx.dtype(i) != cx.dtype(j)) {
+    invalid("inputs {} and {} must have one type, but are {} and {}", i, j,
+            dtype_text(cx.dtype(i)), dtype_text(cx.dtype(j)));
   }
-  cx.set_output(0, plaidml::call(kFunction, {cx.tensor(0), cx.tensor(1)}), cx.dtype(0));
 }
 
-constexpr char kRelu[] = "relu";
-constexpr char kAdd[] = "add";
-constexpr char kSub[] = "sub";
-constexpr char kMul[] = "mul";
+plaidml::Tensor cst(NodeContext& cx, plaidml_dtype dtype, double v) {
+  return cx.constant(HostTensor::from_doubles(dtype, {}, {v}));
+}
 
-}  // namespace
+plaidml::Tensor cst_int(NodeContext& cx, plaidml_dtype dtype, int64_t v) {
+  return cx.constant(HostTensor::from_ints(dtype, {}, {v}));
+}
+
+plaidml::Tensor cast_to(const plaidml::Tensor& t, plaidml_dtype dtype) {
+  int bits = static_cast<int>(dtype_bytes(dtype) * 8);
+  if (dtype == PLAIDML_DTYPE_BOOL) return plaidml::as_bool(t);
+  if (dtype == PLAIDML_DTYPE_BFLOAT16) {
+    return plaidml::call("as_bfloat", {t}, {plaidml::detail::literal_of(t, 16)});
+  }
+  if (dtype_is_float(dtype)) return plaidml::as_float(t, bits);
+  if (dtype_is_signed_int(dtype)) return plaidml::as_int(t, bits);
+  return plaidml::as_uint(t, bits);
+}
+
+plaidml::Tensor logical_and(const plaidml::Tensor& a, const plaidml::Tensor& b) { return a & b; }
+plaidml::Tensor logical_or(const plaidml::Tensor& a, const plaidml::Tensor& b) { return a | b; }
+plaidml::Tensor logical_not(const plaidml::Tensor& a) { return ~a; }  // ~ of a bool is not
+plaidml::Tensor is_nan(const plaidml::Tensor& x) { return plaidml::ne(x, x); }
+
+plaidml::Tensor nan_max(const plaidml::Tensor& a, const plaidml::Tensor& b, plaidml_dtype dtype) {
+  plaidml::Tensor r = plaidml::max(a, b);
+  if (!is_float(dtype)) return r;
+  r = plaidml::select(is_nan(a), a, r);
+  return plaidml::select(is_nan(b), b, r);
+}
+
+plaidml::Tensor nan_min(const plaidml::Tensor& a, const plaidml::Tensor& b, plaidml_dtype dtype) {
+  plaidml::Tensor r = plaidml::min(a, b);
+  if (!is_float(dtype)) return r;
+  r = plaidml::select(is_nan(a), a, r);
+  return plaidml::select(is_nan(b), b, r);
+}
+
+plaidml::Tensor clip(const plaidml::Tensor& x, const plaidml::Tensor& lo,
+                     const plaidml::Tensor& hi) {
+  plaidml::Tensor t = plaidml::select(x < lo, lo, x);
+  return plaidml::select(t > hi, hi, t);
+}
+
+// Kahan: with u = exp(x) rounded, (u - 1) * x / log(u) cancels the rounding error of u.
+plaidml::Tensor expm1(NodeContext& cx, const plaidml::Tensor& x, plaidml_dtype dtype) {
+  plaidml::Tensor one = cst(cx, dtype, 1.0);
+  plaidml::Tensor u = plaidml::exp(x);
+  plaidml::Tensor um1 = u - one;
+  plaidml::Tensor r = um1 * x / plaidml::log(u);
+  r = plaidml::select(plaidml::eq(um1, cst(cx, dtype, -1.0)), um1, r);
+  r = plaidml::select(plaidml::eq(u, cst(cx, dtype, INFINITY)), u, r);
+  return plaidml::select(plaidml::eq(u, one), x, r);
+}
+
+// Goldberg: with u = 1 + x rounded, log(u) * x / (u - 1) cancels the rounding error of u.
+plaidml::Tensor log1p(NodeContext& cx, const plaidml::Tensor& x, plaidml_dtype dtype) {
+  plaidml::Tensor one = cst(cx, dtype, 1.0);
+  plaidml::Tensor u = x + one;
+  plaidml::Tensor r = plaidml::log(u) * x / (u - one);
+  r = plaidml::select(plaidml::eq(u, cst(cx, dtype, INFINITY)), u, r);
+  r = plaidml::select(plaidml::eq(u, cst(cx, dtype, 0.0)), plaidml::log(u), r);
+  return plaidml::select(plaidml::eq(u, one), x, r);
+}
+
+// max(x, 0) + log1p(exp(-|x|)): exp never overflows.
+plaidml::Tensor softplus(NodeContext& cx, const plaidml::Tensor& x, plaidml_dtype dtype) {
+  return plaidml::relu(x) + log1p(cx, plaidml::exp(-plaidml::abs(x)), dtype);
+}
+
+// A tie (x - floor(x) == 0.5, exact in binary floats) rounds to 2 * round(x / 2), the even
+// neighbour; everything else rounds as Tile's round.
+plaidml::Tensor round_half_even(NodeContext& cx, const plaidml::Tensor& x, plaidml_dtype dtype) {
+  plaidml::Tensor half = cst(cx, dtype, 0.5);
+  plaidml::Tensor tie = plaidml::eq(x - plaidml::floor(x), half);
+  plaidml::Tensor even = plaidml::round(x * half) * cst(cx, dtype, 2.0);
+  return plaidml::select(tie, even, plaidml::round(x));
+}
+
+}  // namespace elementwise
 
 std::vector<ConverterEntry> elementwise_converters() {
-  return {
-      {"Relu", {6, 13, 14}, unary_float<kRelu>},
-      {"Add", {7, 13, 14}, binary_same<kAdd>},
-      {"Sub", {7, 13, 14}, binary_same<kSub>},
-      {"Mul", {7, 13, 14}, binary_same<kMul>},
-  };
+  std::vector<ConverterEntry> all;
+  for (auto group : {elementwise::math_converters, elementwise::act_converters,
+                     elementwise::logic_converters}) {
+    auto entries = group();
+    all.insert(all.end(), entries.begin(), entries.end());
+  }
+  return all;
 }
 
 }  // namespace plaidml::onnx_import
