@@ -8,7 +8,8 @@
  * - ONNX IR versions PLAIDML_ONNX_MIN_IR_VERSION to PLAIDML_ONNX_MAX_IR_VERSION (3 to 14; the
  *   IR versions after 8 add element types, which are checked one by one).
  * - The default operator domain ("" or "ai.onnx") at opsets PLAIDML_ONNX_MIN_OPSET to
- *   PLAIDML_ONNX_MAX_OPSET (7 to 28, the opsets onnx 1.23 defines). Each node is imported with
+ *   PLAIDML_ONNX_MAX_OPSET (1 to 28, the opsets onnx 1.23 defines; exporters today
+ *   write 13 to 21). Each node is imported with
  *   the semantics of the version of its op in effect at the model's opset (Reshape's allowzero from 14, axes as inputs of
  *   Squeeze/Unsqueeze/Split from 13 and of the Reduce ops from 18, ...). docs/onnx-support.md
  *   lists the ops and the versions of each that import.
@@ -47,7 +48,7 @@ extern "C" {
 
 #define PLAIDML_ONNX_MIN_IR_VERSION 3
 #define PLAIDML_ONNX_MAX_IR_VERSION 14
-#define PLAIDML_ONNX_MIN_OPSET 7
+#define PLAIDML_ONNX_MIN_OPSET 1
 #define PLAIDML_ONNX_MAX_OPSET 28
 
 typedef struct plaidml_onnx_options plaidml_onnx_options;

@@ -137,7 +137,7 @@ plaidml_status plaidml_expr_binary(plaidml_builder* builder, plaidml_expr_op op,
     PLAIDML_ASSIGN(ir::IntOp int_op, capi::to_int_op(fn, op));
     PLAIDML_ASSIGN(ir::IntExprPtr a, capi::to_expr(fn, *builder, lhs));
     PLAIDML_ASSIGN(ir::IntExprPtr b, capi::to_expr(fn, *builder, rhs));
-    *out_expr = capi::push_expr(*builder, ir::IntExpr::binary(int_op, a, b, capi::loc_of(fn)));
+    *out_expr = capi::push_expr(*builder, ir::exact_binary(int_op, a, b, capi::loc_of(fn)));
     return Status::ok();
   });
 }
@@ -149,7 +149,8 @@ plaidml_status plaidml_expr_neg(plaidml_builder* builder, plaidml_expr operand,
     PLAIDML_CAPI_REQUIRE(builder);
     PLAIDML_CAPI_REQUIRE(out_expr);
     PLAIDML_ASSIGN(ir::IntExprPtr a, capi::to_expr(fn, *builder, operand));
-    *out_expr = capi::push_expr(*builder, ir::IntExpr::neg(a, capi::loc_of(fn)));
+    *out_expr = capi::push_expr(*builder, ir::exact_binary(ir::IntOp::kNeg, a, nullptr,
+                                                           capi::loc_of(fn)));
     return Status::ok();
   });
 }

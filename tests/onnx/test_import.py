@@ -113,10 +113,15 @@ class BadInput(unittest.TestCase):
         self.import_error(m, plaidml.onnx.Unsupported,
                           "the model has IR version 99; plaidml imports IR versions 3 to 14")
         m = add_relu()
-        m.opset_import[0].version = 5
+        m.opset_import[0].version = 99
         self.import_error(m, plaidml.onnx.Unsupported,
-                          "the model uses opset 5 of the default domain; plaidml imports opsets "
-                          "7 to 28")
+                          "the model uses opset 99 of the default domain; plaidml imports opsets "
+                          "1 to 28")
+        m = add_relu()
+        m.opset_import[0].version = 5  # Add's version then (6) has legacy broadcast attributes
+        self.import_error(m, plaidml.onnx.Unsupported,
+                          "node 'add' (Add, opset 5): Add version 1 (in effect at opset 5) is not "
+                          "supported")
 
     def test_graph_structure(self):
         cycle = model([helper.make_node("Relu", ["B"], ["A"], name="a"),

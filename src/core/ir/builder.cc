@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_set>
 #include <utility>
 
 #include "core/ir/printer.h"
@@ -54,9 +55,12 @@ size_t comb_inputs(CombOp comb) {
   return 0;
 }
 
-// Operand shape of the tree itself: a C API caller can hand us anything.
-Status check_shape(const IntExprPtr& e, const SourceLoc& loc) {
+// Operand shape of the tree itself: a C API caller can hand us anything. Expressions share
+// subexpressions (a DAG): each node is checked once, so the cost stays linear in its size.
+Status check_shape(const IntExprPtr& e, const SourceLoc& loc,
+                   std::unordered_set<const IntExpr*>& seen) {
   if (!e) return error_at(StatusCode::kInvalidArgument, loc, "missing integer expression");
+  if (!seen.insert(e.get()).second) return Status::ok();
   size_t want = 0;
   switch (e->op) {
     case IntOp::kLiteral:
@@ -85,8 +89,13 @@ Status check_shape(const IntExprPtr& e, const SourceLoc& loc) {
   if ((e->op == IntOp::kIndex || e->op == IntOp::kDim) && e->name.empty()) {
     return error_at(StatusCode::kInvalidArgument, pick(e->loc, loc), "unnamed index or dim");
   }
-  for (const auto& a : e->args) PLAIDML_TRY(check_shape(a, loc));
+  for (const auto& a : e->args) PLAIDML_TRY(check_shape(a, loc, seen));
   return Status::ok();
+}
+
+Status check_shape(const IntExprPtr& e, const SourceLoc& loc) {
+  std::unordered_set<const IntExpr*> seen;
+  return check_shape(e, loc, seen);
 }
 
 bool has_index(const IntExpr& e) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/poly/affine.h"
 
@@ -170,6 +171,37 @@ Expected<SymbolicDims> structural_dims(const Node& n,
 }
 
 }  // namespace
+
+IntExprPtr exact_binary(IntOp op, IntExprPtr a, IntExprPtr b, SourceLoc loc) {
+  auto x = size_expr::literal_value(*a);
+  auto y = b ? size_expr::literal_value(*b) : std::optional<int64_t>(0);
+  bool foldable = x && y && std::abs(*x) < (int64_t{1} << 31) && std::abs(*y) < (int64_t{1} << 31);
+  if (foldable) {
+    switch (op) {
+      case IntOp::kAdd: return IntExpr::literal(*x + *y, loc);
+      case IntOp::kSub: return IntExpr::literal(*x - *y, loc);
+      case IntOp::kMul: return IntExpr::literal(*x * *y, loc);
+      case IntOp::kMax: return IntExpr::literal(std::max(*x, *y), loc);
+      case IntOp::kMin: return IntExpr::literal(std::min(*x, *y), loc);
+      case IntOp::kNeg: return IntExpr::literal(-*x, loc);
+      case IntOp::kDiv:
+        if (*y != 0 && *x % *y == 0) return IntExpr::literal(*x / *y, loc);
+        break;
+      case IntOp::kFloorDiv:
+        if (*y != 0) {
+          int64_t q = *x / *y;
+          if ((*x % *y != 0) && ((*x < 0) != (*y < 0))) --q;
+          return IntExpr::literal(q, loc);
+        }
+        break;
+      case IntOp::kLiteral:
+      case IntOp::kIndex:
+      case IntOp::kDim: break;
+    }
+  }
+  if (op == IntOp::kNeg) return IntExpr::neg(std::move(a), std::move(loc));
+  return IntExpr::binary(op, std::move(a), std::move(b), std::move(loc));
+}
 
 Expected<SymbolicDims> symbolic_dims(const Program& program, ValueId id,
                                      const std::vector<std::optional<SymbolicDims>>& known) {

@@ -32,6 +32,12 @@ bool same(const IntExpr& a, const IntExpr& b);  // structurally equal
 IntExprPtr broadcast(IntExprPtr a, IntExprPtr b);
 }  // namespace size_expr
 
+// a op b (or -a for kNeg, b unused), folded to a literal when both operands are literals and
+// the result means the same in sizes and in index expressions (a division only when exact).
+// Programs built by calls then carry `224` where `(224 + 6 - 7) / 2 + 1` would otherwise grow,
+// and grow again at every broadcast of two such sizes.
+IntExprPtr exact_binary(IntOp op, IntExprPtr a, IntExprPtr b, SourceLoc loc);
+
 // The dims of node `id`, given the dims of every earlier node it uses (`known[k]` for node k).
 // Inputs must have a known rank and named dims (ProgramBuilder::dims_of names unnamed dims
 // first). Errors (kTypeError): an input of unknown rank, naming it.

@@ -8,7 +8,8 @@ const std::vector<ConverterEntry>& all_converters() {
   static const std::vector<ConverterEntry> all = [] {
     std::vector<ConverterEntry> list;
     for (auto group : {elementwise_converters, shape_converters, nn_converters,
-                       reduce_converters, misc_converters}) {
+                       reduce_converters, misc_converters, attention_converters,
+                       quant_converters, sequence_converters}) {
       auto entries = group();
       list.insert(list.end(), entries.begin(), entries.end());
     }

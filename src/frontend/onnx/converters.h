@@ -20,6 +20,9 @@ std::vector<ConverterEntry> shape_converters();        // ops_shape.cc
 std::vector<ConverterEntry> nn_converters();           // ops_nn.cc
 std::vector<ConverterEntry> reduce_converters();       // ops_reduce.cc
 std::vector<ConverterEntry> misc_converters();         // ops_misc.cc
+std::vector<ConverterEntry> attention_converters();    // ops_attention.cc
+std::vector<ConverterEntry> quant_converters();        // ops_quant.cc
+std::vector<ConverterEntry> sequence_converters();     // ops_sequence.cc
 
 // nullptr when no converter handles op.
 const ConverterEntry* find_converter(const std::string& op);

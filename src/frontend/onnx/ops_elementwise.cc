@@ -80,7 +80,7 @@ plaidml::Tensor cast_to(const plaidml::Tensor& t, plaidml_dtype dtype) {
 plaidml::Tensor logical_and(const plaidml::Tensor& a, const plaidml::Tensor& b) { return a & b; }
 plaidml::Tensor logical_or(const plaidml::Tensor& a, const plaidml::Tensor& b) { return a | b; }
 plaidml::Tensor logical_not(const plaidml::Tensor& a) { return ~a; }  // ~ of a bool is not
-plaidml::Tensor is_nan(const plaidml::Tensor& x) { return plaidml::ne(x, x); }
+plaidml::Tensor is_nan(const plaidml::Tensor& x) { return plaidml::isnan(x); }
 
 plaidml::Tensor nan_max(const plaidml::Tensor& a, const plaidml::Tensor& b, plaidml_dtype dtype) {
   plaidml::Tensor r = plaidml::max(a, b);
@@ -128,14 +128,6 @@ plaidml::Tensor softplus(NodeContext& cx, const plaidml::Tensor& x, plaidml_dtyp
   return plaidml::relu(x) + log1p(cx, plaidml::exp(-plaidml::abs(x)), dtype);
 }
 
-// A tie (x - floor(x) == 0.5, exact in binary floats) rounds to 2 * round(x / 2), the even
-// neighbour; everything else rounds as Tile's round.
-plaidml::Tensor round_half_even(NodeContext& cx, const plaidml::Tensor& x, plaidml_dtype dtype) {
-  plaidml::Tensor half = cst(cx, dtype, 0.5);
-  plaidml::Tensor tie = plaidml::eq(x - plaidml::floor(x), half);
-  plaidml::Tensor even = plaidml::round(x * half) * cst(cx, dtype, 2.0);
-  return plaidml::select(tie, even, plaidml::round(x));
-}
 
 }  // namespace elementwise
 

@@ -112,7 +112,7 @@ void convert_is_inf(NodeContext& cx) {
   bool negative = cx.attr_int("detect_negative", 1) != 0;
   bool positive = cx.attr_int("detect_positive", 1) != 0;
   plaidml::Tensor x = cx.tensor(0);
-  plaidml::Tensor r = negative && positive ? plaidml::eq(plaidml::abs(x), cst(cx, d, INFINITY))
+  plaidml::Tensor r = negative && positive ? plaidml::isinf(x)
                       : positive            ? plaidml::eq(x, cst(cx, d, INFINITY))
                       : negative            ? plaidml::eq(x, cst(cx, d, -INFINITY))
                                             : logical_and(is_nan(x), logical_not(is_nan(x)));
@@ -143,9 +143,15 @@ void convert_dropout(NodeContext& cx) {
     }
   }
   if (cx.wants_output(1)) {
-    if (cx.version() < 10) unsupported("the mask output of Dropout-{} is not supported", cx.version());
+    // In inference every element is kept: the mask is all true (bool from version 10; before,
+    // of the input's type T, so all ones).
     plaidml::Tensor x = cx.tensor(0);
-    cx.set_output(1, logical_or(plaidml::eq(x, x), plaidml::ne(x, x)), PLAIDML_DTYPE_BOOL);
+    plaidml::Tensor keep = logical_or(plaidml::eq(x, x), plaidml::ne(x, x));
+    if (cx.version() < 10) {
+      cx.set_output(1, cast_to(keep, cx.dtype(0)), cx.dtype(0));
+    } else {
+      cx.set_output(1, keep, PLAIDML_DTYPE_BOOL);
+    }
   }
   cx.set_output(0, cx.input(0));
 }

@@ -50,7 +50,8 @@ void convert_round(NodeContext& cx) {
   cx.check_attrs({});
   cx.require_dtype(0, float_types());
   if (try_fold(cx, FoldOp::kRound)) return;
-  cx.set_output(0, round_half_even(cx, cx.tensor(0), cx.dtype(0)), cx.dtype(0));
+  // ONNX rounds halves to the even neighbour: Tile's round_even (its round is C's).
+  cx.set_output(0, plaidml::round_even(cx.tensor(0)), cx.dtype(0));
 }
 
 // Add, Sub, Mul, Div: one dtype T, numpy broadcasting. Integer Div truncates toward zero in

@@ -48,8 +48,6 @@ plaidml::Tensor expm1(NodeContext& cx, const plaidml::Tensor& x, plaidml_dtype d
 plaidml::Tensor log1p(NodeContext& cx, const plaidml::Tensor& x, plaidml_dtype dtype);
 // log(1 + exp(x)) without overflow (numpy's logaddexp(0, x)).
 plaidml::Tensor softplus(NodeContext& cx, const plaidml::Tensor& x, plaidml_dtype dtype);
-// Rounding half to even (Tile's round takes halves away from zero).
-plaidml::Tensor round_half_even(NodeContext& cx, const plaidml::Tensor& x, plaidml_dtype dtype);
 
 // --- folding at import (ops_elementwise_fold.cc) ---
 // Ops that fold when every input is known at import (a small constant, or sizes from Shape).

@@ -1,6 +1,6 @@
 // ONNX operators: misc group. CumSum, Compress (here); the losses (ops_misc_loss.cc).
 //
-// Not converted, so the importer reports them as unsupported operators: Det, Bernoulli and the
+// Not converted, so the importer reports them as unsupported operators: Bernoulli and the
 // Random* ops (nondeterministic), NonMaxSuppression (a data-dependent output size), and the
 // control flow ops If, Loop and Scan (their subgraphs would need the importer to import nested
 // graphs; If with a condition known at import could import the chosen branch, but the converter

@@ -32,7 +32,7 @@ __all__ = ["load", "load_bytes", "describe", "library", "Unsupported", "MIN_IR_V
 
 # The range the importer accepts (PLAIDML_ONNX_* in onnx.h).
 MIN_IR_VERSION, MAX_IR_VERSION = 3, 14
-MIN_OPSET, MAX_OPSET = 7, 28
+MIN_OPSET, MAX_OPSET = 1, 28
 
 _UNSUPPORTED = 5  # PLAIDML_STATUS_UNSUPPORTED
 
