@@ -212,4 +212,15 @@ void NodeContext::require_dtype(size_t i, const std::vector<plaidml_dtype>& allo
   }
 }
 
+plaidml::Tensor cast_tensor(const plaidml::Tensor& x, plaidml_dtype dtype) {
+  int bits = static_cast<int>(dtype_bytes(dtype) * 8);
+  if (dtype == PLAIDML_DTYPE_BOOL) return plaidml::as_bool(x);
+  if (dtype == PLAIDML_DTYPE_BFLOAT16) {
+    return plaidml::call("as_bfloat", {x}, {plaidml::detail::literal_of(x, 16)});
+  }
+  if (dtype_is_float(dtype)) return plaidml::as_float(x, bits);
+  if (dtype_is_signed_int(dtype)) return plaidml::as_int(x, bits);
+  return plaidml::as_uint(x, bits);
+}
+
 }  // namespace plaidml::onnx_import

@@ -89,6 +89,10 @@ class NodeContext {
   int opset_;
 };
 
+// x converted to dtype (Tile's as_float/as_bfloat/as_int/as_uint/as_bool): the one cast every
+// converter uses.
+plaidml::Tensor cast_tensor(const plaidml::Tensor& x, plaidml_dtype dtype);
+
 // A converter imports one node (every version listed with it in converters.cc).
 using Converter = void (*)(NodeContext&);
 

@@ -24,14 +24,8 @@ inline plaidml::Tensor scalar(NodeContext& cx, plaidml_dtype dtype, double v) {
 
 // x converted to a float dtype.
 inline plaidml::Tensor to_float(const plaidml::Tensor& x, plaidml_dtype dtype) {
-  switch (dtype) {
-    case PLAIDML_DTYPE_FLOAT16: return plaidml::as_float(x, 16);
-    case PLAIDML_DTYPE_FLOAT32: return plaidml::as_float(x, 32);
-    case PLAIDML_DTYPE_FLOAT64: return plaidml::as_float(x, 64);
-    case PLAIDML_DTYPE_BFLOAT16:
-      return plaidml::call("as_bfloat", {x}, {plaidml::detail::literal_of(x, 16)});
-    default: unsupported("no float cast to {}", dtype_text(dtype));
-  }
+  if (!dtype_is_float(dtype)) unsupported("no float cast to {}", dtype_text(dtype));
+  return cast_tensor(x, dtype);
 }
 
 // A size expression as a scalar integer tensor (evaluated when the program runs).

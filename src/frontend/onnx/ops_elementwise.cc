@@ -67,14 +67,7 @@ plaidml::Tensor cst_int(NodeContext& cx, plaidml_dtype dtype, int64_t v) {
 }
 
 plaidml::Tensor cast_to(const plaidml::Tensor& t, plaidml_dtype dtype) {
-  int bits = static_cast<int>(dtype_bytes(dtype) * 8);
-  if (dtype == PLAIDML_DTYPE_BOOL) return plaidml::as_bool(t);
-  if (dtype == PLAIDML_DTYPE_BFLOAT16) {
-    return plaidml::call("as_bfloat", {t}, {plaidml::detail::literal_of(t, 16)});
-  }
-  if (dtype_is_float(dtype)) return plaidml::as_float(t, bits);
-  if (dtype_is_signed_int(dtype)) return plaidml::as_int(t, bits);
-  return plaidml::as_uint(t, bits);
+  return cast_tensor(t, dtype);
 }
 
 plaidml::Tensor logical_and(const plaidml::Tensor& a, const plaidml::Tensor& b) { return a & b; }

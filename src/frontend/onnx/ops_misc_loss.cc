@@ -15,10 +15,7 @@ using namespace reduce_util;  // NOLINT
 
 // A bool (or any) tensor converted to the float dtype `dtype`.
 plaidml::Tensor to_float(const plaidml::Tensor& x, plaidml_dtype dtype) {
-  if (dtype == PLAIDML_DTYPE_BFLOAT16) {
-    return plaidml::call("as_bfloat", {x}, {plaidml::detail::literal_of(x, 16)});
-  }
-  return plaidml::as_float(x, static_cast<int>(dtype_bytes(dtype) * 8));
+  return cast_tensor(x, dtype);
 }
 
 // The coordinate along `axis` of every element of x, in the integer dtype of the target.

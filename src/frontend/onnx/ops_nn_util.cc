@@ -4,23 +4,8 @@
 namespace plaidml::onnx_import::nn {
 
 plaidml::Tensor cast(const plaidml::Tensor& x, plaidml_dtype dtype) {
-  auto bits = [&](int n) { return detail::literal_of(x, n); };
-  switch (dtype) {
-    case PLAIDML_DTYPE_FLOAT16: return plaidml::as_float(x, 16);
-    case PLAIDML_DTYPE_FLOAT32: return plaidml::as_float(x, 32);
-    case PLAIDML_DTYPE_FLOAT64: return plaidml::as_float(x, 64);
-    case PLAIDML_DTYPE_BFLOAT16: return plaidml::call("as_bfloat", {x}, {bits(16)});
-    case PLAIDML_DTYPE_INT8: return plaidml::as_int(x, 8);
-    case PLAIDML_DTYPE_INT16: return plaidml::as_int(x, 16);
-    case PLAIDML_DTYPE_INT32: return plaidml::as_int(x, 32);
-    case PLAIDML_DTYPE_INT64: return plaidml::as_int(x, 64);
-    case PLAIDML_DTYPE_UINT8: return plaidml::as_uint(x, 8);
-    case PLAIDML_DTYPE_UINT16: return plaidml::as_uint(x, 16);
-    case PLAIDML_DTYPE_UINT32: return plaidml::as_uint(x, 32);
-    case PLAIDML_DTYPE_UINT64: return plaidml::as_uint(x, 64);
-    case PLAIDML_DTYPE_BOOL: return plaidml::as_bool(x);
-    default: unsupported("no cast to {}", dtype_text(dtype));
-  }
+  if (dtype_bytes(dtype) == 0) unsupported("no cast to {}", dtype_text(dtype));
+  return cast_tensor(x, dtype);
 }
 
 plaidml_dtype float_dtype_of_onnx(int64_t elem_type, const char* what) {

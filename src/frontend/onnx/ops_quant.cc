@@ -9,14 +9,7 @@ namespace plaidml::onnx_import {
 namespace quant {
 
 plaidml::Tensor cast(const plaidml::Tensor& t, plaidml_dtype dtype) {
-  int bits = static_cast<int>(dtype_bytes(dtype) * 8);
-  if (dtype == PLAIDML_DTYPE_BOOL) return plaidml::as_bool(t);
-  if (dtype == PLAIDML_DTYPE_BFLOAT16) {
-    return plaidml::call("as_bfloat", {t}, {plaidml::detail::literal_of(t, 16)});
-  }
-  if (dtype_is_float(dtype)) return plaidml::as_float(t, bits);
-  if (dtype_is_signed_int(dtype)) return plaidml::as_int(t, bits);
-  return plaidml::as_uint(t, bits);
+  return cast_tensor(t, dtype);
 }
 
 plaidml::Tensor scalar(NodeContext& cx, plaidml_dtype dtype, double v) {

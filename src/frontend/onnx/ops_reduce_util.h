@@ -63,8 +63,7 @@ inline bool is_half(plaidml_dtype dtype) {
   return dtype == PLAIDML_DTYPE_FLOAT16 || dtype == PLAIDML_DTYPE_BFLOAT16;
 }
 inline plaidml::Tensor to_half(const plaidml::Tensor& x, plaidml_dtype dtype) {
-  if (dtype == PLAIDML_DTYPE_FLOAT16) return plaidml::as_float(x, 16);
-  return plaidml::call("as_bfloat", {x}, {plaidml::detail::literal_of(x, 16)});
+  return cast_tensor(x, dtype);
 }
 
 // The axes of a reduction, sorted, normalised and without duplicates (INVALID if repeated).

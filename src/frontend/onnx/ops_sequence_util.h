@@ -47,11 +47,7 @@ inline plaidml::Tensor widen(const plaidml::Tensor& x, plaidml_dtype dtype) {
   return is_half(dtype) ? plaidml::as_float(x, 32) : x;
 }
 inline plaidml::Tensor narrow(const plaidml::Tensor& x, plaidml_dtype dtype) {
-  if (dtype == PLAIDML_DTYPE_FLOAT16) return plaidml::as_float(x, 16);
-  if (dtype == PLAIDML_DTYPE_BFLOAT16) {
-    return plaidml::call("as_bfloat", {x}, {plaidml::detail::literal_of(x, 16)});
-  }
-  return x;
+  return is_half(dtype) ? cast_tensor(x, dtype) : x;
 }
 // The dtype computations run in: f32 for f16/bf16, else dtype.
 inline plaidml_dtype compute_dtype(plaidml_dtype d) {

@@ -155,16 +155,7 @@ plaidml::Tensor scalar_element(NodeContext& cx, const HostTensor& h, int64_t k) 
 }
 
 plaidml::Tensor cast_to(const plaidml::Tensor& t, plaidml_dtype dtype) {
-  int bits = static_cast<int>(dtype_bytes(dtype) * 8);
-  switch (dtype) {
-    case PLAIDML_DTYPE_BOOL: return plaidml::as_bool(t);
-    case PLAIDML_DTYPE_BFLOAT16:
-      return plaidml::call("as_bfloat", {t}, {plaidml::detail::literal_of(t, 16)});
-    default: break;
-  }
-  if (dtype_is_float(dtype)) return plaidml::as_float(t, bits);
-  if (dtype_is_signed_int(dtype)) return plaidml::as_int(t, bits);
-  return plaidml::as_uint(t, bits);
+  return cast_tensor(t, dtype);
 }
 
 plaidml::Tensor dim_value(NodeContext& cx, const plaidml::IndexExpr& e) {
