@@ -29,17 +29,34 @@ cc -std=c99 -Wall -Werror -o "$work/matmul_pc" "$src/examples/matmul.c" \
   $(pkg-config --cflags --libs plaidml) -Wl,-rpath,"$(pkg-config --variable=libdir plaidml)"
 "$work/matmul_pc" | tee "$work/pc.out"
 
+# The ONNX importer, when built: its own pkg-config file (which requires plaidml's).
+onnx_model=$src/tests/data/onnx/add_relu.onnx
+if [ -f "$libdir/pkgconfig/plaidml-onnx.pc" ]; then
+  # shellcheck disable=SC2046
+  cc -std=c99 -Wall -Werror -o "$work/onnx_run_pc" "$src/examples/onnx_run.c" \
+    $(pkg-config --cflags --libs plaidml-onnx) -Wl,-rpath,"$(pkg-config --variable=libdir plaidml)"
+  "$work/onnx_run_pc" "$onnx_model" batch=2 | tee "$work/onnx-pc.out"
+  grep -q "Y: f32\[2, 3\] = 0 0 1 2 3 0" "$work/onnx-pc.out" ||
+    { echo "FAIL: onnx_run through pkg-config printed the wrong values"; exit 1; }
+fi
+
 for standard in default 14; do
   consumer=$work/consumer-$standard
-  args=(-DCMAKE_PREFIX_PATH="$prefix" -DPLAIDML_EXAMPLE="$src/examples/matmul.c")
+  args=(-DCMAKE_PREFIX_PATH="$prefix" -DPLAIDML_EXAMPLE="$src/examples/matmul.c"
+        -DPLAIDML_ONNX_EXAMPLE="$src/examples/onnx_run.c")
   [ "$standard" = default ] || args+=(-DCMAKE_CXX_STANDARD="$standard")
   cmake -S "$src/tests/packaging/consumer" -B "$consumer" -G Ninja "${args[@]}" \
     >"$consumer.log" 2>&1 || { cat "$consumer.log"; exit 1; }
   cmake --build "$consumer" >>"$consumer.log" 2>&1 || { cat "$consumer.log"; exit 1; }
   "$consumer/hpp_consumer"
   "$consumer/matmul_consumer" | tee "$work/cmake-$standard.out"
+  if [ -x "$consumer/onnx_consumer" ]; then
+    "$consumer/onnx_consumer" "$onnx_model" batch=2 | grep -q "Y: f32\[2, 3\] = 0 0 1 2 3 0" ||
+      { echo "FAIL: onnx_run through find_package(plaidml COMPONENTS onnx)"; exit 1; }
+  fi
   # Timings differ between runs; everything else must match.
   cmp <(grep -v "time" "$work/pc.out") <(grep -v "time" "$work/cmake-$standard.out")
 done
 echo "ok: the installed tool runs, and the installed tree works through pkg-config and" \
-     "find_package(plaidml) (C and C++, default and C++14 consumers), without LD_LIBRARY_PATH"
+     "find_package(plaidml) (C and C++, default and C++14 consumers, the ONNX importer when" \
+     "built), without LD_LIBRARY_PATH"
