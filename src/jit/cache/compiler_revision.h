@@ -9,6 +9,7 @@ namespace plaidml::jit {
 // too, but an emitter fix or a new LLVM option changes the code without changing them: without
 // a bump, users would keep running the old code from their caches. A needless bump costs one
 // cold compile per kernel; a missed one runs stale code, so when in doubt, bump.
-inline constexpr int kCompilerRevision = 2;  // 2: O2 without vectorizers for register-blocked modules
+// 2: O2 without vectorizers for register-blocked modules; 3: SPIR-V tanh by its series near 0.
+inline constexpr int kCompilerRevision = 3;
 
 }  // namespace plaidml::jit
