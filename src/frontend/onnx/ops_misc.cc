@@ -1,4 +1,4 @@
-// ONNX operators: misc group. CumSum, Compress (here); the losses (ops_misc_loss.cc).
+// ONNX operators: misc group. CumSum, CumProd, Compress (here); the losses (ops_misc_loss.cc).
 //
 // Not converted, so the importer reports them as unsupported operators: Bernoulli and the
 // Random* ops (nondeterministic), NonMaxSuppression (a data-dependent output size), and the
@@ -14,24 +14,28 @@ namespace {
 
 using namespace reduce_util;  // NOLINT
 
-plaidml::Tensor cumsum_along(NodeContext& cx, const plaidml::Tensor& x, int64_t axis) {
+// One scan of the op library along axis, with ONNX's exclusive and reverse.
+plaidml::Tensor scan_along(NodeContext& cx, const char* op, const plaidml::Tensor& x,
+                           int64_t axis) {
   plaidml::Attrs attrs;
   attrs.set("axis", axis)
       .set("exclusive", cx.attr_int("exclusive", 0) != 0 ? 1 : 0)
       .set("reverse", cx.attr_int("reverse", 0) != 0 ? 1 : 0);
-  return plaidml::op("cumsum", {x}, attrs);
+  return plaidml::op(op, {x}, attrs);
 }
 
-// CumSum: the op library's cumsum (numpy cumsum with ONNX's exclusive and reverse). An axis
-// known only at run time (the output shape does not depend on it) selects among the scans
-// along every axis: rank times the work, so a constant axis is far better.
-void cumsum(NodeContext& cx) {
+// CumSum and CumProd: the op library's cumsum and cumprod (numpy's, with ONNX's exclusive and
+// reverse; an exclusive product starts at 1). An axis known only at run time (the output shape
+// does not depend on it) selects among the scans along every axis: rank times the work, so a
+// constant axis is far better.
+template <const char* kOp>
+void scan(NodeContext& cx) {
   cx.check_attrs({"exclusive", "reverse"});
   cx.require_dtype(0, kNumeric);
   cx.require_dtype(1, {PLAIDML_DTYPE_INT32, PLAIDML_DTYPE_INT64});
   if (cx.rank(1) > 1) invalid("input 'axis' must be a scalar");
   size_t rank = cx.rank(0);
-  if (rank == 0) invalid("CumSum needs an input of rank >= 1");
+  if (rank == 0) invalid("{} needs an input of rank >= 1", cx.op_type());
   plaidml::Tensor x = cx.tensor(0);
   plaidml_dtype dtype = cx.dtype(0);
   if (is_half(dtype)) x = plaidml::as_float(x, 32);  // see is_half (exclusive, empty)
@@ -41,7 +45,7 @@ void cumsum(NodeContext& cx) {
   if (auto axis = cx.known_ints(1)) {
     if (axis->size() != 1) invalid("input 'axis' must be a scalar");
     int64_t a = static_cast<int64_t>(cx.normalize_axis((*axis)[0], rank, "axis"));
-    return finish(cumsum_along(cx, x, a));
+    return finish(scan_along(cx, kOp, x, a));
   }
   if (cx.rank(1) == 1 && cx.size(1, 0) != 1) invalid("input 'axis' must hold one value");
   // An axis out of [-rank, rank) matches no scan and leaves 0 (ONNX calls it an error).
@@ -50,10 +54,13 @@ void cumsum(NodeContext& cx) {
   for (int64_t a = 0; a < static_cast<int64_t>(rank); ++a) {
     plaidml::Tensor hit = logical_or(plaidml::eq(axis, axis.constant(a)),
                                      plaidml::eq(axis, axis.constant(a - static_cast<int64_t>(rank))));
-    r = plaidml::select(hit, cumsum_along(cx, x, a), r);
+    r = plaidml::select(hit, scan_along(cx, kOp, x, a), r);
   }
   finish(r);
 }
+
+constexpr char kCumSum[] = "cumsum";
+constexpr char kCumProd[] = "cumprod";
 
 // Compress with the condition known at import: a gather of the selected positions along the
 // axis (of the flattened input without an axis), as numpy.compress: a condition shorter than
@@ -112,7 +119,8 @@ void compress(NodeContext& cx) {
 
 std::vector<ConverterEntry> misc_converters() {
   std::vector<ConverterEntry> list = {
-      {"CumSum", {11, 14}, cumsum},
+      {"CumSum", {11, 14}, scan<kCumSum>},
+      {"CumProd", {26}, scan<kCumProd>},
       {"Compress", {9, 11, 28}, compress},
   };
   for (auto& e : reduce_util::loss_converters()) list.push_back(std::move(e));

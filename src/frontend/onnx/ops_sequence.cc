@@ -1,4 +1,4 @@
-// ONNX operators: the "sequence" group. CumProd, LpNormalization, ReverseSequence, Det and the
+// ONNX operators: the "sequence" group. LpNormalization, ReverseSequence, Det and the
 // window functions (here); RNN/GRU/LSTM (ops_sequence_rnn.cc); DFT (ops_sequence_dft.cc);
 // Col2Im, MaxUnpool, CenterCropPad (ops_sequence_image.cc).
 //
@@ -15,44 +15,6 @@ namespace sequence {
 namespace {
 
 using plaidml::Tensor;
-
-// --- CumProd -------------------------------------------------------------------------------
-
-Tensor cumprod_along(NodeContext& cx, const Tensor& x, int64_t axis) {
-  plaidml::Attrs attrs;
-  attrs.set("axis", axis)
-      .set("exclusive", cx.attr_int("exclusive", 0) != 0 ? 1 : 0)
-      .set("reverse", cx.attr_int("reverse", 0) != 0 ? 1 : 0);
-  return plaidml::op("cumprod", {x}, attrs);
-}
-
-// CumProd: the op library's cumprod (numpy cumprod; exclusive starts at 1, reverse scans from
-// the end, as ONNX). An axis known only at run time selects among the scans along every axis.
-void cumprod(NodeContext& cx) {
-  cx.check_attrs({"exclusive", "reverse"});
-  cx.require_dtype(0, numeric_types());
-  cx.require_dtype(1, {PLAIDML_DTYPE_INT32, PLAIDML_DTYPE_INT64});
-  if (cx.rank(1) > 1) invalid("input 'axis' must be a scalar");
-  size_t rank = cx.rank(0);
-  if (rank == 0) invalid("CumProd needs an input of rank >= 1");
-  plaidml_dtype dtype = cx.dtype(0);
-  Tensor x = widen(cx.tensor(0), dtype);
-  if (auto axis = cx.known_ints(1)) {
-    if (axis->size() != 1) invalid("input 'axis' must be a scalar");
-    int64_t a = static_cast<int64_t>(cx.normalize_axis((*axis)[0], rank, "axis"));
-    return cx.set_output(0, narrow(cumprod_along(cx, x, a), dtype), dtype);
-  }
-  if (cx.rank(1) == 1 && cx.size(1, 0) != 1) invalid("input 'axis' must hold one value");
-  // An axis out of [-rank, rank) matches no scan and leaves 0 (ONNX calls it an error).
-  Tensor axis = cx.tensor(1);
-  Tensor r = x.constant(int64_t{0});
-  for (int64_t a = 0; a < static_cast<int64_t>(rank); ++a) {
-    int64_t neg = a - static_cast<int64_t>(rank);
-    Tensor hit = plaidml::eq(axis, axis.constant(a)) | plaidml::eq(axis, axis.constant(neg));
-    r = plaidml::select(hit, cumprod_along(cx, x, a), r);
-  }
-  cx.set_output(0, narrow(r, dtype), dtype);
-}
 
 // --- LpNormalization -----------------------------------------------------------------------
 
@@ -209,7 +171,6 @@ void blackman(NodeContext& cx) { window(cx, 0.42, 0.5, 0.08); }
 std::vector<ConverterEntry> sequence_converters() {
   using namespace sequence;  // NOLINT
   std::vector<ConverterEntry> list = {
-      {"CumProd", {26}, cumprod},
       {"LpNormalization", {1, 22}, lp_normalization},
       {"ReverseSequence", {10, 28}, reverse_sequence},
       {"Det", {11, 22}, det},
