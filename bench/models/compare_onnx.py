@@ -9,8 +9,10 @@ Relative error is max|ours - ort| / max|ort| per output (a scale-free figure for
 hidden states alike). A model that does not import is reported with the importer's message.
 """
 import argparse
+import concurrent.futures
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -74,9 +76,10 @@ def compare(entry, folder, devices, batch, seq, threads):
             ours, times = run_plaidml(path, feeds, device, entry["outputs"])
             result["devices"][device] = dict(
                 times, outputs={n: errors(o, r) for n, o, r in zip(entry["outputs"], ours, ref)})
-        except plaidml.PlaidMLError as e:
+        except Exception as e:  # an error is this device's result; the others still run
             result["devices"][device] = {"error": "%s: %s" % (type(e).__name__, str(e)[:600])}
-        print(json.dumps({entry["file"]: {device: result["devices"][device]}}), flush=True)
+        print(json.dumps({entry["file"]: {device: result["devices"][device]}}), file=sys.stderr,
+              flush=True)
     return result
 
 
@@ -105,26 +108,65 @@ def main():
     parser.add_argument("--seq", type=int, default=16)
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--only", default="", help="comma-separated file names")
+    parser.add_argument("--timeout", type=int, default=240, help="seconds per model and device")
+    parser.add_argument("--jobs", type=int, default=1, help="models and devices run at once")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json")
     parser.add_argument("--markdown")
     args = parser.parse_args()
     with open(os.path.join(args.models, "manifest.json")) as f:
         manifest = json.load(f)
-    results = []
-    for entry in manifest["models"]:
-        if args.only and entry["file"] not in args.only.split(","):
-            continue
-        results.append(compare(entry, args.models, args.devices.split(","), args.batch,
-                               args.seq, args.threads))
-    table = markdown(results)
-    print(table)
+    entries = [e for e in manifest["models"]
+               if not args.only or e["file"] in args.only.split(",")]
+    if args.worker:  # one model on the devices given, its result as one JSON line
+        print("RESULT " + json.dumps(compare(entries[0], args.models, args.devices.split(","),
+                                             args.batch, args.seq, args.threads)), flush=True)
+        return 0
+    # Every (model, device) pair in its own child, --jobs at a time; the reports are rewritten
+    # as each finishes, so a run cut short keeps what it did.
+    by_file = {}
+    tasks = [(e, d) for e in entries for d in args.devices.split(",")]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(run_worker, e, d, args): e["file"] for e, d in tasks}
+        for done in concurrent.futures.as_completed(futures):
+            one = done.result()
+            merged = by_file.setdefault(futures[done], dict(one, devices={}))
+            merged["devices"].update(one["devices"])
+            print(json.dumps({futures[done]: one["devices"]}), flush=True)
+            write_reports([by_file[e["file"]] for e in entries if e["file"] in by_file], args)
+    results = [by_file[e["file"]] for e in entries]
+    print(markdown(results))
+    return 0
+
+
+def run_worker(entry, device, args):
+    """compare() of one model on one device in a child process, so that a crash or a run past
+    --timeout is that device's result, not the end of the report."""
+    command = [sys.executable, os.path.abspath(__file__), "--worker", "--models", args.models,
+               "--only", entry["file"], "--devices", device, "--batch", str(args.batch),
+               "--seq", str(args.seq), "--threads", str(args.threads)]
+    base = {"file": entry["file"], "exporter": entry["exporter"], "batch": args.batch,
+            "seq": args.seq}
+    try:
+        child = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return dict(base, devices={device: {"error": "timed out after %d s" % args.timeout}})
+    for line in child.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[len("RESULT "):])
+    tail = (child.stderr or child.stdout)[-600:]
+    return dict(base, devices={device: {"error": "exit status %d: %s" % (child.returncode,
+                                                                           tail)}})
+
+
+def write_reports(results, args):
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"onnxruntime": ort.__version__, "results": results}, f, indent=1)
+            json.dump({"onnxruntime": ort.__version__, "plaidml": plaidml.version(),
+                       "results": results}, f, indent=1)
     if args.markdown:
         with open(args.markdown, "w") as f:
-            f.write(table)
-    return 0
+            f.write(markdown(results))
 
 
 if __name__ == "__main__":

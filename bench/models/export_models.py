@@ -2,7 +2,10 @@
 downloaded), to ONNX files with dynamic batch (and sequence) axes. Runs where PyTorch,
 torchvision and transformers are installed (the GPU machine); the files are not committed.
 
-    python bench/models/export_models.py --out /tmp/models [--only resnet50,bert]
+    python bench/models/export_models.py --out /tmp/models [--only resnet50,bert_base]
+
+bert_tiny and gpt2_tiny (not exported by default) are the same architectures at 64 wide and two
+layers: files of a few MiB, to bring back from the GPU machine for debugging.
 
 Each model is exported twice where the exporter allows: by the TorchScript exporter at opset 17
 (the Shape -> Gather -> Concat -> Reshape graphs of older exports) as <name>.onnx, and by the
@@ -27,6 +30,8 @@ def vision(name):
     make = {"resnet50": tvm.resnet50, "mobilenet_v3": tvm.mobilenet_v3_large,
             "vit_b_16": tvm.vit_b_16}[name]
     model = make(weights=None).eval()
+    if name == "vit_b_16":  # torchvision zero-initialises ViT's head: logits would all be 0
+        torch.nn.init.normal_(model.heads.head.weight, std=0.02)
     example = (torch.randn(2, 3, 224, 224),)
     inputs = [{"name": "images", "dims": ["batch", 3, 224, 224], "dtype": "float32"}]
     dynamic = {"images": {0: "batch"}}
@@ -46,14 +51,23 @@ class TextWrapper(torch.nn.Module):
         return tuple(out[k] for k in self.outputs)
 
 
+# The tiny variants: the same architectures and graph patterns, small enough (a few MiB) to bring
+# back from the GPU machine for debugging the importer where torch is not installed.
+TINY = dict(num_hidden_layers=2, hidden_size=64, num_attention_heads=2, intermediate_size=128,
+            vocab_size=1000)
+TINY_GPT2 = dict(n_layer=2, n_embd=64, n_head=2, vocab_size=1000)
+
+
 def text(name):
     import transformers as tf
-    if name == "bert_base":
-        model = tf.BertModel(tf.BertConfig()).eval()
-        outputs, vocab = ["last_hidden_state", "pooler_output"], tf.BertConfig().vocab_size
+    if name.startswith("bert"):
+        config = tf.BertConfig(**(TINY if name.endswith("tiny") else {}))
+        model = tf.BertModel(config).eval()
+        outputs, vocab = ["last_hidden_state", "pooler_output"], config.vocab_size
     else:
-        model = tf.GPT2LMHeadModel(tf.GPT2Config()).eval()
-        outputs, vocab = ["logits"], tf.GPT2Config().vocab_size
+        config = tf.GPT2Config(**(TINY_GPT2 if name.endswith("tiny") else {}))
+        model = tf.GPT2LMHeadModel(config).eval()
+        outputs, vocab = ["logits"], config.vocab_size
     seq = 16
     example = (torch.randint(0, vocab, (2, seq)), torch.ones(2, seq, dtype=torch.int64))
     inputs = [{"name": "input_ids", "dims": ["batch", "sequence"], "dtype": "int64",
@@ -62,11 +76,12 @@ def text(name):
                "range": [1, 2]}]
     dynamic = {"input_ids": {0: "batch", 1: "sequence"},
                "attention_mask": {0: "batch", 1: "sequence"}}
-    return TextWrapper(model, outputs), example, inputs, dynamic, outputs
+    return TextWrapper(model, outputs).eval(), example, inputs, dynamic, outputs
 
 
 MODELS = {"resnet50": vision, "mobilenet_v3": vision, "vit_b_16": vision, "bert_base": text,
-          "gpt2": text}
+          "gpt2": text, "bert_tiny": text, "gpt2_tiny": text}
+DEFAULT = "resnet50,mobilenet_v3,vit_b_16,bert_base,gpt2"
 
 
 def export_one(name, out_dir, dynamo):
@@ -75,32 +90,50 @@ def export_one(name, out_dir, dynamo):
     path = os.path.join(out_dir, name + ("_dynamo" if dynamo else "") + ".onnx")
     names = [i["name"] for i in inputs]
     start = time.time()
-    with torch.no_grad():
-        if dynamo:
-            shapes = {n: {a: torch.export.Dim(d, min=1, max=4096) for a, d in axes.items()}
-                      for n, axes in dynamic.items()}
+    if dynamo:
+        # A tuple in forward()'s argument order (a dict would need its parameter names, "x" for
+        # torchvision); one Dim object per name, shared where axes are the same size.
+        dims = {}
+        shapes = tuple({a: dims.setdefault(d, torch.export.Dim(d, min=1, max=4096))
+                        for a, d in dynamic[n].items()} for n in names)
+        with torch.no_grad():
             program = torch.onnx.export(model, example, dynamo=True, input_names=names,
                                         output_names=outputs, dynamic_shapes=shapes,
                                         external_data=False)
-            program.save(path)
-        else:
-            torch.onnx.export(model, example, path, dynamo=False, opset_version=17,
-                              input_names=names, output_names=outputs, dynamic_axes=dynamic)
+        program.save(path)
+    else:
+        # Not under no_grad: there torch's MultiheadAttention takes its fused fast path
+        # (aten::_native_multi_head_attention), which the TorchScript exporter cannot export.
+        torch.onnx.export(model, example, path, dynamo=False, opset_version=17,
+                          input_names=names, output_names=outputs, dynamic_axes=dynamic)
     return {"model": name, "file": os.path.basename(path), "exporter":
             "dynamo" if dynamo else "torchscript", "inputs": inputs, "outputs": outputs,
             "seconds": round(time.time() - start, 1), "bytes": os.path.getsize(path)}
 
 
+def previous_exports(out_dir):
+    """The manifest entries of an earlier call whose files are still there."""
+    try:
+        with open(os.path.join(out_dir, "manifest.json")) as f:
+            entries = json.load(f)["models"]
+    except (OSError, ValueError, KeyError):
+        return []
+    return [e for e in entries if os.path.exists(os.path.join(out_dir, e["file"]))]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True)
-    parser.add_argument("--only", default=",".join(MODELS))
+    parser.add_argument("--only", default=DEFAULT, help="from: " + ",".join(MODELS))
     parser.add_argument("--no-dynamo", action="store_true")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    manifest, failures = [], []
+    manifest, failures = previous_exports(args.out), []
+    done = {(e["model"], e["exporter"]) for e in manifest}
     for name in args.only.split(","):
         for dynamo in ((False,) if args.no_dynamo else (False, True)):
+            if (name, "dynamo" if dynamo else "torchscript") in done:
+                continue  # exported by an earlier call into the same folder
             try:
                 entry = export_one(name, args.out, dynamo)
                 manifest.append(entry)

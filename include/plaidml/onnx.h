@@ -67,6 +67,37 @@ PLAIDML_API void plaidml_onnx_options_destroy(plaidml_onnx_options* options);
 PLAIDML_API plaidml_status plaidml_onnx_options_set_dim(plaidml_onnx_options* options,
                                                         const char* name, int64_t size);
 
+/* Binds the graph input `name` to a value at import: the importer treats it as a constant
+ * (folding what it feeds) and the program no longer has that input. This is how a model whose
+ * shapes depend on an input's contents imports: a Reshape's `shape`, a TopK's `K`, a Resize's
+ * `scales`, a Reduce's `axes` fed as graph inputs rather than initializers. plaidml compiles for
+ * shapes known before running, so such a model is imported once per value of those inputs
+ * (plaidml_onnx_needed_inputs_* says which they are). The value is rank sizes at dims, size
+ * bytes of dtype elements in row-major order at data, copied; binding a name again replaces its
+ * value. At import, a name that is no graph input, a dtype other than the input's or dims its
+ * declared shape does not allow are INVALID_ARGUMENT.
+ * Statuses: OK; INVALID_ARGUMENT (NULL, empty name, an invalid dtype, size not the byte size of
+ * dims); OUT_OF_MEMORY. */
+PLAIDML_API plaidml_status plaidml_onnx_options_set_input_value(plaidml_onnx_options* options,
+                                                                const char* name,
+                                                                plaidml_dtype dtype, size_t rank,
+                                                                const int64_t* dims,
+                                                                const void* data, size_t size);
+
+/* The graph inputs whose values the model's import needs (see
+ * plaidml_onnx_options_set_input_value), given the options: the names, each followed by '\n', in
+ * *out_names (plaidml_string_destroy). The importer imports the model; when a node fails only
+ * because contents it needs come from graph inputs, those inputs are listed. "" when the model
+ * imports as it is, or fails for a reason binding values cannot mend (the import's own status
+ * says which). Bind the listed inputs and ask again: a node further on may need more.
+ * Statuses: as plaidml_onnx_import_bytes / _file, except that UNSUPPORTED is never returned. */
+PLAIDML_API plaidml_status plaidml_onnx_needed_inputs_bytes(const void* data, size_t size,
+                                                            const plaidml_onnx_options* options,
+                                                            char** out_names);
+PLAIDML_API plaidml_status plaidml_onnx_needed_inputs_file(const char* path,
+                                                           const plaidml_onnx_options* options,
+                                                           char** out_names);
+
 /* Imports a model from its serialized bytes (size bytes at data). External data files are
  * refused (there is no folder to resolve them in: use plaidml_onnx_import_file). options may be
  * NULL (defaults). The caller owns *out_program (plaidml_program_destroy); the program holds

@@ -14,6 +14,8 @@
 #   6. bench/compare_gpu.py                          -> $OUT/gpu_table.md
 #   7. (STEPS=onnx-models, not by default) real models exported there, onnxruntime against
 #      plaidml on the CPU and each device            -> $OUT/onnx_models.{json,md}
+#   8. (STEPS=onnx-suite, not by default) onnx's node tests on the GPU devices
+#                                                    -> $OUT/onnx_suite_<device>.json
 # The devices: PLAIDML_GPU_DEVICES (default "opencl:0 vulkan:0"); <device> is the id without
 # its colon (opencl0). Everything printed also goes to $OUT/device-run.log. STEPS="bench torch
 # compare" runs a subset.
@@ -194,16 +196,37 @@ torch_bench() {
 
 # Real models (bench/models): exported there with random weights, run by onnxruntime (the
 # oracle) and by plaidml on the CPU and each GPU device -> $OUT/onnx_models.{json,md}.
+# The exported files stay in /tmp between calls to a warm machine, so that a second call
+# (ONNX_COMPARE_ONLY=file1,file2, or other ONNX_DEVICES) skips the export.
 onnx_models() {
-  local py models=$work/models
+  local py models=${ONNX_MODEL_DIR:-/tmp/plaidml-onnx-models}
   py=$(torch_python) || { echo "onnx-models: no python with torch here"; return 3; }
   "$py" "$root/bench/models/export_models.py" --out "$models" ${ONNX_MODELS:+--only $ONNX_MODELS} ||
     return 1
   cp "$models/manifest.json" "$OUT/onnx_manifest.json"
+  cp "$models"/*_tiny*.onnx "$OUT/" 2>/dev/null  # small enough to bring back for debugging
   PYTHONPATH=$root/bindings/python PLAIDML_LIBRARY=$pkg/lib/libplaidml.so.0 \
     PLAIDML_ONNX_LIBRARY=$pkg/lib/libplaidml_onnx.so.0 with_libs "$py" \
-    "$root/bench/models/compare_onnx.py" --models "$models" --devices "cpu:0,${devices// /,}" \
+    "$root/bench/models/compare_onnx.py" --models "$models" \
+    --devices "${ONNX_DEVICES:-cpu:0,${devices// /,}}" ${ONNX_COMPARE_ONLY:+--only $ONNX_COMPARE_ONLY} \
+    --jobs "${ONNX_JOBS:-3}" --timeout "${ONNX_TIMEOUT:-240}" \
     --json "$OUT/onnx_models.json" --markdown "$OUT/onnx_models.md"
+}
+
+# onnx's node tests on the GPU devices (tests/onnx/run_suite.py), node data written there by
+# its onnx -> $OUT/onnx_suite_<device>.json. ONNX_SUITE_ARGS="--one-per-op" for a quick pass.
+onnx_suite() {
+  local py data=/tmp/plaidml-onnx-node-data device
+  py=$(torch_python) || { echo "onnx-suite: no python with onnx here"; return 3; }
+  "$py" "$root/tests/onnx/write_node_tests.py" --output "$data" >/dev/null || return 1
+  for device in ${ONNX_SUITE_DEVICES:-VULKAN OPENCL}; do
+    # shellcheck disable=SC2086
+    PYTHONPATH=$root/bindings/python PLAIDML_LIBRARY=$pkg/lib/libplaidml.so.0 \
+      PLAIDML_ONNX_LIBRARY=$pkg/lib/libplaidml_onnx.so.0 with_libs "$py" \
+      "$root/tests/onnx/run_suite.py" --data-dir "$data" --device "$device" \
+      --jobs "${ONNX_SUITE_JOBS:-8}" ${ONNX_SUITE_ARGS:-} --allow-fail \
+      --json "$OUT/onnx_suite_${device,,}.json" | tail -n 25
+  done
 }
 
 compare() {
@@ -216,7 +239,7 @@ compare() {
 }
 
 export -f with_libs device_info conformance cli_run bench torch_python torch_bench compare \
-  onnx_models
+  onnx_models onnx_suite
 echo "device-run: $(date -u), root $root, OUT $OUT, devices $devices"
 unpack_start=$SECONDS
 unpack
@@ -237,6 +260,7 @@ if [ $unpack_rc = 0 ]; then
   wants torch && step torch "$t_torch" bash -c torch_bench
   wants compare && step compare 30 bash -c compare
   wants onnx-models && step onnx-models "${T_ONNX:-480}" bash -c onnx_models
+  wants onnx-suite && step onnx-suite "${T_ONNX_SUITE:-300}" bash -c onnx_suite
 else
   echo "device-run: could not unpack $tarball"
 fi

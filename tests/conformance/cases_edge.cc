@@ -28,6 +28,12 @@ std::vector<Case> ieee_family() {
   cs.push_back(unary("ieee_inf_minus_inf_is_nan", "X / (X - X) + (-X) / (X - X)", range(-1, 1)));
   cs.push_back(unary("ieee_cast_overflow_to_f16_inf", "as_float(X, 16)", range(-1e5, 1e5)));
   cs.push_back(unary("ieee_f32_subnormals", "X * 1e-38", range(-1, 1)));
+  // C's pow and fmod where GPU built-ins are undefined: negative bases (an odd and an even
+  // integer exponent give -8..8 and 0..4, a fraction NaN), 0^0 = 1, and fmod(x, +-inf) = x.
+  cs.push_back(unary("ieee_pow_of_negative_bases", "pow(X, 3) + pow(X, 2) * 10", range(-2, 2)));
+  cs.push_back(unary("ieee_pow_of_negative_base_fraction_is_nan", "pow(X, 0.5)", range(-1, 1)));
+  cs.push_back(unary("ieee_pow_zero_to_zero_is_one", "pow(X - X, X - X)", range(-1, 1)));
+  cs.push_back(unary("ieee_fmod_by_inf_is_x", "X % (X / (X - X))", range(-1, 1)));
   Case nan_max{"ieee_nan_in_elementwise_max", "function (X) -> (R) { R = max(log(X), -0.5); }",
                vec_shapes()};
   nan_max.ranges = {range(-1, 1)};

@@ -4,6 +4,7 @@ with plaidml.onnx, run against numpy; and every bad-input message, by status and
 Run with the ONNX venv's python (scripts/onnx-venv.sh), PLAIDML_LIBRARY and PLAIDML_ONNX_LIBRARY
 set (CTest does: onnx.import).
 """
+import ctypes
 import os
 import tempfile
 import unittest
@@ -90,6 +91,52 @@ class ImportAndRun(unittest.TestCase):
         self.assertIn("node 'odd' (Frobnicate, opset 17): Frobnicate is not an ONNX operator",
                       text)
         self.assertIn("import: PLAIDML_STATUS_UNSUPPORTED", text)
+
+
+def const(name, array):
+    return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(array, name))
+
+
+class SymbolicSizes(unittest.TestCase):
+    """The shape computations of exported transformers, on sizes only known at run time."""
+
+    def test_slice_to_a_run_time_length(self):
+        # BERT's position ids: table[:, :seq] with seq = Shape(X)[1], then added to X.
+        table = np.arange(16, dtype=np.float32).reshape(2, 8)
+        nodes = [const("table", table), const("zero", np.array([0], np.int64)),
+                 const("one", np.array(1, np.int64)), const("axes", np.array([0], np.int64)),
+                 const("axis1", np.array([1], np.int64)),
+                 helper.make_node("Shape", ["X"], ["shape"]),
+                 helper.make_node("Gather", ["shape", "one"], ["seq"], axis=0),
+                 helper.make_node("Unsqueeze", ["seq", "axes"], ["end"]),
+                 helper.make_node("Slice", ["table", "zero", "end", "axis1"], ["cut"]),
+                 helper.make_node("Add", ["X", "cut"], ["Y"])]
+        program = plaidml.onnx.load_bytes(model(nodes, [vinfo("X", [2, "seq"])],
+                                                [vinfo("Y", None)]).SerializeToString())
+        ctx = plaidml.Context()
+        for seq in (3, 8):
+            x = np.linspace(-1, 1, 2 * seq, dtype=np.float32).reshape(2, seq)
+            np.testing.assert_array_equal(ctx.run(program, {"X": x})["Y"], x + table[:, :seq])
+
+    def test_expand_to_where_equal_minus_one(self):
+        # GPT-2's mask: Expand(M, Where(Equal(s, -1), 1, s)), s = [batch, -1, 3].
+        m = np.array([[[1.0], [2.0]]], np.float32)  # [1, 2, 1]
+        nodes = [const("m", m), const("zero", np.array([0], np.int64)),
+                 const("rest", np.array([-1, 3], np.int64)),
+                 const("minus", np.array([-1, -1, -1], np.int64)),
+                 const("ones", np.array([1, 1, 1], np.int64)),
+                 helper.make_node("Shape", ["X"], ["shape"]),
+                 helper.make_node("Gather", ["shape", "zero"], ["batch"], axis=0),
+                 helper.make_node("Concat", ["batch", "rest"], ["s"], axis=0),
+                 helper.make_node("Equal", ["s", "minus"], ["is_minus"]),
+                 helper.make_node("Where", ["is_minus", "ones", "s"], ["target"]),
+                 helper.make_node("Expand", ["m", "target"], ["E"]),
+                 helper.make_node("Mul", ["E", "X"], ["Y"])]
+        program = plaidml.onnx.load_bytes(model(nodes, [vinfo("X", ["batch", 2, 3])],
+                                                [vinfo("Y", None)]).SerializeToString())
+        x = np.arange(24, dtype=np.float32).reshape(4, 2, 3)
+        np.testing.assert_array_equal(plaidml.Context().run(program, {"X": x})["Y"],
+                                      np.broadcast_to(m, (4, 2, 3)) * x)
 
 
 class BadInput(unittest.TestCase):
@@ -196,6 +243,95 @@ class BadInput(unittest.TestCase):
         with self.assertRaisesRegex(plaidml.InvalidArgumentError,
                                     "dimension 'batch' cannot have the negative size -1"):
             plaidml.onnx.load_bytes(add_relu().SerializeToString(), batch=-1)
+
+
+def reshape_by_input():
+    """Y = relu(reshape(X, S) + 1): the target shape S (i64[2]) is a graph input, not a constant."""
+    one = numpy_helper.from_array(np.ones((), np.float32), "one")
+    return model([helper.make_node("Reshape", ["X", "S"], ["R"], name="reshape"),
+                  helper.make_node("Add", ["R", "one"], ["A"]),
+                  helper.make_node("Relu", ["A"], ["Y"])],
+                 [vinfo("X", [2, 6]), vinfo("S", [2], TensorProto.INT64)], [vinfo("Y", None)],
+                 [one])
+
+
+class BoundInputValues(unittest.TestCase):
+    """Inputs whose contents decide shapes: named by needed_inputs, bound with values=."""
+
+    def test_the_import_names_the_input_to_bind_and_binding_it_imports(self):
+        data = reshape_by_input().SerializeToString()
+        with self.assertRaisesRegex(plaidml.onnx.Unsupported,
+                                    "node 'reshape' \\(Reshape, opset 17\\): input 'shape' must be "
+                                    "known .* computed from the graph input\\(s\\) 'S': binding "
+                                    "them to values at import"):
+            plaidml.onnx.load_bytes(data)
+        self.assertEqual(plaidml.onnx.needed_inputs(data), ["S"])
+        x = np.linspace(-3, 3, 12, dtype=np.float32).reshape(2, 6)
+        ctx = plaidml.Context()
+        for shape in ([3, 4], [12, 1], [-1, 2]):
+            s = np.array(shape, np.int64)
+            self.assertEqual(plaidml.onnx.needed_inputs(data, values={"S": s}), [])
+            program = plaidml.onnx.load_bytes(data, values={"S": s})
+            self.assertEqual(program.inputs, ["X"])
+            np.testing.assert_allclose(ctx.run(program, {"X": x})["Y"],
+                                       np.maximum(x.reshape(shape) + 1, 0))
+
+    def test_a_model_that_imports_needs_nothing(self):
+        self.assertEqual(plaidml.onnx.needed_inputs(add_relu().SerializeToString()), [])
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "m.onnx")
+            onnx.save(reshape_by_input(), path)
+            self.assertEqual(plaidml.onnx.needed_inputs(path), ["S"])
+            program = plaidml.onnx.load(path, values={"S": np.array([4, 3], np.int64)})
+            x = np.arange(12, dtype=np.float32).reshape(2, 6)
+            np.testing.assert_array_equal(plaidml.Context().run(program, {"X": x})["Y"],
+                                          x.reshape(4, 3) + 1)
+
+    def test_the_backend_imports_once_per_value(self):
+        import plaidml.onnx.backend as backend
+        rep = backend.prepare(reshape_by_input())
+        x = np.arange(12, dtype=np.float32).reshape(2, 6) - 6
+        for shape in ([3, 4], [6, 2], [3, 4]):
+            (y,) = rep.run([x, np.array(shape, np.int64)])
+            np.testing.assert_array_equal(y, np.maximum(x.reshape(shape) + 1, 0))
+        self.assertEqual(len(rep.specializer.programs), 2)
+
+    def test_bad_values_are_refused(self):
+        data = reshape_by_input().SerializeToString()
+        cases = [
+            ({"T": np.array([3, 4], np.int64)}, "value option 'T' names no input of the model"),
+            ({"S": np.array([3, 4], np.int32)},
+             "the value bound to input 'S' is i32, but the input is i64"),
+            ({"S": np.array([3, 4, 1], np.int64)},
+             "the value bound to input 'S' has dims [3], which the input's declared shape does "
+             "not allow"),
+            ({"S": np.array([5, 5], np.int64)},
+             "node 'reshape' (Reshape, opset 17): cannot reshape 12 elements to 25 elements"),
+        ]
+        for values, text in cases:
+            with self.assertRaises(plaidml.PlaidMLError) as raised:
+                plaidml.onnx.load_bytes(data, values=values)
+            self.assertIn(text, str(raised.exception))
+        self.assertNotIsInstance(raised.exception, plaidml.onnx.Unsupported)
+
+    def test_the_c_arguments_are_checked(self):
+        lib, opts = plaidml.onnx.library(), ctypes.c_void_p()
+        plaidml.onnx._call("plaidml_onnx_options_create", ctypes.byref(opts))
+        try:
+            dims = (ctypes.c_int64 * 1)(2)
+            data = np.zeros(2, np.int64)
+            ptr = data.ctypes.data_as(ctypes.c_void_p)
+            cases = [((b"S", 5, 1, dims, ptr, 15), "15 bytes given for i64 [2], which takes 16"),
+                     ((b"S", 99, 1, dims, ptr, 16), "dtype 99 is not a tensor element type"),
+                     ((b"", 5, 1, dims, ptr, 16), "the input name is empty"),
+                     ((None, 5, 1, dims, ptr, 16), "argument 'name' is NULL"),
+                     ((b"S", 5, 1, dims, None, 16), "argument 'data' is NULL")]
+            for args, text in cases:
+                with self.assertRaises(plaidml.InvalidArgumentError) as raised:
+                    plaidml.onnx._call("plaidml_onnx_options_set_input_value", opts, *args)
+                self.assertIn(text, str(raised.exception))
+        finally:
+            lib.plaidml_onnx_options_destroy(opts)
 
 
 class ExternalDataChecks(unittest.TestCase):

@@ -9,6 +9,7 @@
 #include "capi_util.h"
 #include "commands.h"
 #include "generate.h"
+#include "onnx_util.h"
 #include "output_files.h"
 #include "summary.h"
 
@@ -22,13 +23,17 @@ struct BoundInputs {
 };
 
 // The command line must name every program input exactly once. Checked before any file is read
-// so that the message lists the program's real inputs.
+// (other than those of inputs an ONNX model's import needed) so that the message lists the
+// program's real inputs. `bound`: the inputs of an ONNX model bound to their contents at import
+// (given, but not inputs of the program).
 Result<Done> check_input_names(const std::string& path, const plaidml_program* program,
-                               const std::vector<InputSpec>& inputs) {
+                               const std::vector<InputSpec>& inputs,
+                               const std::vector<std::string>& bound) {
   auto expected = program_input_names(program);
   std::set<std::string> declared(expected.begin(), expected.end());
   std::set<std::string> given;
   for (const auto& spec : inputs) {
+    if (std::find(bound.begin(), bound.end(), spec.name) != bound.end()) continue;
     if (!declared.count(spec.name)) {
       return usage_error("--input " + spec.text + ": " + path + " has no input '" + spec.name +
                          "' (its inputs are " + join(expected) + ")");
@@ -46,12 +51,38 @@ Result<Done> check_input_names(const std::string& path, const plaidml_program* p
   return Done{};
 }
 
-Result<BoundInputs> bind_inputs(plaidml_context* context, const RunOptions& options) {
+Result<NpyArray> read_input(const InputSpec& spec, uint64_t seed) {
+  return spec.kind == InputSpec::Kind::kFile ? read_npy(spec.path)
+                                             : Result<NpyArray>(generate_input(spec, seed));
+}
+
+// The program; for an ONNX model whose shapes depend on inputs' contents, imported with those
+// inputs bound to their --input arrays (listed in *bound).
+Result<ProgramPtr> load_for_run(const RunOptions& options, std::vector<std::string>* bound) {
+  const std::string& path = options.program_path;
+  if (!is_onnx_path(path)) return load_program(path, options.dims);
+  auto reader = [&](const std::string& name) -> Result<NpyArray> {
+    for (const auto& spec : options.inputs) {
+      if (spec.name == name) return read_input(spec, options.seed);
+    }
+    return usage_error(path + ": the import needs the contents of input '" + name +
+                       "' (shapes depend on it): add --input " + name + "=FILE.npy");
+  };
+  auto loaded = load_onnx_program_binding(path, options.dims, reader);
+  if (!loaded) return loaded.error();
+  *bound = std::move(loaded->bound);
+  return std::move(loaded->program);
+}
+
+Result<BoundInputs> bind_inputs(plaidml_context* context, const RunOptions& options,
+                                const std::vector<std::string>& bound_at_import) {
   BoundInputs bound;
   for (const auto& spec : options.inputs) {
-    Result<NpyArray> array = spec.kind == InputSpec::Kind::kFile
-                                 ? read_npy(spec.path)
-                                 : Result<NpyArray>(generate_input(spec, options.seed));
+    if (std::find(bound_at_import.begin(), bound_at_import.end(), spec.name) !=
+        bound_at_import.end()) {
+      continue;
+    }
+    Result<NpyArray> array = read_input(spec, options.seed);
     if (!array) return array.error();
     auto buffer = buffer_from_array(context, *array);
     if (!buffer) return runtime_error("input '" + spec.name + "': " + buffer.error().message);
@@ -145,16 +176,18 @@ void report_timings(plaidml_context* context, double first, const std::vector<do
 
 Result<Done> command_run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const std::string& path = options.program_path;
-  auto program = load_program(path, options.dims);
+  std::vector<std::string> bound_at_import;
+  auto program = load_for_run(options, &bound_at_import);
   if (!program) return program.error();
-  if (auto names = check_input_names(path, program->get(), options.inputs); !names) {
+  if (auto names = check_input_names(path, program->get(), options.inputs, bound_at_import);
+      !names) {
     return names.error();
   }
   auto files = planned_output_files(program->get(), options);
   if (!files) return files.error();
   auto context = create_context({options.device, options.threads});
   if (!context) return context.error();
-  auto inputs = bind_inputs(context->get(), options);
+  auto inputs = bind_inputs(context->get(), options, bound_at_import);
   if (!inputs) return inputs.error();
 
   std::vector<plaidml_buffer*> raw_outputs(program_output_names(program->get()).size(), nullptr);

@@ -106,6 +106,10 @@ void GraphImporter::declare_inputs() {
       unsupported("input '{}' has type {}, which plaidml does not support", input.name(),
                   elem_type_name(type.tensor_type().elem_type()));
     }
+    if (options_.values.count(input.name())) {
+      declare_bound_input(input, *dtype);
+      continue;
+    }
     if (!type.tensor_type().has_shape()) {
       unsupported("input '{}' has no shape: plaidml needs the rank of every input", input.name());
     }
@@ -117,7 +121,14 @@ void GraphImporter::declare_inputs() {
     Value v;
     v.dtype = *dtype;
     v.tensor = builder_.input(input.name(), dims, static_cast<plaidml::DType>(*dtype));
+    v.input_deps = {input.name()};
     values_[input.name()] = std::move(v);
+  }
+  for (const auto& [name, bound] : options_.values) {
+    if (!values_.count(name)) {
+      invalid("value option '{}' names no input of the model (initializers cannot be bound)",
+              name);
+    }
   }
   for (const auto& [name, size] : options_.dims) {
     if (!used_dim_options_.count(name)) {
@@ -125,6 +136,31 @@ void GraphImporter::declare_inputs() {
               name, symbolic.empty() ? "none" : fmt::format("{}", fmt::join(symbolic, ", ")));
     }
   }
+}
+
+// An input bound to a value by the options: a known value from here on, not a program input.
+// The value must fit the input's declaration (dtype, rank, fixed sizes).
+void GraphImporter::declare_bound_input(const onnx::ValueInfoProto& input, plaidml_dtype dtype) {
+  const HostTensor& bound = options_.values.at(input.name());
+  if (bound.dtype != dtype) {
+    invalid("the value bound to input '{}' is {}, but the input is {}", input.name(),
+            dtype_text(bound.dtype), dtype_text(dtype));
+  }
+  if (input.type().tensor_type().has_shape()) {
+    const auto& dims = input.type().tensor_type().shape().dim();
+    bool fits = static_cast<size_t>(dims.size()) == bound.rank();
+    for (int a = 0; fits && a < dims.size(); ++a) {
+      fits = !dims[a].has_dim_value() || dims[a].dim_value() == bound.dims[a];
+    }
+    if (!fits) {
+      invalid("the value bound to input '{}' has dims [{}], which the input's declared shape "
+              "does not allow", input.name(), fmt::join(bound.dims, ", "));
+    }
+  }
+  Value v;
+  v.dtype = dtype;
+  v.host = bound;
+  values_[input.name()] = std::move(v);
 }
 
 void GraphImporter::add_initializers() {
@@ -218,16 +254,52 @@ void GraphImporter::import_node(int index) {
   try {
     entry->convert(cx);
   } catch (const ImportError& e) {
-    throw ImportError(e.status(), where + ": " + e.what());
+    std::string hint;
+    if (e.status() == PLAIDML_STATUS_UNSUPPORTED) {
+      needed_inputs_ = input_deps_of(cx);
+      if (!needed_inputs_.empty()) {
+        hint = fmt::format(" (it is computed from the graph input(s) '{}': binding them to values "
+                           "at import, with plaidml_onnx_options_set_input_value, imports it)",
+                           fmt::join(needed_inputs_, "', '"));
+      }
+    }
+    throw ImportError(e.status(), where + ": " + e.what() + hint);
   } catch (const plaidml::Error& e) {
     throw ImportError(e.status(), where + ": " + e.what());
   }
+  propagate_input_deps(node);
   for (int i = 0; i < node.output_size(); ++i) {
     if (!node.output(i).empty() && !values_.count(node.output(i))) {
       throw ImportError(PLAIDML_STATUS_INTERNAL,
                         fmt::format("{}: the converter did not make output '{}' (please report)",
                                     where, node.output(i)));
     }
+  }
+}
+
+// The graph inputs behind the node's inputs whose contents its converter asked for in vain.
+std::set<std::string> GraphImporter::input_deps_of(const NodeContext& cx) {
+  std::set<std::string> deps;
+  for (size_t i : cx.asked_unknown()) {
+    const Value& v = value(cx.node().input(static_cast<int>(i)));
+    deps.insert(v.input_deps.begin(), v.input_deps.end());
+  }
+  return deps;
+}
+
+// A computed output depends on the run-time contents of every graph input its node's inputs
+// depend on; a known output (contents or sizes) on none.
+void GraphImporter::propagate_input_deps(const onnx::NodeProto& node) {
+  std::set<std::string> deps;
+  for (const auto& in : node.input()) {
+    if (in.empty()) continue;
+    const Value& v = value(in);
+    deps.insert(v.input_deps.begin(), v.input_deps.end());
+  }
+  for (const auto& out : node.output()) {
+    if (out.empty()) continue;
+    Value& v = value(out);
+    if (!v.host && !v.sizes) v.input_deps = deps;
   }
 }
 

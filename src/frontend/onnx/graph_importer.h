@@ -7,10 +7,12 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "external_data.h"
+#include "host_tensor.h"
 #include "plaidml/plaidml.hpp"
 #include "value.h"
 
@@ -18,7 +20,11 @@ namespace plaidml::onnx_import {
 
 struct ImportOptions {
   std::map<std::string, int64_t> dims;  // symbolic dim name -> fixed size
+  // graph input name -> its contents, bound at import (the input becomes a constant)
+  std::map<std::string, HostTensor> values;
 };
+
+class NodeContext;
 
 class GraphImporter {
  public:
@@ -28,6 +34,9 @@ class GraphImporter {
 
   // The imported program (the caller owns it). Throws ImportError.
   plaidml_program* import();
+  // After import() threw UNSUPPORTED: the graph inputs which, bound to values
+  // (ImportOptions::values), would let the failing node import; empty when binding cannot help.
+  const std::set<std::string>& needed_inputs() const { return needed_inputs_; }
 
   plaidml::Builder& builder() { return builder_; }
   int opset() const { return opset_; }
@@ -43,6 +52,9 @@ class GraphImporter {
   void add_initializers();
   std::vector<int> ordered_nodes();  // node indices
   void import_node(int index);
+  void declare_bound_input(const onnx::ValueInfoProto& input, plaidml_dtype dtype);
+  void propagate_input_deps(const onnx::NodeProto& node);
+  std::set<std::string> input_deps_of(const NodeContext& cx);
   void add_outputs();
   std::string dim_name(const std::string& input, const onnx::TensorShapeProto::Dimension& dim);
   plaidml::Tensor tensor_of_sizes(const Value& value);
@@ -52,6 +64,7 @@ class GraphImporter {
   ExternalData* external_;
   ImportOptions options_;
   std::map<std::string, bool> used_dim_options_;
+  std::set<std::string> needed_inputs_;
   plaidml::Builder builder_;
   int opset_ = 0;
   std::map<std::string, Value> values_;

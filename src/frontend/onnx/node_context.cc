@@ -41,7 +41,9 @@ plaidml::IndexExpr NodeContext::dim(size_t i, size_t axis) {
 
 const HostTensor* NodeContext::host(size_t i) {
   Value& v = input(i);
-  return v.host ? &*v.host : nullptr;
+  if (v.host) return &*v.host;
+  asked_unknown_.push_back(i);
+  return nullptr;
 }
 
 std::optional<std::vector<int64_t>> NodeContext::known_ints(size_t i) {
@@ -55,6 +57,7 @@ std::optional<std::vector<int64_t>> NodeContext::known_ints(size_t i) {
     }
     return out;
   }
+  asked_unknown_.push_back(i);
   return std::nullopt;
 }
 
@@ -75,6 +78,7 @@ std::optional<std::vector<SymInt>> NodeContext::sizes(size_t i) {
     for (int64_t x : v.host->to_ints()) out.push_back(SymInt{x, std::nullopt});
     return out;
   }
+  if (!v.host) asked_unknown_.push_back(i);
   return std::nullopt;
 }
 

@@ -43,7 +43,9 @@ class NodeContext {
   size_t rank(size_t i);
   int64_t size(size_t i, size_t axis);
   plaidml::IndexExpr dim(size_t i, size_t axis);
-  // The contents of input i when known at import (else nullptr).
+  // The contents of input i when known at import (else nullptr). This and known_ints/sizes
+  // remember each input asked for and not known: if the node then fails to import, the graph
+  // inputs those are computed from are what a caller could bind to values (needed_inputs).
   const HostTensor* host(size_t i);
   // The contents of input i as integers (a constant, or sizes all known); else nullopt.
   std::optional<std::vector<int64_t>> known_ints(size_t i);
@@ -72,6 +74,9 @@ class NodeContext {
   void set_output(size_t i, HostTensor host);  // known at import: folded
   void set_sizes_output(size_t i, std::vector<SymInt> sizes, bool scalar = false);
 
+  // The inputs whose contents were asked for (host, known_ints, sizes) and were not known.
+  const std::vector<size_t>& asked_unknown() const { return asked_unknown_; }
+
   // --- helpers ---
   // A constant program value of dtype holding `values` (dims {} for a scalar).
   plaidml::Tensor constant(const HostTensor& host);
@@ -87,6 +92,7 @@ class NodeContext {
   const onnx::NodeProto& node_;
   int version_;
   int opset_;
+  std::vector<size_t> asked_unknown_;
 };
 
 // x converted to dtype (Tile's as_float/as_bfloat/as_int/as_uint/as_bool): the one cast every

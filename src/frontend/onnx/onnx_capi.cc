@@ -5,6 +5,9 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
+
+#include <fmt/ranges.h>
 
 #include "describe.h"
 #include "graph_importer.h"
@@ -54,6 +57,41 @@ plaidml_program* import_loaded(const LoadedModel& loaded, const plaidml_onnx_opt
   return importer.import();
 }
 
+// The graph inputs a failed import would need bound to values ("" when it imports, or when
+// binding cannot help), one name a line.
+std::string needed_inputs(const LoadedModel& loaded, const plaidml_onnx_options* options) {
+  ExternalData external(loaded.folder);
+  ImportOptions defaults;
+  GraphImporter importer(*loaded.model, loaded.model, &external,
+                         options != nullptr ? options->options : defaults);
+  try {
+    plaidml_program_destroy(importer.import());
+  } catch (const ImportError& e) {
+    if (e.status() != PLAIDML_STATUS_UNSUPPORTED) throw;
+  }
+  std::string names;
+  for (const std::string& name : importer.needed_inputs()) names += name + "\n";
+  return names;
+}
+
+HostTensor copy_value(plaidml_dtype dtype, size_t rank, const int64_t* dims, const void* data,
+                      size_t size) {
+  if (dtype_bytes(dtype) == 0) invalid("dtype {} is not a tensor element type", int(dtype));
+  if (rank > 0 && dims == nullptr) invalid("argument 'dims' is NULL");
+  std::vector<int64_t> shape(dims, dims + rank);
+  int64_t elements = element_count(shape);
+  if (elements < 0) invalid("dims [{}] are negative or too large", fmt::join(shape, ", "));
+  size_t expected = static_cast<size_t>(elements) * dtype_bytes(dtype);
+  if (size != expected) {
+    invalid("{} bytes given for {} [{}], which takes {}", size, dtype_text(dtype),
+            fmt::join(shape, ", "), expected);
+  }
+  if (size > 0 && data == nullptr) invalid("argument 'data' is NULL");
+  HostTensor value = HostTensor::zeros(dtype, shape);
+  if (size > 0) std::memcpy(value.mutable_data(), data, size);
+  return value;
+}
+
 char* copy_string(const std::string& text) {
   char* out = static_cast<char*>(std::malloc(text.size() + 1));
   if (out == nullptr) throw std::bad_alloc();
@@ -85,6 +123,42 @@ plaidml_status plaidml_onnx_options_set_dim(plaidml_onnx_options* options, const
     if (*name == '\0') invalid("the dimension name is empty");
     if (size < 0) invalid("dimension '{}' cannot have the negative size {}", name, size);
     options->options.dims[name] = size;
+  });
+}
+
+plaidml_status plaidml_onnx_options_set_input_value(plaidml_onnx_options* options,
+                                                    const char* name, plaidml_dtype dtype,
+                                                    size_t rank, const int64_t* dims,
+                                                    const void* data, size_t size) {
+  using namespace plaidml::onnx_import;
+  return guard(__func__, [&] {
+    require(options, __func__, "options");
+    require(name, __func__, "name");
+    if (*name == '\0') invalid("the input name is empty");
+    HostTensor value = copy_value(dtype, rank, dims, data, size);
+    options->options.values.insert_or_assign(name, std::move(value));
+  });
+}
+
+plaidml_status plaidml_onnx_needed_inputs_bytes(const void* data, size_t size,
+                                                const plaidml_onnx_options* options,
+                                                char** out_names) {
+  using namespace plaidml::onnx_import;
+  return guard(__func__, [&] {
+    require(out_names, __func__, "out_names");
+    if (size > 0) require(data, __func__, "data");
+    *out_names = copy_string(needed_inputs(parse_model_bytes(data, size), options));
+  });
+}
+
+plaidml_status plaidml_onnx_needed_inputs_file(const char* path,
+                                               const plaidml_onnx_options* options,
+                                               char** out_names) {
+  using namespace plaidml::onnx_import;
+  return guard(__func__, [&] {
+    require(path, __func__, "path");
+    require(out_names, __func__, "out_names");
+    *out_names = copy_string(needed_inputs(load_model_file(path), options));
   });
 }
 

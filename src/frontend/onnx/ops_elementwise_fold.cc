@@ -33,7 +33,9 @@ struct Known {
 };
 
 SymInt known(int64_t v) { return SymInt{v, std::nullopt}; }
-SymInt symbolic(const plaidml::IndexExpr& e) { return SymInt{std::nullopt, e}; }
+SymInt symbolic(const plaidml::IndexExpr& e, bool nonneg = false) {
+  return SymInt{std::nullopt, e, nonneg};
+}
 
 std::optional<Known> known_input(NodeContext& cx, size_t i) {
   Value& v = cx.input(i);
@@ -154,16 +156,33 @@ plaidml::IndexExpr expr(NodeContext& cx, const SymInt& v) {
   return v.known() ? cx.literal(*v.value) : *v.expr;
 }
 
+// A comparison of a symbolic value known to be >= 0 with a known negative one (either side);
+// nullopt when that does not decide it.
+std::optional<SymInt> sign_compare(FoldOp op, const SymInt& a, const SymInt& b) {
+  bool a_above = a.is_nonneg() && b.known() && *b.value < 0;  // a > b for sure
+  bool b_above = b.is_nonneg() && a.known() && *a.value < 0;  // b > a for sure
+  if (!a_above && !b_above) return std::nullopt;
+  switch (op) {
+    case FoldOp::kEqual: return known(0);
+    case FoldOp::kGreater:
+    case FoldOp::kGreaterEqual: return known(a_above ? 1 : 0);
+    case FoldOp::kLess:
+    case FoldOp::kLessEqual: return known(a_above ? 0 : 1);
+    default: return std::nullopt;
+  }
+}
+
 // A binary op on sizes where one is symbolic (sizes fit i32/i64: no wrapping is modelled).
 std::optional<SymInt> sym_binary(NodeContext& cx, FoldOp op, plaidml_dtype d, const SymInt& a,
                                  const SymInt& b) {
   if (d != PLAIDML_DTYPE_INT64 && d != PLAIDML_DTYPE_INT32) return std::nullopt;
   auto is = [](const SymInt& v, int64_t x) { return v.known() && *v.value == x; };
+  bool both = a.is_nonneg() && b.is_nonneg();
   switch (op) {
     case FoldOp::kAdd:
       if (is(a, 0)) return b;
       if (is(b, 0)) return a;
-      return symbolic(expr(cx, a) + expr(cx, b));
+      return symbolic(expr(cx, a) + expr(cx, b), both);
     case FoldOp::kSub:
       if (is(b, 0)) return a;
       return symbolic(expr(cx, a) - expr(cx, b));
@@ -171,14 +190,15 @@ std::optional<SymInt> sym_binary(NodeContext& cx, FoldOp op, plaidml_dtype d, co
       if (is(a, 1)) return b;
       if (is(b, 1)) return a;
       if (is(a, 0) || is(b, 0)) return known(0);
-      return symbolic(expr(cx, a) * expr(cx, b));
+      return symbolic(expr(cx, a) * expr(cx, b), both);
     case FoldOp::kDiv:
       if (!b.known() || *b.value <= 0) return std::nullopt;
       if (*b.value == 1) return a;
-      return symbolic(trunc_div(cx, *a.expr, *b.value));
-    case FoldOp::kMax: return symbolic(plaidml::max(expr(cx, a), expr(cx, b)));
-    case FoldOp::kMin: return symbolic(plaidml::min(expr(cx, a), expr(cx, b)));
-    default: return std::nullopt;
+      return symbolic(trunc_div(cx, *a.expr, *b.value), a.is_nonneg());
+    case FoldOp::kMax:
+      return symbolic(plaidml::max(expr(cx, a), expr(cx, b)), a.is_nonneg() || b.is_nonneg());
+    case FoldOp::kMin: return symbolic(plaidml::min(expr(cx, a), expr(cx, b)), both);
+    default: return sign_compare(op, a, b);
   }
 }
 

@@ -185,8 +185,63 @@ AxisSlice slice_axis(int64_t d, int64_t start, int64_t end, int64_t step) {
   return {start, std::max<int64_t>(0, (span + m - 1) / m), step};
 }
 
+// One bound of a slice along a dim of size d, where the bound or d is symbolic: a negative
+// bound counts from the end, and the result is clamped to [0, d] (step 1 only).
+SymInt slice_bound(NodeContext& cx, const SymInt& bound, const SymInt& d) {
+  if (bound.known() && d.known()) {
+    int64_t b = std::clamp<int64_t>(*bound.value, -(int64_t{1} << 40), int64_t{1} << 40);
+    return known(std::clamp<int64_t>(b < 0 ? b + *d.value : b, 0, *d.value));
+  }
+  if (bound.is_nonneg()) return symbolic(plaidml::min(expr_of(cx, bound), expr_of(cx, d)), true);
+  if (bound.known() && *bound.value > -(int64_t{1} << 40)) {  // d + b, at least 0
+    return symbolic(plaidml::max(expr_of(cx, d) + *bound.value, cx.literal(0)), true);
+  }
+  unsupported("a slice bound that may be negative and is not known at import");
+}
+
+// Slice where starts or ends are sizes not known at import (x[:, :seq], seq = Shape(ids)[1]):
+// a range per axis, each bound clamped as ONNX does, with symbolic sizes.
+void symbolic_slice(NodeContext& cx, const std::vector<SymInt>& starts,
+                    const std::vector<SymInt>& ends, const std::vector<int64_t>& axes,
+                    const std::vector<int64_t>& steps) {
+  std::vector<SymInt> dims = input_dims(cx, 0);
+  plaidml::Tensor x = cx.tensor(0);
+  for (size_t j = 0; j < axes.size(); ++j) {
+    if (steps[j] != 1) unsupported("a slice with step {} and bounds not known at import", steps[j]);
+    size_t a = static_cast<size_t>(axes[j]);
+    SymInt begin = slice_bound(cx, starts[j], dims[a]);
+    SymInt end = slice_bound(cx, ends[j], dims[a]);
+    SymInt size = begin.known() && end.known()
+                      ? known(std::max<int64_t>(0, *end.value - *begin.value))
+                      : symbolic(plaidml::max(expr_of(cx, end) - expr_of(cx, begin),
+                                              cx.literal(0)), true);
+    x = take_range(cx, x, dims, a, begin, size);
+    dims[a] = size;
+  }
+  cx.set_output(0, x, cx.dtype(0));
+}
+
+// Slice's starts/ends input i: known integers, or sizes (some symbolic) in *symbolic.
+std::vector<int64_t> slice_input(NodeContext& cx, size_t i, const char* what,
+                                 std::optional<std::vector<SymInt>>* symbolic) {
+  if (auto ints = cx.known_ints(i)) return *ints;
+  auto sizes = cx.sizes(i);
+  if (!sizes) return cx.required_ints(i, what);  // fails, naming the input
+  *symbolic = sizes;
+  return std::vector<int64_t>(sizes->size(), 0);
+}
+
+std::vector<SymInt> as_sizes(const std::vector<int64_t>& values,
+                             const std::optional<std::vector<SymInt>>& symbolic) {
+  if (symbolic) return *symbolic;
+  std::vector<SymInt> out;
+  for (int64_t v : values) out.push_back(known(v));
+  return out;
+}
+
 void slice_op(NodeContext& cx) {
   std::vector<int64_t> starts, ends, axes, steps;
+  std::optional<std::vector<SymInt>> sym_starts, sym_ends;
   if (cx.version() < 10) {
     cx.check_attrs({"starts", "ends", "axes"});
     starts = cx.attr_ints("starts");
@@ -194,8 +249,8 @@ void slice_op(NodeContext& cx) {
     axes = cx.attr_ints("axes");
   } else {
     cx.check_attrs({});
-    starts = cx.required_ints(1, "starts");
-    ends = cx.required_ints(2, "ends");
+    starts = slice_input(cx, 1, "starts", &sym_starts);
+    ends = slice_input(cx, 2, "ends", &sym_ends);
     if (cx.has_input(3)) axes = cx.required_ints(3, "axes");
     if (cx.has_input(4)) steps = cx.required_ints(4, "steps");
   }
@@ -216,6 +271,10 @@ void slice_op(NodeContext& cx) {
   }
   for (int64_t s : steps) {
     if (s == 0) invalid("a step is 0");
+  }
+  if (sym_starts || sym_ends) {
+    return symbolic_slice(cx, as_sizes(starts, sym_starts), as_sizes(ends, sym_ends), axes,
+                          steps);
   }
   const HostTensor* h = foldable(cx, 0);
   bool sizes = cx.host(0) == nullptr && is_sizes_vector(cx, 0);

@@ -8,14 +8,14 @@
 namespace plaidml::onnx_import::shape {
 
 SymInt known(int64_t v) { return SymInt{v, std::nullopt}; }
-SymInt symbolic(const plaidml::IndexExpr& e) { return SymInt{std::nullopt, e}; }
+SymInt symbolic(const plaidml::IndexExpr& e, bool nonneg) { return SymInt{std::nullopt, e, nonneg}; }
 
 std::vector<SymInt> input_dims(NodeContext& cx, size_t i) {
   std::vector<SymInt> out;
   size_t r = cx.rank(i);
   for (size_t a = 0; a < r; ++a) {
     int64_t s = cx.size(i, a);
-    out.push_back(s >= 0 ? known(s) : symbolic(cx.dim(i, a)));
+    out.push_back(s >= 0 ? known(s) : symbolic(cx.dim(i, a), /*nonneg=*/true));
   }
   return out;
 }
@@ -34,7 +34,7 @@ SymInt sym_add(NodeContext& cx, const SymInt& a, const SymInt& b) {
   if (a.known() && b.known()) return known(*a.value + *b.value);
   if (a.known() && *a.value == 0) return b;
   if (b.known() && *b.value == 0) return a;
-  return symbolic(expr_of(cx, a) + expr_of(cx, b));
+  return symbolic(expr_of(cx, a) + expr_of(cx, b), a.is_nonneg() && b.is_nonneg());
 }
 
 SymInt sym_sub(NodeContext& cx, const SymInt& a, const SymInt& b) {
@@ -47,7 +47,7 @@ SymInt sym_mul(NodeContext& cx, const SymInt& a, const SymInt& b) {
   if (a.known() && b.known()) return known(*a.value * *b.value);
   if (a.known() && *a.value == 1) return b;
   if (b.known() && *b.value == 1) return a;
-  return symbolic(expr_of(cx, a) * expr_of(cx, b));
+  return symbolic(expr_of(cx, a) * expr_of(cx, b), a.is_nonneg() && b.is_nonneg());
 }
 
 SymInt sym_div(NodeContext& cx, const SymInt& a, const SymInt& b) {
@@ -58,7 +58,8 @@ SymInt sym_div(NodeContext& cx, const SymInt& a, const SymInt& b) {
   if (b.known() && *b.value == 1) return a;
   // floordiv: the same as C division on sizes, and an integer also inside index expressions
   // (where `/` is rational).
-  return symbolic(plaidml::floordiv(expr_of(cx, a), expr_of(cx, b)));
+  return symbolic(plaidml::floordiv(expr_of(cx, a), expr_of(cx, b)),
+                  a.is_nonneg() && b.is_nonneg());
 }
 
 SymInt sym_product(NodeContext& cx, const std::vector<SymInt>& dims, size_t from, size_t to) {

@@ -22,7 +22,7 @@ std::vector<ConverterEntry> gen_converters();    // ops_shape_gen.cc
 
 // --- sizes ---
 SymInt known(int64_t v);
-SymInt symbolic(const plaidml::IndexExpr& e);
+SymInt symbolic(const plaidml::IndexExpr& e, bool nonneg = false);
 // Input i's dims (known where the builder knows them).
 std::vector<SymInt> input_dims(NodeContext& cx, size_t i);
 plaidml::IndexExpr expr_of(NodeContext& cx, const SymInt& s);

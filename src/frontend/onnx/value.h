@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,13 @@ namespace plaidml::onnx_import {
 struct SymInt {
   std::optional<int64_t> value;
   std::optional<plaidml::IndexExpr> expr;  // set when value is not
+  // A symbolic value known to be >= 0: a dim, or built from dims by + * min max and division.
+  // (A difference of sizes may be negative.) Lets Equal(size, -1) fold to false, as the
+  // Where(Equal(shape, -1), 1, shape) of exported Expands needs.
+  bool nonneg = false;
 
   bool known() const { return value.has_value(); }
+  bool is_nonneg() const { return known() ? *value >= 0 : nonneg; }
 };
 
 struct Value {
@@ -31,6 +37,10 @@ struct Value {
   // The contents as sizes, for a rank-0 or rank-1 integer tensor computed from shapes.
   std::optional<std::vector<SymInt>> sizes;
   bool is_sizes_scalar = false;  // `sizes` holds one element of a rank-0 tensor
+  // The graph inputs whose run-time contents this value is computed from (empty when `host`
+  // or `sizes` is set: sizes depend on shapes only). When a converter needs a value known at
+  // import and it is not, these are the inputs a caller can bind to values to import the model.
+  std::set<std::string> input_deps;
 };
 
 }  // namespace plaidml::onnx_import

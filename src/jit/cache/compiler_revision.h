@@ -9,7 +9,10 @@ namespace plaidml::jit {
 // too, but an emitter fix or a new LLVM option changes the code without changing them: without
 // a bump, users would keep running the old code from their caches. A needless bump costs one
 // cold compile per kernel; a missed one runs stale code, so when in doubt, bump.
-// 2: O2 without vectorizers for register-blocked modules; 3: SPIR-V tanh by its series near 0.
-inline constexpr int kCompilerRevision = 3;
+// 2: O2 without vectorizers for register-blocked modules; 3: SPIR-V tanh by its series near 0;
+// 4: SPIR-V pow and fmod with C's results for negative bases and infinite divisors, SPIR-V
+// division corrected to half an ulp; OpenCL f32 division and sqrt correctly rounded where the
+// device can.
+inline constexpr int kCompilerRevision = 4;
 
 }  // namespace plaidml::jit

@@ -10,6 +10,8 @@ add_relu.onnx        Y = Relu(X + W): X "input.1" f32[batch, 3] (symbolic batch)
 odd_names.onnx       input "0" f32[2]; outputs "y/relu:0" = Relu, "y\\sq" = Mul(x, x): names
                      that are not file names (the CLI writes y_relu_0.npy and y_sq.npy).
 colliding_names.onnx outputs "a/b" and "a:b", which both map to the file name a_b.npy.
+topk_by_input.onnx   Values, Indices = TopK(X, K): X f32[6], K i64[1] a graph input, so the
+                     output size depends on K's contents: the CLI binds K from its --input.
 unsupported.onnx     one node of a custom domain (com.example Frobnicate), which no plaidml
                      version will import: `plaidml info` lists it, `plaidml run` refuses it.
 """
@@ -54,6 +56,12 @@ def main():
          [helper.make_tensor_value_info("X", F32, [2])],
          [helper.make_tensor_value_info("a/b", F32, [2]),
           helper.make_tensor_value_info("a:b", F32, [2])])
+    save("topk_by_input",
+         [helper.make_node("TopK", ["X", "K"], ["Values", "Indices"])],
+         [helper.make_tensor_value_info("X", F32, [6]),
+          helper.make_tensor_value_info("K", TensorProto.INT64, [1])],
+         [helper.make_tensor_value_info("Values", F32, ["k"]),
+          helper.make_tensor_value_info("Indices", TensorProto.INT64, ["k"])])
     save("unsupported",
          [helper.make_node("Frobnicate", ["X"], ["Y"], domain="com.example")],
          [helper.make_tensor_value_info("X", F32, [2])],

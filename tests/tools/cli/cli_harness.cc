@@ -77,6 +77,16 @@ NpyArray i32_array(std::vector<int64_t> shape, const std::vector<int32_t>& value
   return a;
 }
 
+NpyArray i64_array(std::vector<int64_t> shape, const std::vector<int64_t>& values) {
+  NpyArray a;
+  a.dtype = Dtype::I64;
+  a.shape = std::move(shape);
+  REQUIRE(static_cast<int64_t>(values.size()) == a.element_count());
+  a.data.resize(values.size() * 8);
+  std::memcpy(a.data.data(), values.data(), a.data.size());
+  return a;
+}
+
 void write_array(const std::string& path, const NpyArray& array) {
   REQUIRE(write_npy(path, array).ok());
 }

@@ -38,6 +38,7 @@ std::string example_file(const std::string& name);
 
 NpyArray f32_array(std::vector<int64_t> shape, const std::vector<float>& values);
 NpyArray i32_array(std::vector<int64_t> shape, const std::vector<int32_t>& values);
+NpyArray i64_array(std::vector<int64_t> shape, const std::vector<int64_t>& values);
 void write_array(const std::string& path, const NpyArray& array);
 NpyArray read_array(const std::string& path);
 std::vector<double> values_of(const NpyArray& array);

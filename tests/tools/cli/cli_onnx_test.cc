@@ -120,6 +120,28 @@ TEST_CASE("info reports inputs, outputs, op counts and constants") {
                  "outputs:\n  Y\nconstants: 1 (24 bytes)\n"));
 }
 
+// topk_by_input.onnx: Values, Indices = TopK(X, K) with K an input: shapes depend on its contents.
+TEST_CASE("an input the output shape depends on is bound from its --input at import") {
+  ScratchDir dir;
+  write_array(dir.path("x.npy"), f32_array({6}, {3, -1, 7, 0.5f, 7.5f, 2}));
+  std::string m = onnx_model("topk_by_input.onnx");
+  for (int k : {2, 4}) {
+    CAPTURE(k);
+    write_array(dir.path("k.npy"), i64_array({1}, {k}));
+    auto r = run_cli(dir, "run '" + m + "' -i X=x.npy -i K=k.npy -o o");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    std::vector<double> largest{7.5, 7, 3, 2}, where{4, 2, 0, 5};
+    CHECK(values_of(read_array(dir.path("o/Values.npy"))) ==
+          std::vector<double>(largest.begin(), largest.begin() + k));
+    CHECK(values_of(read_array(dir.path("o/Indices.npy"))) ==
+          std::vector<double>(where.begin(), where.begin() + k));
+  }
+  check_onnx_fails(run_cli(dir, "run '" + m + "' -i X=x.npy"), 2,
+                   m + ": the import needs the contents of input 'K' (shapes depend on it): add "
+                       "--input K=FILE.npy");
+}
+
 TEST_CASE("info exits 0 on a model with unsupported nodes; run refuses it") {
   ScratchDir dir;
   std::string m = onnx_model("unsupported.onnx");

@@ -4,8 +4,11 @@
     program = plaidml.onnx.load("resnet50.onnx", batch=1)
     out = plaidml.Context().run(program, {"data": np.zeros((1, 3, 224, 224), np.float32)})
 
-load(path, **dims) / load_bytes(data, **dims) import a model; each keyword fixes a symbolic
-dimension (dim_param) to a size. describe(path) reports what would and would not import.
+load(path, values=None, **dims) / load_bytes(data, values=None, **dims) import a model; each
+keyword fixes a symbolic dimension (dim_param) to a size, and values ({input name: array}) binds
+graph inputs to contents at import: how a model whose shapes depend on an input's contents (a
+Reshape's shape, a TopK's K fed as a graph input) imports, once per value. needed_inputs(model)
+says which inputs those are. describe(path) reports what would and would not import.
 plaidml.onnx.backend is the onnx.backend.base.Backend for onnx's conformance tests.
 
 libplaidml_onnx is its own library (a program that never imports ONNX needs neither it nor
@@ -24,10 +27,12 @@ import ctypes.util
 import os
 import threading
 
-from .. import _ffi, errors
-from ..core import Program
+import numpy as np
 
-__all__ = ["load", "load_bytes", "describe", "library", "Unsupported", "MIN_IR_VERSION",
+from .. import _ffi, errors
+from ..core import BFLOAT16, Program, dtype_code
+
+__all__ = ["load", "load_bytes", "needed_inputs", "describe", "library", "Unsupported", "MIN_IR_VERSION",
            "MAX_IR_VERSION", "MIN_OPSET", "MAX_OPSET"]
 
 # The range the importer accepts (PLAIDML_ONNX_* in onnx.h).
@@ -48,6 +53,13 @@ _PROTOTYPES = {
     "plaidml_onnx_options_create": (_c.c_int32, [_P(_c.c_void_p)]),
     "plaidml_onnx_options_destroy": (None, [_c.c_void_p]),
     "plaidml_onnx_options_set_dim": (_c.c_int32, [_c.c_void_p, _c.c_char_p, _c.c_int64]),
+    "plaidml_onnx_options_set_input_value": (_c.c_int32, [_c.c_void_p, _c.c_char_p, _c.c_int32,
+                                                          _c.c_size_t, _P(_c.c_int64),
+                                                          _c.c_void_p, _c.c_size_t]),
+    "plaidml_onnx_needed_inputs_bytes": (_c.c_int32, [_c.c_void_p, _c.c_size_t, _c.c_void_p,
+                                                      _P(_c.c_void_p)]),
+    "plaidml_onnx_needed_inputs_file": (_c.c_int32, [_c.c_char_p, _c.c_void_p,
+                                                     _P(_c.c_void_p)]),
     "plaidml_onnx_import_bytes": (_c.c_int32, [_c.c_void_p, _c.c_size_t, _c.c_void_p,
                                                _P(_c.c_void_p)]),
     "plaidml_onnx_import_file": (_c.c_int32, [_c.c_char_p, _c.c_void_p, _P(_c.c_void_p)]),
@@ -141,7 +153,20 @@ def _call(name, *args):
         raise errors.from_status(status, status_name, message, name)
 
 
-def _options(dims):
+def _bind_value(opts, name, value):
+    arr = np.asarray(value)
+    if arr.dtype.name == "bfloat16":  # ml_dtypes, as onnx uses: passed as its bits
+        code, arr = BFLOAT16, arr.view(np.uint16)
+    else:
+        code = dtype_code(arr.dtype)
+    if not arr.flags.c_contiguous:  # (np.ascontiguousarray would make a scalar 1-D)
+        arr = arr.copy(order="C")
+    dims = (ctypes.c_int64 * max(arr.ndim, 1))(*arr.shape)
+    _call("plaidml_onnx_options_set_input_value", opts, _ffi.encode(name), code, arr.ndim, dims,
+          arr.ctypes.data_as(ctypes.c_void_p), arr.nbytes)
+
+
+def _options(dims, values):
     opts = ctypes.c_void_p()
     _call("plaidml_onnx_options_create", ctypes.byref(opts))
     try:
@@ -149,37 +174,62 @@ def _options(dims):
             if isinstance(size, bool) or not isinstance(size, int):
                 raise TypeError("dimension %s: expected an int size, got %r" % (name, size))
             _call("plaidml_onnx_options_set_dim", opts, _ffi.encode(name), size)
+        for name, value in (values or {}).items():
+            _bind_value(opts, name, value)
     except BaseException:
         library().plaidml_onnx_options_destroy(opts)
         raise
     return opts
 
 
-def _import(fn, *args, dims):
-    opts = _options(dims)
+def _with_options(fn, *args, dims, values):
+    """Calls fn(*args, options, &out) and returns out (a c_void_p)."""
+    opts = _options(dims, values)
     try:
         out = ctypes.c_void_p()
         _call(fn, *args, opts, ctypes.byref(out))
-        return Program(out)
+        return out
     finally:
         library().plaidml_onnx_options_destroy(opts)
 
 
-def load(path, **dims):
+def load(path, values=None, **dims):
     """Imports the ONNX model at path (external data files are read from its folder).
 
-    dims fixes symbolic dimensions by name (batch=1); the rest stay symbolic. Returns a
-    plaidml.Program whose inputs are the graph inputs that are not initializers, with the
-    model's names. Raises Unsupported, InvalidArgumentError, TypeMismatchError, PlaidMLIOError.
+    dims fixes symbolic dimensions by name (batch=1); the rest stay symbolic. values
+    ({input name: array}) binds graph inputs to contents at import; they are no longer inputs of
+    the program. Returns a plaidml.Program whose inputs are the other graph inputs that are not
+    initializers, with the model's names. Raises Unsupported, InvalidArgumentError,
+    TypeMismatchError, PlaidMLIOError.
     """
-    return _import("plaidml_onnx_import_file", _ffi.encode(os.fspath(path)), dims=dims)
+    return Program(_with_options("plaidml_onnx_import_file", _ffi.encode(os.fspath(path)),
+                                 dims=dims, values=values))
 
 
-def load_bytes(data, **dims):
+def load_bytes(data, values=None, **dims):
     """Imports a serialized ModelProto (bytes; model.SerializeToString()). A model with
     external data is refused (use load). Otherwise as load()."""
     data = bytes(data)
-    return _import("plaidml_onnx_import_bytes", data, len(data), dims=dims)
+    return Program(_with_options("plaidml_onnx_import_bytes", data, len(data), dims=dims,
+                                 values=values))
+
+
+def needed_inputs(model, values=None, **dims):
+    """The graph inputs whose contents the import of model (a path, or serialized bytes) needs,
+    given dims and the values bound so far: [] when it imports as it is or fails for a reason
+    binding values cannot mend. Bind them (load(..., values=...)) and ask again: a node further
+    on may need more."""
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        data = bytes(model)
+        out = _with_options("plaidml_onnx_needed_inputs_bytes", data, len(data), dims=dims,
+                            values=values)
+    else:
+        out = _with_options("plaidml_onnx_needed_inputs_file", _ffi.encode(os.fspath(model)),
+                            dims=dims, values=values)
+    try:
+        return ctypes.string_at(out).decode("utf-8").splitlines()
+    finally:
+        _ffi.raw("plaidml_string_destroy")(out)
 
 
 def describe(path):

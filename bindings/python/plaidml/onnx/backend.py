@@ -15,6 +15,11 @@ prepare() serializes the model and imports it with plaidml.onnx.load_bytes: a re
 plaidml.onnx.Unsupported (a known gap, counted apart from failures). It does not run
 onnx.checker first: the importer validates what it reads, and is the thing under test.
 
+A model whose shapes depend on the contents of graph inputs (a Reshape's shape, a TopK's K, a
+Reduce's axes given as inputs: plaidml.onnx.needed_inputs names them) cannot be imported before
+those contents are known. prepare() then returns a rep that imports at run(), binding those
+inputs to the values given (plaidml.onnx.load_bytes(values=...)), once per distinct value.
+
 Outputs are returned as the program gives them, never cast, so a wrong dtype fails the test.
 The one conversion is lossless: a bfloat16 output is read as its 16-bit patterns and returned as
 ml_dtypes.bfloat16 (what onnx.numpy_helper uses), where plaidml.Context.run would widen it to
@@ -31,7 +36,8 @@ import onnx.helper
 from onnx.backend.base import Backend, BackendRep, namedtupledict
 
 from .. import _ffi, core
-from . import MAX_IR_VERSION, MAX_OPSET, Unsupported, library, load, load_bytes  # noqa: F401
+from . import (MAX_IR_VERSION, MAX_OPSET, Unsupported, library, load,  # noqa: F401
+               load_bytes, needed_inputs)
 
 _BFLOAT16 = core.BFLOAT16
 _DEVICE_KINDS = {"CPU": "cpu", "OPENCL": "opencl", "VULKAN": "vulkan"}
@@ -124,14 +130,39 @@ def execute(ctx, program, inputs, output_names):
     return [by_name[n] for n in output_names]
 
 
-class PlaidmlBackendRep(BackendRep):
-    """A model imported into a plaidml program, ready to run on one device."""
+class _ValueSpecializer:
+    """Imports a model once per value of the graph inputs its shapes depend on."""
 
-    def __init__(self, program, input_names, output_names, ctx):
+    def __init__(self, data, dims, bound_names):
+        self.data, self.dims = data, dims
+        self.bound_names = list(bound_names)  # grows as the importer asks for more
+        self.programs = {}
+
+    def program(self, feeds):
+        """(program, names of the inputs bound in it) for these feeds."""
+        while True:
+            values = {n: np.asarray(feeds[n]) for n in self.bound_names}
+            key = tuple((n, v.dtype.str, v.shape, v.tobytes()) for n, v in values.items())
+            if key in self.programs:
+                return self.programs[key], self.bound_names
+            more = [n for n in needed_inputs(self.data, values=values, **self.dims)
+                    if n not in self.bound_names and n in feeds]
+            if not more:  # imports, or fails with the importer's own message
+                self.programs[key] = load_bytes(self.data, values=values, **self.dims)
+                return self.programs[key], self.bound_names
+            self.bound_names += more
+
+
+class PlaidmlBackendRep(BackendRep):
+    """A model imported into a plaidml program, ready to run on one device (or, with a
+    specializer, imported at run() once per value of the inputs its shapes depend on)."""
+
+    def __init__(self, program, input_names, output_names, ctx, specializer=None):
         self.program = program
         self.input_names = list(input_names)
         self.output_names = list(output_names)
         self.context = ctx
+        self.specializer = specializer
 
     def run(self, inputs, **kwargs):
         """inputs: a list of arrays in graph-input order (initializers excluded), a dict
@@ -147,7 +178,11 @@ class PlaidmlBackendRep(BackendRep):
                 raise ValueError("the model takes %d inputs %s, got %d" % (
                     len(self.input_names), self.input_names, len(inputs)))
             feeds = dict(zip(self.input_names, inputs))
-        arrays = execute(self.context, self.program, feeds, self.output_names)
+        program = self.program
+        if self.specializer is not None:
+            program, bound = self.specializer.program(feeds)
+            feeds = {n: v for n, v in feeds.items() if n not in bound}
+        arrays = execute(self.context, program, feeds, self.output_names)
         return namedtupledict("Outputs", self.output_names)(*arrays)
 
 
@@ -168,21 +203,33 @@ class PlaidmlBackend(Backend):
         if isinstance(model, (str, os.PathLike)):
             program = load(model, **dims)
             model = onnx.load(model, load_external_data=False)
+            specializer = None
         else:
             if isinstance(model, (bytes, bytearray)):
                 data, model = bytes(model), onnx.load_from_string(bytes(model))
             else:
                 data = model.SerializeToString()
-            program = load_bytes(data, **dims)
+            program, specializer = cls._import_bytes(data, dims)
         graph = model.graph
         initializers = {t.name for t in graph.initializer}
         input_names = [i.name for i in graph.input if i.name not in initializers]
-        if sorted(program.inputs) != sorted(input_names):
+        if program is not None and sorted(program.inputs) != sorted(input_names):
             raise RuntimeError("importer contract: program inputs %s, but the model's "
                                "non-initializer graph inputs are %s" % (program.inputs,
                                                                         input_names))
         return PlaidmlBackendRep(program, input_names, [o.name for o in graph.output],
-                                 context(device))
+                                 context(device), specializer)
+
+    @staticmethod
+    def _import_bytes(data, dims):
+        """(program, None), or (None, a specializer) when the import needs input values."""
+        try:
+            return load_bytes(data, **dims), None
+        except Unsupported:
+            needed = needed_inputs(data, **dims)
+            if not needed:
+                raise
+            return None, _ValueSpecializer(data, dims, needed)
 
     @classmethod
     def run_model(cls, model, inputs, device="CPU", **kwargs):

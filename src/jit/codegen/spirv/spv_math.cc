@@ -57,6 +57,51 @@ Id SpvScalar::round_half_away(DType t, Id x) {
   return select(ty, half, away, truncated);
 }
 
+// C's pow: GLSL's Pow is undefined for x < 0 and for x = 0, y <= 0 (drivers compute
+// exp2(y * log2(x)): NaN at pow(-1, 3), at pow(0, 0)). Here: |x|^y, negated for a negative x and
+// an odd integer y, NaN for a negative x and a non-integer y, and 1 whenever y = 0.
+Id SpvScalar::pow_c(DType t, Id x, Id y) {
+  Id ty = value_type(t);
+  Id bt = b_.type_bool();
+  Id zero = float_const(t, 0), one = float_const(t, 1);
+  Id r = glsl_f32_only(GLSLstd450Pow, t, {glsl(GLSLstd450FAbs, t, {x}), y});
+  Id negative = b_.op(Op::OpFOrdLessThan, bt, {x, zero});
+  Id integral = b_.op(Op::OpFOrdEqual, bt, {glsl(GLSLstd450Floor, t, {y}), y});
+  Id half_y = b_.op(Op::OpFMul, ty, {y, float_const(t, 0.5)});
+  Id even = b_.op(Op::OpFOrdEqual, bt, {glsl(GLSLstd450Floor, t, {half_y}), half_y});
+  Id odd = b_.op(Op::OpLogicalAnd, bt, {integral, b_.op(Op::OpLogicalNot, bt, {even})});
+  r = select(ty, b_.op(Op::OpLogicalAnd, bt, {negative, odd}), b_.op(Op::OpFNegate, ty, {r}), r);
+  Id nan = b_.op(Op::OpFDiv, ty, {zero, zero});
+  Id no_real = b_.op(Op::OpLogicalAnd, bt, {negative, b_.op(Op::OpLogicalNot, bt, {integral})});
+  r = select(ty, no_real, nan, r);
+  return select(ty, b_.op(Op::OpFOrdEqual, bt, {y, zero}), one, r);
+}
+
+// C's fmod (the sign of x): OpFRem, except that fmod(x, +-inf) is x for a finite x, where
+// drivers compute x - y * trunc(x / y) = inf * 0 = NaN.
+Id SpvScalar::fmod_c(DType t, Id x, Id y) {
+  Id ty = value_type(t);
+  Id bt = b_.type_bool();
+  Id r = b_.op(Op::OpFRem, ty, {x, y});
+  Id keep_x = b_.op(Op::OpLogicalAnd, bt, {b_.op(Op::OpIsInf, bt, {y}),
+                                           b_.op(Op::OpLogicalNot, bt, {b_.op(Op::OpIsInf, bt, {x})})});
+  return select(ty, keep_x, x, r);
+}
+
+// a / b to within half an ulp: Vulkan lets OpFDiv be 2.5 ulp off (NVIDIA's is), which moved a
+// round(x / scale) across a .5. One correction with the exact residual r = a - q * b (an FMA)
+// gives q + r / b; where q is not finite (b = 0, overflow) r is NaN and q stands.
+Id SpvScalar::div_rn(DType t, Id a, Id b) {
+  Id ty = value_type(t);
+  Id bt = b_.type_bool();
+  Id q = b_.op(Op::OpFDiv, ty, {a, b});
+  if (t == DType::F16) return q;  // computed in f32 by every driver we know, then rounded
+  Id r = b_.ext(GLSLstd450Fma, ty, {b_.op(Op::OpFNegate, ty, {q}), b, a});
+  Id q1 = b_.op(Op::OpFAdd, ty, {q, b_.op(Op::OpFDiv, ty, {r, b})});
+  Id bad = b_.op(Op::OpLogicalOr, bt, {b_.op(Op::OpIsNan, bt, {q1}), b_.op(Op::OpIsInf, bt, {q1})});
+  return select(ty, bad, q, q1);
+}
+
 // erf in f32, within about 1 ulp (max error 0.99 ulp in each branch as published for this
 // minimax fit; checked here against std::erf at 8e6 points in [-20, 20]): a polynomial in x^2
 // for |x| <= 0.9277, else 1 - exp(polynomial in |x|) with the sign of x.
@@ -98,6 +143,7 @@ Expected<Id> SpvScalar::math(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::Ceil: return glsl(GLSLstd450Ceil, t, v);
     case OpKind::Round: return round_half_away(t, v[0]);
     case OpKind::RoundEven: return glsl(GLSLstd450RoundEven, t, v);
+    case OpKind::Pow: return pow_c(t, v[0], v[1]);
     case OpKind::Sigmoid: {
       Id e = glsl_f32_only(GLSLstd450Exp, t, {b_.op(Op::OpFNegate, ty, {v[0]})});
       return b_.op(Op::OpFDiv, ty, {one, b_.op(Op::OpFAdd, ty, {one, e})});

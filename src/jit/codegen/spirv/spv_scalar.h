@@ -66,6 +66,9 @@ class SpvScalar {
   Id glsl_f32_only(GLSLstd450 inst, DType t, const std::vector<Id>& v);
   Id erf_f32(Id x);
   Id round_half_away(DType t, Id x);
+  Id pow_c(DType t, Id x, Id y);
+  Id fmod_c(DType t, Id x, Id y);
+  Id div_rn(DType t, Id a, Id b);
 
   SpvBuilder& b_;
 };

@@ -173,8 +173,8 @@ Expected<Id> SpvScalar::float_op(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::Add: return b_.op(Op::OpFAdd, ty, {v[0], v[1]});
     case OpKind::Sub: return b_.op(Op::OpFSub, ty, {v[0], v[1]});
     case OpKind::Mul: return b_.op(Op::OpFMul, ty, {v[0], v[1]});
-    case OpKind::Div: return b_.op(Op::OpFDiv, ty, {v[0], v[1]});
-    case OpKind::Mod: return b_.op(Op::OpFRem, ty, {v[0], v[1]});  // C fmod: sign of v[0]
+    case OpKind::Div: return div_rn(t, v[0], v[1]);
+    case OpKind::Mod: return fmod_c(t, v[0], v[1]);
     case OpKind::Neg: return b_.op(Op::OpFNegate, ty, {v[0]});
     case OpKind::Recip: return b_.op(Op::OpFDiv, ty, {one, v[0]});
     case OpKind::Abs: return glsl(GLSLstd450FAbs, t, v);
