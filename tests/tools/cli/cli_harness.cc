@@ -57,34 +57,31 @@ std::string example_file(const std::string& name) {
   return std::string(PLAIDML_SOURCE_DIR) + "/examples/tile/" + name;
 }
 
-NpyArray f32_array(std::vector<int64_t> shape, const std::vector<float>& values) {
+namespace {
+
+template <typename T>
+NpyArray typed_array(Dtype dtype, std::vector<int64_t> shape, const std::vector<T>& values) {
   NpyArray a;
-  a.dtype = Dtype::F32;
+  a.dtype = dtype;
   a.shape = std::move(shape);
   REQUIRE(static_cast<int64_t>(values.size()) == a.element_count());
-  a.data.resize(values.size() * 4);
+  a.data.resize(values.size() * sizeof(T));
   std::memcpy(a.data.data(), values.data(), a.data.size());
   return a;
+}
+
+}  // namespace
+
+NpyArray f32_array(std::vector<int64_t> shape, const std::vector<float>& values) {
+  return typed_array(Dtype::F32, std::move(shape), values);
 }
 
 NpyArray i32_array(std::vector<int64_t> shape, const std::vector<int32_t>& values) {
-  NpyArray a;
-  a.dtype = Dtype::I32;
-  a.shape = std::move(shape);
-  REQUIRE(static_cast<int64_t>(values.size()) == a.element_count());
-  a.data.resize(values.size() * 4);
-  std::memcpy(a.data.data(), values.data(), a.data.size());
-  return a;
+  return typed_array(Dtype::I32, std::move(shape), values);
 }
 
 NpyArray i64_array(std::vector<int64_t> shape, const std::vector<int64_t>& values) {
-  NpyArray a;
-  a.dtype = Dtype::I64;
-  a.shape = std::move(shape);
-  REQUIRE(static_cast<int64_t>(values.size()) == a.element_count());
-  a.data.resize(values.size() * 8);
-  std::memcpy(a.data.data(), values.data(), a.data.size());
-  return a;
+  return typed_array(Dtype::I64, std::move(shape), values);
 }
 
 void write_array(const std::string& path, const NpyArray& array) {
