@@ -20,6 +20,16 @@ bool dtype_is_signed_int(plaidml_dtype dtype);
 bool dtype_is_unsigned_int(plaidml_dtype dtype);
 std::string dtype_text(plaidml_dtype dtype);  // "f32", for messages
 
+// The dtype sets converters accept (Converter input checks: NodeContext::require_dtype).
+const std::vector<plaidml_dtype>& float_types();     // f16, bf16, f32, f64
+const std::vector<plaidml_dtype>& signed_types();    // i8..i64
+const std::vector<plaidml_dtype>& unsigned_types();  // u8..u64
+const std::vector<plaidml_dtype>& int_types();       // signed and unsigned
+const std::vector<plaidml_dtype>& numeric_types();   // floats and ints
+const std::vector<plaidml_dtype>& all_types();       // numeric and bool
+std::vector<plaidml_dtype> concat_types(std::vector<plaidml_dtype> a,
+                                        const std::vector<plaidml_dtype>& b);
+
 // Element count of dims; -1 when a dim is negative or the product overflows int64.
 int64_t element_count(const std::vector<int64_t>& dims);
 

@@ -11,12 +11,6 @@
 
 namespace plaidml::onnx_import::attention {
 
-inline const std::vector<plaidml_dtype>& float_types() {
-  static const std::vector<plaidml_dtype> kFloats = {PLAIDML_DTYPE_FLOAT16, PLAIDML_DTYPE_BFLOAT16,
-                                                     PLAIDML_DTYPE_FLOAT32, PLAIDML_DTYPE_FLOAT64};
-  return kFloats;
-}
-
 // A scalar constant of a float dtype (the value rounded to it once, from double).
 inline plaidml::Tensor scalar(NodeContext& cx, plaidml_dtype dtype, double v) {
   return cx.constant(HostTensor::from_doubles(dtype, {}, {v}));

@@ -10,44 +10,6 @@ namespace plaidml::onnx_import {
 
 namespace elementwise {
 
-const std::vector<plaidml_dtype>& float_types() {
-  static const std::vector<plaidml_dtype> v = {PLAIDML_DTYPE_FLOAT16, PLAIDML_DTYPE_BFLOAT16,
-                                               PLAIDML_DTYPE_FLOAT32, PLAIDML_DTYPE_FLOAT64};
-  return v;
-}
-
-const std::vector<plaidml_dtype>& signed_types() {
-  static const std::vector<plaidml_dtype> v = {PLAIDML_DTYPE_INT8, PLAIDML_DTYPE_INT16,
-                                               PLAIDML_DTYPE_INT32, PLAIDML_DTYPE_INT64};
-  return v;
-}
-
-const std::vector<plaidml_dtype>& unsigned_types() {
-  static const std::vector<plaidml_dtype> v = {PLAIDML_DTYPE_UINT8, PLAIDML_DTYPE_UINT16,
-                                               PLAIDML_DTYPE_UINT32, PLAIDML_DTYPE_UINT64};
-  return v;
-}
-
-const std::vector<plaidml_dtype>& int_types() {
-  static const std::vector<plaidml_dtype> v = concat(signed_types(), unsigned_types());
-  return v;
-}
-
-const std::vector<plaidml_dtype>& numeric_types() {
-  static const std::vector<plaidml_dtype> v = concat(float_types(), int_types());
-  return v;
-}
-
-const std::vector<plaidml_dtype>& all_types() {
-  static const std::vector<plaidml_dtype> v = concat(numeric_types(), {PLAIDML_DTYPE_BOOL});
-  return v;
-}
-
-std::vector<plaidml_dtype> concat(std::vector<plaidml_dtype> a,
-                                  const std::vector<plaidml_dtype>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
 
 bool is_float(plaidml_dtype d) { return dtype_is_float(d); }
 

@@ -34,7 +34,7 @@ void set_narrowed(NodeContext& cx, const plaidml::Tensor& r, plaidml_dtype d) {
 
 void convert_relu(NodeContext& cx) {
   cx.check_attrs({});
-  cx.require_dtype(0, concat(float_types(), signed_types()));
+  cx.require_dtype(0, concat_types(float_types(), signed_types()));
   cx.set_output(0, plaidml::relu(cx.tensor(0)), cx.dtype(0));
 }
 

@@ -29,7 +29,7 @@ template <const char* kFunction, FoldOp kFold>
 void unary_numeric(NodeContext& cx) {
   cx.check_attrs({});
   if (kFold == FoldOp::kNeg) {
-    cx.require_dtype(0, concat(float_types(), signed_types()));
+    cx.require_dtype(0, concat_types(float_types(), signed_types()));
   } else {
     cx.require_dtype(0, numeric_types());
   }
@@ -105,7 +105,7 @@ plaidml::Tensor int_pow(NodeContext& cx, const plaidml::Tensor& x, const plaidml
 void convert_pow(NodeContext& cx) {
   cx.check_attrs({});
   plaidml_dtype t = cx.dtype(0), e = cx.dtype(1);
-  cx.require_dtype(0, concat(float_types(), {PLAIDML_DTYPE_INT32, PLAIDML_DTYPE_INT64}));
+  cx.require_dtype(0, concat_types(float_types(), {PLAIDML_DTYPE_INT32, PLAIDML_DTYPE_INT64}));
   cx.require_dtype(1, numeric_types());
   if (cx.version() < 12) require_same_dtype(cx, 0, 1);
   plaidml::Tensor x = cx.tensor(0), y = cx.tensor(1);

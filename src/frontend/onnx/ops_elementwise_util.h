@@ -14,14 +14,7 @@ std::vector<ConverterEntry> math_converters();   // ops_elementwise_math.cc
 std::vector<ConverterEntry> act_converters();    // ops_elementwise_act.cc
 std::vector<ConverterEntry> logic_converters();  // ops_elementwise_logic.cc
 
-// --- dtypes ---
-const std::vector<plaidml_dtype>& float_types();
-const std::vector<plaidml_dtype>& signed_types();    // i8..i64
-const std::vector<plaidml_dtype>& unsigned_types();  // u8..u64
-const std::vector<plaidml_dtype>& int_types();       // signed and unsigned
-const std::vector<plaidml_dtype>& numeric_types();   // floats and ints
-const std::vector<plaidml_dtype>& all_types();       // numeric and bool
-std::vector<plaidml_dtype> concat(std::vector<plaidml_dtype> a, const std::vector<plaidml_dtype>& b);
+// The dtype sets (float_types, numeric_types, ...) are host_tensor.h's.
 bool is_float(plaidml_dtype d);
 
 // Input i's dtype must equal input j's (INVALID otherwise: ONNX asks for one type T).

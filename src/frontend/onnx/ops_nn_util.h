@@ -10,21 +10,6 @@
 
 namespace plaidml::onnx_import::nn {
 
-inline const std::vector<plaidml_dtype>& float_types() {
-  static const std::vector<plaidml_dtype> kFloats = {PLAIDML_DTYPE_FLOAT16, PLAIDML_DTYPE_BFLOAT16,
-                                                     PLAIDML_DTYPE_FLOAT32, PLAIDML_DTYPE_FLOAT64};
-  return kFloats;
-}
-
-// Every numeric dtype (no bool).
-inline const std::vector<plaidml_dtype>& numeric_types() {
-  static const std::vector<plaidml_dtype> kNumeric = {
-      PLAIDML_DTYPE_FLOAT16, PLAIDML_DTYPE_BFLOAT16, PLAIDML_DTYPE_FLOAT32, PLAIDML_DTYPE_FLOAT64,
-      PLAIDML_DTYPE_INT8,    PLAIDML_DTYPE_INT16,    PLAIDML_DTYPE_INT32,   PLAIDML_DTYPE_INT64,
-      PLAIDML_DTYPE_UINT8,   PLAIDML_DTYPE_UINT16,   PLAIDML_DTYPE_UINT32,  PLAIDML_DTYPE_UINT64};
-  return kNumeric;
-}
-
 // x converted to dtype (Tile's casts: saturating float->int, != 0 for bool).
 plaidml::Tensor cast(const plaidml::Tensor& x, plaidml_dtype dtype);
 

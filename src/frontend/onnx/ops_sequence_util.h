@@ -15,29 +15,6 @@ std::vector<ConverterEntry> rnn_converters();    // ops_sequence_rnn.cc
 std::vector<ConverterEntry> dft_converters();    // ops_sequence_dft.cc
 std::vector<ConverterEntry> image_converters();  // ops_sequence_image.cc
 
-inline const std::vector<plaidml_dtype>& float_types() {
-  static const std::vector<plaidml_dtype> v = {PLAIDML_DTYPE_FLOAT16, PLAIDML_DTYPE_BFLOAT16,
-                                               PLAIDML_DTYPE_FLOAT32, PLAIDML_DTYPE_FLOAT64};
-  return v;
-}
-
-inline const std::vector<plaidml_dtype>& numeric_types() {
-  static const std::vector<plaidml_dtype> v = {
-      PLAIDML_DTYPE_FLOAT16, PLAIDML_DTYPE_BFLOAT16, PLAIDML_DTYPE_FLOAT32, PLAIDML_DTYPE_FLOAT64,
-      PLAIDML_DTYPE_INT8,    PLAIDML_DTYPE_INT16,    PLAIDML_DTYPE_INT32,   PLAIDML_DTYPE_INT64,
-      PLAIDML_DTYPE_UINT8,   PLAIDML_DTYPE_UINT16,   PLAIDML_DTYPE_UINT32,  PLAIDML_DTYPE_UINT64};
-  return v;
-}
-
-inline const std::vector<plaidml_dtype>& all_types() {
-  static const std::vector<plaidml_dtype> v = [] {
-    std::vector<plaidml_dtype> r = numeric_types();
-    r.push_back(PLAIDML_DTYPE_BOOL);
-    return r;
-  }();
-  return v;
-}
-
 inline bool is_half(plaidml_dtype d) {
   return d == PLAIDML_DTYPE_FLOAT16 || d == PLAIDML_DTYPE_BFLOAT16;
 }
