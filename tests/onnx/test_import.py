@@ -118,6 +118,20 @@ class SymbolicSizes(unittest.TestCase):
             x = np.linspace(-1, 1, 2 * seq, dtype=np.float32).reshape(2, seq)
             np.testing.assert_array_equal(ctx.run(program, {"X": x})["Y"], x + table[:, :seq])
 
+    def test_a_run_time_slice_with_a_step_is_refused_by_name(self):
+        nodes = [const("zero", np.array([0], np.int64)), const("one", np.array(1, np.int64)),
+                 const("axes", np.array([0], np.int64)), const("two", np.array([2], np.int64)),
+                 helper.make_node("Shape", ["X"], ["shape"]),
+                 helper.make_node("Gather", ["shape", "one"], ["seq"], axis=0),
+                 helper.make_node("Unsqueeze", ["seq", "axes"], ["end"]),
+                 helper.make_node("Slice", ["X", "zero", "end", "axes", "two"], ["Y"],
+                                  name="cut")]
+        m = model(nodes, [vinfo("X", ["n", "seq"])], [vinfo("Y", None)])
+        with self.assertRaisesRegex(plaidml.onnx.Unsupported,
+                                    "node 'cut' \\(Slice, opset 17\\): a slice with step 2 and "
+                                    "bounds not known at import"):
+            plaidml.onnx.load_bytes(m.SerializeToString())
+
     def test_expand_to_where_equal_minus_one(self):
         # GPT-2's mask: Expand(M, Where(Equal(s, -1), 1, s)), s = [batch, -1, 3].
         m = np.array([[[1.0], [2.0]]], np.float32)  # [1, 2, 1]
