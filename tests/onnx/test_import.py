@@ -97,6 +97,59 @@ def const(name, array):
     return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(array, name))
 
 
+def conv_net(rng):
+    """A small image network touching every channels-last converter: Conv (grouped, and with a
+    weight computed at run time), BatchNormalization, Relu, Add of a [C, 1, 1] bias and of a
+    residual, MaxPool, AveragePool, Concat on the channels, GlobalAveragePool, Flatten, Gemm;
+    and a second output read channels first (Transpose)."""
+    def w(name, *dims):
+        return numpy_helper.from_array(rng.standard_normal(dims).astype(np.float32), name)
+    inits = [w("W1", 8, 3, 3, 3), w("B1", 8), w("W2", 8, 4, 3, 3), w("bias", 8, 1, 1),
+             numpy_helper.from_array(rng.random(8).astype(np.float32) + 0.5, "g"),
+             w("b", 8), w("m", 8), numpy_helper.from_array(rng.random(8).astype(np.float32) + 0.5,
+                                                           "v"),
+             w("FC", 4, 16)]
+    nodes = [
+        helper.make_node("Conv", ["X", "W1", "B1"], ["c1"], pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c1", "g", "b", "m", "v"], ["bn"]),
+        helper.make_node("Relu", ["bn"], ["r"]),
+        helper.make_node("Conv", ["r", "W2"], ["c2"], pads=[1, 1, 1, 1], group=2),
+        helper.make_node("Add", ["c2", "bias"], ["c2b"]),
+        helper.make_node("Add", ["c2b", "r"], ["res"]),
+        helper.make_node("MaxPool", ["res"], ["mp"], kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("AveragePool", ["res"], ["ap"], kernel_shape=[3, 3], strides=[2, 2],
+                         pads=[1, 1, 0, 0]),
+        helper.make_node("Concat", ["mp", "ap"], ["cat"], axis=1),
+        helper.make_node("Conv", ["cat", "Wx"], ["cx"]),
+        helper.make_node("GlobalAveragePool", ["cat"], ["gap"]),
+        helper.make_node("Flatten", ["gap"], ["flat"]),
+        helper.make_node("Gemm", ["flat", "FC"], ["Y"], transB=1),
+        helper.make_node("Transpose", ["cx"], ["Z"], perm=[0, 2, 3, 1]),
+    ]
+    return model(nodes, [vinfo("X", [2, 3, 9, 9]), vinfo("Wx", [5, 16, 1, 1])],
+                 [vinfo("Y", None), vinfo("Z", None)], inits)
+
+
+class ChannelsLast(unittest.TestCase):
+    def test_both_layouts_match_onnxruntime(self):
+        import onnxruntime
+        rng = np.random.default_rng(7)
+        m = conv_net(rng).SerializeToString()
+        feeds = {"X": rng.standard_normal((2, 3, 9, 9)).astype(np.float32),
+                 "Wx": rng.standard_normal((5, 16, 1, 1)).astype(np.float32)}
+        want = onnxruntime.InferenceSession(m, providers=["CPUExecutionProvider"]).run(
+            ["Y", "Z"], feeds)
+        for last in (True, False):
+            got = plaidml.run(plaidml.onnx.load_bytes(m, channels_last=last), feeds)
+            for name, ref in zip(["Y", "Z"], want):
+                np.testing.assert_allclose(got[name], ref, rtol=1e-4, atol=1e-4,
+                                           err_msg="%s, channels_last=%s" % (name, last))
+
+    def test_the_option_rejects_null(self):
+        with self.assertRaisesRegex(plaidml.InvalidArgumentError, "argument 'options' is NULL"):
+            plaidml.onnx._call("plaidml_onnx_options_set_channels_last", None, True)
+
+
 class SymbolicSizes(unittest.TestCase):
     """The shape computations of exported transformers, on sizes only known at run time."""
 

@@ -8,6 +8,7 @@
 
 #include "converters.h"
 #include "import_error.h"
+#include "layout.h"
 #include "op_versions.h"
 #include "plaidml/onnx.h"
 #include "tensor_proto.h"
@@ -252,6 +253,7 @@ void GraphImporter::import_node(int index) {
   }
   NodeContext cx(*this, node, version, opset_);
   try {
+    cx.run_channels_last();
     entry->convert(cx);
   } catch (const ImportError& e) {
     std::string hint;
@@ -348,6 +350,10 @@ void GraphImporter::define(const std::string& name, Value value) {
 
 plaidml::Tensor GraphImporter::materialize(const std::string& name, Value& v) {
   if (v.tensor) return *v.tensor;
+  if (v.channels_last) {
+    v.tensor = transpose(*v.channels_last, from_channels_last(v.channels_last->rank()));
+    return *v.tensor;
+  }
   if (v.host) {
     const HostTensor& h = *v.host;
     v.tensor = builder_.constant_tensor(name, static_cast<plaidml::DType>(h.dtype), h.dims, h.data,

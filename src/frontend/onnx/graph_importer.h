@@ -22,6 +22,8 @@ struct ImportOptions {
   std::map<std::string, int64_t> dims;  // symbolic dim name -> fixed size
   // graph input name -> its contents, bound at import (the input becomes a constant)
   std::map<std::string, HostTensor> values;
+  // Convolutions, pools and what lies between them keep values channels last (layout.h).
+  bool channels_last = true;
 };
 
 class NodeContext;
@@ -40,6 +42,7 @@ class GraphImporter {
 
   plaidml::Builder& builder() { return builder_; }
   int opset() const { return opset_; }
+  const ImportOptions& options() const { return options_; }
   // The value named `name` (throws INVALID_ARGUMENT for an undefined name).
   Value& value(const std::string& name);
   void define(const std::string& name, Value value);

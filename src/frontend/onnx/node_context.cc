@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "graph_importer.h"
+#include "layout.h"
 #include "tensor_proto.h"
 
 namespace plaidml::onnx_import {
@@ -16,27 +17,100 @@ Value& NodeContext::input(size_t i) {
 }
 
 plaidml::Tensor NodeContext::tensor(size_t i) {
+  if (stored_rank_ != 0) return stored_input(i);
   return graph_.materialize(node_.input(static_cast<int>(i)), input(i));
 }
 
 size_t NodeContext::rank(size_t i) {
   Value& v = input(i);
+  if (stored_rank_ != 0) return tensor(i).rank();
   if (v.host) return v.host->rank();
   if (v.sizes && !v.tensor) return v.is_sizes_scalar ? 0 : 1;
+  if (v.channels_last && !v.tensor) return v.channels_last->rank();
   return tensor(i).rank();
 }
 
 int64_t NodeContext::size(size_t i, size_t axis) {
   Value& v = input(i);
+  if (stored_rank_ != 0) return tensor(i).size(axis);
   if (v.host) return v.host->dims.at(axis);
   if (v.sizes && !v.tensor) return static_cast<int64_t>(v.sizes->size());
+  if (v.channels_last && !v.tensor) {
+    return v.channels_last->size(stored_axis(axis, v.channels_last->rank()));
+  }
   return tensor(i).size(axis);
 }
 
 plaidml::IndexExpr NodeContext::dim(size_t i, size_t axis) {
   Value& v = input(i);
+  if (stored_rank_ != 0) return tensor(i).dim(axis);
   if (v.host) return literal(v.host->dims.at(axis));
+  if (v.channels_last && !v.tensor) {
+    return v.channels_last->dim(stored_axis(axis, v.channels_last->rank()));
+  }
   return tensor(i).dim(axis);
+}
+
+bool NodeContext::is_channels_last(size_t i) {
+  Value& v = input(i);
+  return v.channels_last.has_value() && !v.host;
+}
+
+bool NodeContext::channels_last_allowed() const { return graph_.options().channels_last; }
+
+plaidml::Tensor NodeContext::channels_last(size_t i) {
+  Value& v = input(i);
+  if (v.channels_last) return *v.channels_last;
+  size_t r = rank(i);
+  if (r < kMinChannelsRank) invalid("input {} has rank {}; channels need rank 3 or more", i, r);
+  if (v.host) return constant(transpose(*v.host, to_channels_last(r)));
+  v.channels_last = transpose(tensor(i), to_channels_last(r));
+  return *v.channels_last;
+}
+
+bool NodeContext::run_channels_last() {
+  if (!channels_last_allowed() || !is_layout_transparent(op_type())) return false;
+  size_t stored = 0, widest = 0;
+  for (size_t i = 0; i < input_count(); ++i) {
+    if (!has_input(i)) continue;
+    size_t r = rank(i);
+    widest = std::max(widest, r);
+    if (!is_channels_last(i)) continue;
+    if (stored != 0 && stored != r) return false;
+    stored = r;
+  }
+  // A wider input would put the channels elsewhere in the broadcast result.
+  if (stored == 0 || widest != stored) return false;
+  stored_inputs_.assign(input_count(), std::nullopt);
+  stored_rank_ = stored;
+  return true;
+}
+
+// Input i in channels-last order at rank stored_rank_: a narrower input broadcasts as numpy
+// would (leading 1s), then moves with the rest; a scalar needs nothing.
+plaidml::Tensor NodeContext::stored_input(size_t i) {
+  if (stored_inputs_.at(i)) return *stored_inputs_[i];
+  Value& v = input(i);
+  size_t r = stored_rank_;
+  plaidml::Tensor t = [&]() -> plaidml::Tensor {
+    if (is_channels_last(i)) return *v.channels_last;
+    if (v.host) {
+      if (v.host->rank() == 0) return graph_.materialize(node_.input(static_cast<int>(i)), v);
+      HostTensor padded = *v.host;
+      padded.dims.insert(padded.dims.begin(), r - padded.rank(), 1);
+      return constant(transpose(padded, to_channels_last(r)));
+    }
+    plaidml::Tensor x = graph_.materialize(node_.input(static_cast<int>(i)), v);
+    if (x.rank() == 0) return x;
+    if (x.rank() < r) {
+      std::vector<plaidml::IndexExpr> dims(r - x.rank(), literal(1));
+      for (size_t a = 0; a < x.rank(); ++a) dims.push_back(x.dim(a));
+      x = plaidml::reshape(x, dims);
+    }
+    return transpose(x, to_channels_last(r));
+  }();
+  stored_inputs_[i] = t;
+  return t;
 }
 
 const HostTensor* NodeContext::host(size_t i) {
@@ -164,9 +238,18 @@ void NodeContext::set_output(size_t i, Value value) {
 }
 
 void NodeContext::set_output(size_t i, const plaidml::Tensor& tensor, plaidml_dtype dtype) {
+  if (stored_rank_ != 0) return set_output_channels_last(i, tensor, dtype);
   Value v;
   v.dtype = dtype;
   v.tensor = tensor;
+  set_output(i, std::move(v));
+}
+
+void NodeContext::set_output_channels_last(size_t i, const plaidml::Tensor& tensor,
+                                           plaidml_dtype dtype) {
+  Value v;
+  v.dtype = dtype;
+  v.channels_last = tensor;
   set_output(i, std::move(v));
 }
 

@@ -38,7 +38,20 @@ class NodeContext {
   Value& input(size_t i);  // throws naming the input if it is missing
   plaidml_dtype dtype(size_t i) { return input(i).dtype; }
   // The input as a program value (a known constant becomes a program constant on first use).
+  // While the node runs channels last (run_channels_last), the input in that order.
   plaidml::Tensor tensor(size_t i);
+
+  // --- channels-last storage (layout.h) ---
+  // Whether input i is a computed value held channels last.
+  bool is_channels_last(size_t i);
+  // Input i channels last (rank 3 or more): as held, or transposed once and kept.
+  plaidml::Tensor channels_last(size_t i);
+  // Whether the importer's layout option lets converters keep values channels last.
+  bool channels_last_allowed() const;
+  // For a layout-transparent op (is_layout_transparent) with a channels-last input: runs the
+  // converter on every input in channels-last order (tensor, rank, size and dim then describe
+  // that order) and marks its outputs channels last. Returns whether it did.
+  bool run_channels_last();
   // Rank and sizes of input i: known sizes are >= 0, symbolic ones -1.
   size_t rank(size_t i);
   int64_t size(size_t i, size_t axis);
@@ -72,6 +85,8 @@ class NodeContext {
   void set_output(size_t i, Value value);
   void set_output(size_t i, const plaidml::Tensor& tensor, plaidml_dtype dtype);
   void set_output(size_t i, HostTensor host);  // known at import: folded
+  // A computed output stored channels last (its logical shape has the channels at axis 1).
+  void set_output_channels_last(size_t i, const plaidml::Tensor& tensor, plaidml_dtype dtype);
   void set_sizes_output(size_t i, std::vector<SymInt> sizes, bool scalar = false);
 
   // The inputs whose contents were asked for (host, known_ints, sizes) and were not known.
@@ -93,6 +108,11 @@ class NodeContext {
   int version_;
   int opset_;
   std::vector<size_t> asked_unknown_;
+  // run_channels_last: the rank every input is brought to, and the inputs made so far.
+  size_t stored_rank_ = 0;
+  std::vector<std::optional<plaidml::Tensor>> stored_inputs_;
+
+  plaidml::Tensor stored_input(size_t i);
 };
 
 // x converted to dtype (Tile's as_float/as_bfloat/as_int/as_uint/as_bool): the one cast every

@@ -126,6 +126,15 @@ plaidml_status plaidml_onnx_options_set_dim(plaidml_onnx_options* options, const
   });
 }
 
+plaidml_status plaidml_onnx_options_set_channels_last(plaidml_onnx_options* options,
+                                                     bool enabled) {
+  using namespace plaidml::onnx_import;
+  return guard(__func__, [&] {
+    require(options, __func__, "options");
+    options->options.channels_last = enabled;
+  });
+}
+
 plaidml_status plaidml_onnx_options_set_input_value(plaidml_onnx_options* options,
                                                     const char* name, plaidml_dtype dtype,
                                                     size_t rank, const int64_t* dims,

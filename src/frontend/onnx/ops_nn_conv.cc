@@ -4,6 +4,7 @@
 // counterpart in the op library.
 #include <fmt/ranges.h>
 
+#include "layout.h"
 #include "ops_nn_util.h"
 
 namespace plaidml::onnx_import::nn {
@@ -50,7 +51,6 @@ void conv(NodeContext& cx) {
   int64_t group = cx.attr_int("group", 1);
   if (group < 1) invalid("group must be 1 or more, got {}", group);
   plaidml::Attrs attrs;
-  attrs.set("layout", "channels_first").set("kernel_layout", "OIHW");
   attrs.set("strides", s.strides).set("dilations", s.dilations).set("groups", group);
   if (s.auto_pad == "NOTSET") {
     attrs.set("padding", "explicit").set("pads", s.pads);
@@ -61,9 +61,24 @@ void conv(NodeContext& cx) {
     // one at the end (UPPER) or the start (LOWER): the op library's same_upper / same_lower.
     attrs.set("padding", s.auto_pad == "SAME_UPPER" ? "same_upper" : "same_lower");
   }
-  std::vector<plaidml::Tensor> operands = {cx.tensor(0), cx.tensor(1)};
+  std::vector<plaidml::Tensor> operands;
+  if (cx.channels_last_allowed()) {
+    // Channels last, weights [spatial..., I, O] (layout.h): known weights move on the host.
+    attrs.set("layout", "channels_last").set("kernel_layout", "HWIO");
+    std::vector<int64_t> to_hwio;
+    for (size_t a = 0; a < n; ++a) to_hwio.push_back(static_cast<int64_t>(a + 2));
+    to_hwio.insert(to_hwio.end(), {1, 0});
+    const Value& w = cx.input(1);
+    operands = {cx.channels_last(0), w.host ? cx.constant(transpose(*w.host, to_hwio))
+                                            : transpose(cx.tensor(1), to_hwio)};
+  } else {
+    attrs.set("layout", "channels_first").set("kernel_layout", "OIHW");
+    operands = {cx.tensor(0), cx.tensor(1)};
+  }
   if (cx.has_input(2)) operands.push_back(cx.tensor(2));
-  cx.set_output(0, plaidml::op("conv", operands, attrs), cx.dtype(0));
+  plaidml::Tensor y = plaidml::op("conv", operands, attrs);
+  if (cx.channels_last_allowed()) return cx.set_output_channels_last(0, y, cx.dtype(0));
+  cx.set_output(0, y, cx.dtype(0));
 }
 
 namespace {

@@ -2,6 +2,9 @@
 // GroupNormalization, RMSNormalization, LRN, MeanVarianceNormalization. Elementwise formulas
 // over op library reductions, in the order of onnx's reference (scale * (x - mean) /
 // sqrt(var + eps) + bias).
+#include <cmath>
+#include <optional>
+
 #include "ops_nn_util.h"
 
 namespace plaidml::onnx_import::nn {
@@ -38,6 +41,34 @@ plaidml_dtype stash_dtype(NodeContext& cx) {
 
 }  // namespace
 
+namespace {
+
+// Inference BatchNormalization with every parameter known: y = x * scale + shift per channel,
+// scale = gamma / sqrt(var + eps) and shift = beta - mean * scale computed once on the host (in
+// double), as onnxruntime folds it; nullopt when a parameter is computed.
+std::optional<std::pair<HostTensor, HostTensor>> folded_batch_norm(NodeContext& cx, double eps,
+                                                                   plaidml_dtype dt) {
+  const HostTensor* p[5] = {};
+  for (size_t i = 1; i < 5; ++i) {
+    p[i] = cx.input(i).host ? &*cx.input(i).host : nullptr;
+    if (p[i] == nullptr || p[i]->rank() != 1) return std::nullopt;
+  }
+  std::vector<double> gamma = p[1]->to_doubles(), beta = p[2]->to_doubles(),
+                      mean = p[3]->to_doubles(), var = p[4]->to_doubles();
+  size_t c = gamma.size();
+  if (beta.size() != c || mean.size() != c || var.size() != c) return std::nullopt;
+  std::vector<double> scale(c), shift(c);
+  for (size_t k = 0; k < c; ++k) {
+    scale[k] = gamma[k] / std::sqrt(var[k] + eps);
+    shift[k] = beta[k] - mean[k] * scale[k];
+  }
+  std::vector<int64_t> dims = {static_cast<int64_t>(c)};
+  return std::make_pair(HostTensor::from_doubles(dt, dims, scale),
+                        HostTensor::from_doubles(dt, dims, shift));
+}
+
+}  // namespace
+
 void batch_norm(NodeContext& cx) {
   cx.check_attrs({"epsilon", "momentum", "spatial", "training_mode"});
   cx.require_dtype(0, float_types());
@@ -52,15 +83,29 @@ void batch_norm(NodeContext& cx) {
   bool spatial = cx.attr_int("spatial", 1) != 0;
   plaidml_dtype dt = cx.dtype(0);
   double eps = cx.attr_float("epsilon", 1e-5);
+  for (size_t i = 1; i < 5; ++i) cx.require_dtype(i, float_types());
+  // Channels last, a [C] parameter broadcasts along the last axis as it is.
+  bool last = spatial && cx.is_channels_last(0);
   // spatial = 1: one value per channel, [C] -> [C, 1, ...]; spatial = 0 (version 7): one per
   // activation, shaped like X without N, which broadcasts as it is.
-  auto param = [&](size_t i) {
-    plaidml::Tensor p = spatial ? channel_param(cx, i, rank) : cx.tensor(i);
-    cx.require_dtype(i, float_types());
-    return as_dtype(p, cx.dtype(i), dt);
+  auto shaped = [&](const plaidml::Tensor& p) {
+    if (!spatial || last) return p;
+    std::vector<plaidml::IndexExpr> dims = {p.dim(0)};
+    for (size_t a = 2; a < rank; ++a) dims.push_back(cx.literal(1));
+    return plaidml::reshape(p, dims);
   };
-  plaidml::Tensor x = cx.tensor(0);
-  plaidml::Tensor y = param(1) * (x - param(3)) / plaidml::sqrt(param(4) + eps) + param(2);
+  plaidml::Tensor x = last ? cx.channels_last(0) : cx.tensor(0);
+  auto param = [&](size_t i) {
+    if (spatial && cx.rank(i) != 1) {
+      invalid("input {} must have rank 1, but it has rank {}", i, cx.rank(i));
+    }
+    return as_dtype(shaped(cx.tensor(i)), cx.dtype(i), dt);
+  };
+  auto folded = spatial ? folded_batch_norm(cx, eps, dt) : std::nullopt;
+  plaidml::Tensor y =
+      folded ? x * shaped(cx.constant(folded->first)) + shaped(cx.constant(folded->second))
+             : param(1) * (x - param(3)) / plaidml::sqrt(param(4) + eps) + param(2);
+  if (last) return cx.set_output_channels_last(0, y, dt);
   cx.set_output(0, y, dt);
 }
 

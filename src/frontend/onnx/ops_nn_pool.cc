@@ -62,19 +62,41 @@ struct Window {
   std::vector<plaidml::Constraint> constraints;  // k_a < kernel_a
 };
 
-Window window(NodeContext& cx, const PoolGeometry& g) {
+// last: x is stored channels last (layout.h), and so is the result.
+Window window(NodeContext& cx, const PoolGeometry& g, bool last) {
   plaidml::Builder& b = cx.builder();
   size_t n = g.s.n;
   auto xs = indices(b, "x", n), ks = indices(b, "k", n);
   plaidml::IndexExpr bn = b.index("n"), bc = b.index("c");
-  Window w{{bn, bc}, {bn, bc}, {cx.dim(0, 0), cx.dim(0, 1)}, {}};
+  Window w{{bn}, {bn}, {cx.dim(0, 0)}, {}};
+  if (!last) w = {{bn, bc}, {bn, bc}, {cx.dim(0, 0), cx.dim(0, 1)}, {}};
   for (size_t a = 0; a < n; ++a) {
     w.out_idx.push_back(xs[a]);
     w.in_idx.push_back(xs[a] * g.s.strides[a] + ks[a] * g.s.dilations[a] - g.lo[a]);
     w.sizes.push_back(g.out[a]);
     w.constraints.push_back(ks[a] < g.s.kernel[a]);
   }
+  if (last) {
+    w.out_idx.push_back(bc);
+    w.in_idx.push_back(bc);
+    w.sizes.push_back(cx.dim(0, 1));
+  }
   return w;
+}
+
+// Whether the pool reads and writes x channels last.
+bool pool_channels_last(NodeContext& cx) {
+  return cx.is_channels_last(0) && !cx.wants_output(1);
+}
+
+// The pooled input in the order window() was made for.
+plaidml::Tensor pool_input(NodeContext& cx, bool last) {
+  return last ? cx.channels_last(0) : cx.tensor(0);
+}
+
+void set_pool_output(NodeContext& cx, const plaidml::Tensor& y, bool last) {
+  if (last) return cx.set_output_channels_last(0, y, cx.dtype(0));
+  cx.set_output(0, y, cx.dtype(0));
 }
 
 plaidml::Contraction make(NodeContext& cx, const Window& w) {
@@ -84,12 +106,18 @@ plaidml::Contraction make(NodeContext& cx, const Window& w) {
 }
 
 // The number of window points of each output position (spatial dims only; broadcasts over N
-// and C) that lie inside the input (include_pad: inside the input and its pads).
-plaidml::Tensor window_counts(NodeContext& cx, const PoolGeometry& g, bool include_pad) {
+// and C) that lie inside the input (include_pad: inside the input and its pads). last: with a
+// trailing axis of 1 for the channels.
+plaidml::Tensor window_counts(NodeContext& cx, const PoolGeometry& g, bool include_pad, bool last) {
   plaidml::Builder& b = cx.builder();
   size_t n = g.s.n;
   auto xs = indices(b, "x", n), ks = indices(b, "k", n);
-  plaidml::Contraction c = b.contraction(g.out);
+  std::vector<plaidml::IndexExpr> sizes = g.out;
+  if (last) {
+    xs.push_back(b.index("c"));
+    sizes.push_back(cx.literal(1));
+  }
+  plaidml::Contraction c = b.contraction(sizes);
   for (size_t a = 0; a < n; ++a) {
     plaidml::IndexExpr pos = xs[a] * g.s.strides[a] + ks[a] * g.s.dilations[a];
     plaidml::IndexExpr in = cx.dim(0, 2 + a);
@@ -145,11 +173,12 @@ void max_pool(NodeContext& cx) {
   check_pool_input(cx, {PLAIDML_DTYPE_FLOAT16, PLAIDML_DTYPE_BFLOAT16, PLAIDML_DTYPE_FLOAT32,
                         PLAIDML_DTYPE_FLOAT64, PLAIDML_DTYPE_INT8, PLAIDML_DTYPE_UINT8});
   PoolGeometry g = pool_geometry(cx, cx.rank(0) - 2, read_ceil_mode(cx));
-  Window w = window(cx, g);
+  bool last = pool_channels_last(cx);
+  Window w = window(cx, g, last);
   plaidml::Contraction mx = make(cx, w);
-  plaidml::OutputAccess(&mx, w.out_idx) >= plaidml::Access(cx.tensor(0), w.in_idx);
+  plaidml::OutputAccess(&mx, w.out_idx) >= plaidml::Access(pool_input(cx, last), w.in_idx);
   plaidml::Tensor y = mx;
-  cx.set_output(0, y, cx.dtype(0));
+  set_pool_output(cx, y, last);
   if (cx.wants_output(1)) {
     int64_t order = cx.attr_int("storage_order", 0);
     if (order != 0 && order != 1) invalid("storage_order must be 0 or 1");
@@ -170,11 +199,12 @@ void average_pool(NodeContext& cx) {
   PoolGeometry g = pool_geometry(cx, cx.rank(0) - 2, read_ceil_mode(cx));
   int64_t include = cx.attr_int("count_include_pad", 0);
   if (include != 0 && include != 1) invalid("count_include_pad must be 0 or 1");
-  Window w = window(cx, g);
+  bool last = pool_channels_last(cx);
+  Window w = window(cx, g, last);
   plaidml::Contraction sum = make(cx, w);
-  plaidml::OutputAccess(&sum, w.out_idx) += plaidml::Access(cx.tensor(0), w.in_idx);
-  plaidml::Tensor y = plaidml::Tensor(sum) / window_counts(cx, g, include == 1);
-  cx.set_output(0, y, cx.dtype(0));
+  plaidml::OutputAccess(&sum, w.out_idx) += plaidml::Access(pool_input(cx, last), w.in_idx);
+  plaidml::Tensor y = plaidml::Tensor(sum) / window_counts(cx, g, include == 1, last);
+  set_pool_output(cx, y, last);
 }
 
 void lp_pool(NodeContext& cx) {
@@ -183,22 +213,24 @@ void lp_pool(NodeContext& cx) {
   PoolGeometry g = pool_geometry(cx, cx.rank(0) - 2, read_ceil_mode(cx));
   double p = cx.attr_float("p", 2.0);
   if (p <= 0) invalid("p must be positive, got {}", p);
-  plaidml::Tensor x = cx.tensor(0);
+  bool last = pool_channels_last(cx);
+  plaidml::Tensor x = pool_input(cx, last);
   plaidml::Tensor powered = p == 2.0 ? x * x : plaidml::pow(plaidml::abs(x), x.constant(p));
-  Window w = window(cx, g);
+  Window w = window(cx, g, last);
   plaidml::Contraction sum = make(cx, w);
   plaidml::OutputAccess(&sum, w.out_idx) += plaidml::Access(powered, w.in_idx);
   plaidml::Tensor s = sum;
   plaidml::Tensor y = p == 2.0 ? plaidml::sqrt(s) : plaidml::pow(s, s.constant(1.0 / p));
-  cx.set_output(0, y, cx.dtype(0));
+  set_pool_output(cx, y, last);
 }
 
 namespace {
 
-std::vector<int64_t> spatial_axes(NodeContext& cx) {
+// The spatial axes of input 0: 2.. (channels first) or 1..rank-2 (last).
+std::vector<int64_t> spatial_axes(NodeContext& cx, bool last = false) {
   if (cx.rank(0) < 3) invalid("the input must have rank 3 or more, but it has rank {}", cx.rank(0));
   std::vector<int64_t> axes;
-  for (size_t a = 2; a < cx.rank(0); ++a) axes.push_back(static_cast<int64_t>(a));
+  for (size_t a = 2; a < cx.rank(0); ++a) axes.push_back(static_cast<int64_t>(last ? a - 1 : a));
   return axes;
 }
 
@@ -207,15 +239,17 @@ std::vector<int64_t> spatial_axes(NodeContext& cx) {
 void global_average_pool(NodeContext& cx) {
   cx.check_attrs({});
   cx.require_dtype(0, float_types());
-  cx.set_output(0, mean_keep(cx.tensor(0), spatial_axes(cx)), cx.dtype(0));
+  bool last = cx.is_channels_last(0);
+  set_pool_output(cx, mean_keep(pool_input(cx, last), spatial_axes(cx, last)), last);
 }
 
 void global_max_pool(NodeContext& cx) {
   cx.check_attrs({});
   cx.require_dtype(0, float_types());
+  bool last = cx.is_channels_last(0);
   plaidml::Attrs attrs;
-  attrs.set("axes", spatial_axes(cx)).set("keepdims", 1);
-  cx.set_output(0, plaidml::op("max", {cx.tensor(0)}, attrs), cx.dtype(0));
+  attrs.set("axes", spatial_axes(cx, last)).set("keepdims", 1);
+  set_pool_output(cx, plaidml::op("max", {pool_input(cx, last)}, attrs), last);
 }
 
 void global_lp_pool(NodeContext& cx) {

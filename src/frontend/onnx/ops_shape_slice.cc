@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "layout.h"
 #include "ops_shape_util.h"
 
 namespace plaidml::onnx_import::shape {
@@ -74,6 +75,16 @@ void concat_op(NodeContext& cx) {
       }
     }
     return cx.set_output(0, host_concat(hosts, axis));
+  }
+  // Channels-last inputs (layout.h): joined in that order, on the axis that holds `axis`.
+  bool last = false;
+  for (size_t i = 0; i < n; ++i) last = last || (r >= kMinChannelsRank && cx.is_channels_last(i));
+  if (last) {
+    std::vector<plaidml::Tensor> ts;
+    for (size_t i = 0; i < n; ++i) ts.push_back(cx.channels_last(i));
+    auto on = static_cast<int64_t>(stored_axis(axis, r));
+    return cx.set_output_channels_last(
+        0, plaidml::op("concatenate", ts, plaidml::Attrs().set("axis", on)), cx.dtype(0));
   }
   std::vector<plaidml::Tensor> ts;
   for (size_t i = 0; i < n; ++i) ts.push_back(cx.tensor(i));

@@ -32,6 +32,10 @@ struct Value {
   plaidml_dtype dtype = PLAIDML_DTYPE_INVALID;
   // The program value, once made (inputs and computed values; constants when first used).
   std::optional<plaidml::Tensor> tensor;
+  // The same contents stored channels last (N, spatial..., C: layout.h), for a computed value
+  // of rank 3 or more. A layout-aware converter may make only this; `tensor` is then made from
+  // it on first use.
+  std::optional<plaidml::Tensor> channels_last;
   // The contents, when known at import (initializers, Constant, folded results).
   std::optional<HostTensor> host;
   // The contents as sizes, for a rank-0 or rank-1 integer tensor computed from shapes.

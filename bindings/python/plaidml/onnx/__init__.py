@@ -53,6 +53,7 @@ _PROTOTYPES = {
     "plaidml_onnx_options_create": (_c.c_int32, [_P(_c.c_void_p)]),
     "plaidml_onnx_options_destroy": (None, [_c.c_void_p]),
     "plaidml_onnx_options_set_dim": (_c.c_int32, [_c.c_void_p, _c.c_char_p, _c.c_int64]),
+    "plaidml_onnx_options_set_channels_last": (_c.c_int32, [_c.c_void_p, _c.c_bool]),
     "plaidml_onnx_options_set_input_value": (_c.c_int32, [_c.c_void_p, _c.c_char_p, _c.c_int32,
                                                           _c.c_size_t, _P(_c.c_int64),
                                                           _c.c_void_p, _c.c_size_t]),
@@ -166,10 +167,11 @@ def _bind_value(opts, name, value):
           arr.ctypes.data_as(ctypes.c_void_p), arr.nbytes)
 
 
-def _options(dims, values):
+def _options(dims, values, channels_last=True):
     opts = ctypes.c_void_p()
     _call("plaidml_onnx_options_create", ctypes.byref(opts))
     try:
+        _call("plaidml_onnx_options_set_channels_last", opts, bool(channels_last))
         for name, size in dims.items():
             if isinstance(size, bool) or not isinstance(size, int):
                 raise TypeError("dimension %s: expected an int size, got %r" % (name, size))
@@ -182,9 +184,9 @@ def _options(dims, values):
     return opts
 
 
-def _with_options(fn, *args, dims, values):
+def _with_options(fn, *args, dims, values, channels_last=True):
     """Calls fn(*args, options, &out) and returns out (a c_void_p)."""
-    opts = _options(dims, values)
+    opts = _options(dims, values, channels_last)
     try:
         out = ctypes.c_void_p()
         _call(fn, *args, opts, ctypes.byref(out))
@@ -193,25 +195,26 @@ def _with_options(fn, *args, dims, values):
         library().plaidml_onnx_options_destroy(opts)
 
 
-def load(path, values=None, **dims):
+def load(path, values=None, *, channels_last=True, **dims):
     """Imports the ONNX model at path (external data files are read from its folder).
 
     dims fixes symbolic dimensions by name (batch=1); the rest stay symbolic. values
     ({input name: array}) binds graph inputs to contents at import; they are no longer inputs of
-    the program. Returns a plaidml.Program whose inputs are the other graph inputs that are not
+    the program. channels_last=False keeps convolutions and pools channels first inside the
+    program (plaidml_onnx_options_set_channels_last); the results agree within rounding. Returns a plaidml.Program whose inputs are the other graph inputs that are not
     initializers, with the model's names. Raises Unsupported, InvalidArgumentError,
     TypeMismatchError, PlaidMLIOError.
     """
     return Program(_with_options("plaidml_onnx_import_file", _ffi.encode(os.fspath(path)),
-                                 dims=dims, values=values))
+                                 dims=dims, values=values, channels_last=channels_last))
 
 
-def load_bytes(data, values=None, **dims):
+def load_bytes(data, values=None, *, channels_last=True, **dims):
     """Imports a serialized ModelProto (bytes; model.SerializeToString()). A model with
     external data is refused (use load). Otherwise as load()."""
     data = bytes(data)
     return Program(_with_options("plaidml_onnx_import_bytes", data, len(data), dims=dims,
-                                 values=values))
+                                 values=values, channels_last=channels_last))
 
 
 def needed_inputs(model, values=None, **dims):
