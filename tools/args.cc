@@ -93,7 +93,8 @@ Result<Done> parse_run_option(ArgCursor& args, const std::string& arg, RunOption
   if (opt == "--summary") return Done{};  // summaries are always printed; kept for scripts
   static const std::set<std::string> kValued = {"--input",   "-i",       "--output-dir",
                                                 "-o",        "--device", "--repeat",
-                                                "--threads", "--seed",   "--dim"};
+                                                "--threads", "--seed",   "--dim",
+                                                "--profile"};
   if (!kValued.count(opt)) {
     return usage_error("unknown option '" + opt + "' for 'plaidml run'" + std::string(kSeeHelp));
   }
@@ -113,6 +114,9 @@ Result<Done> parse_run_option(ArgCursor& args, const std::string& arg, RunOption
     run.output_dir = *value;
   } else if (opt == "--device") {
     run.device = *value;
+  } else if (opt == "--profile") {
+    if (value->empty()) return usage_error("--profile needs a file name");
+    run.profile_path = *value;
   } else if (opt == "--repeat") {
     auto n = parse_number<int>(*value, opt, 0);
     if (!n) return n.error();

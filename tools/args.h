@@ -39,6 +39,7 @@ struct RunOptions {
   int threads = 0;            // 0: the library's default
   uint64_t seed = 0;
   bool print_values = false;  // print every output element (small tensors)
+  std::string profile_path;   // non-empty: profile every run, write a Chrome trace here
 };
 
 struct Command {

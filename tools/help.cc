@@ -62,6 +62,11 @@ options:
                                    print min/median times
       --threads N                  CPU worker threads (0: the library default)
       --seed S                     seed of the random inputs (default 0)
+      --profile FILE.json          time the compile, every kernel of every run and the
+                                   transfers; write them to FILE.json as a Chrome trace
+                                   (open it in ui.perfetto.dev) and print the kernels that
+                                   took the most time, named by the ops they compute. A
+                                   profiled run waits for each kernel before the next
       --print-values               print every element of each output
       --summary                    accepted for compatibility: the per-output summary
                                    (shape, dtype, min, max, mean) is always printed

@@ -528,6 +528,13 @@ PLAIDML_API plaidml_status plaidml_builder_add_contraction(plaidml_builder* buil
                                                            const plaidml_contraction* contraction,
                                                            plaidml_value* out_value);
 
+/* Labels every value the builder makes from now on with `origin`, where it comes from in the
+ * caller's terms (the ONNX importer gives "<node name> (<op type>)"). Profiles name each kernel
+ * by the origins of the values it computes (plaidml_context_profile_trace). It changes no
+ * result and no cache key. origin NULL or "" stops labelling. The string is copied.
+ * Statuses: OK; INVALID_ARGUMENT (NULL builder). */
+PLAIDML_API plaidml_status plaidml_builder_set_origin(plaidml_builder* builder, const char* origin);
+
 /* The rank of a value made by this builder (its dims are known symbolically while building).
  * An input declared with PLAIDML_RANK_UNKNOWN has no rank here.
  * Statuses: OK; INVALID_ARGUMENT (NULL, foreign value); TYPE_ERROR (the value depends on an
@@ -756,6 +763,40 @@ PLAIDML_API plaidml_status plaidml_context_stats(const plaidml_context* context,
  * context. Thread-safe. Statuses: OK, INVALID_ARGUMENT. */
 PLAIDML_API plaidml_status plaidml_context_cache_dir(const plaidml_context* context,
                                                      const char** out_dir);
+
+/* ---------------------------------------------------------------------------------------------
+ * Profiling (opt-in, per context)
+ *
+ * While profiling is on, the context records each compile, each kernel run and each transfer
+ * between host and device (buffer reads and writes, constant uploads) with its start and
+ * duration; a kernel also with the bytes it reads and writes, its estimated operations, and the
+ * origins of what it computes (plaidml_builder_set_origin: the ONNX nodes it came from). Kernel
+ * times are taken on the host around each launch followed by a wait for the device, so a
+ * profiled execute runs its kernels one after another: the figures say where the time goes, not
+ * how fast an unprofiled execute is. At most 1,048,576 events are kept (later ones are counted
+ * as dropped). All four calls are thread-safe.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Turns recording on or off (off at creation). Statuses: OK; INVALID_ARGUMENT (NULL). */
+PLAIDML_API plaidml_status plaidml_context_set_profiling(plaidml_context* context, bool enabled);
+
+/* The events recorded so far as a Chrome trace (JSON: {"traceEvents": [...]}, one complete
+ * event per record on a track per kind, times in microseconds), which Perfetto
+ * (ui.perfetto.dev) and chrome://tracing open. The caller owns *out_json
+ * (plaidml_string_destroy). Statuses: OK; INVALID_ARGUMENT (NULL); OUT_OF_MEMORY. */
+PLAIDML_API plaidml_status plaidml_context_profile_trace(plaidml_context* context,
+                                                         char** out_json);
+
+/* A table for people of the `top` kernels by total time (calls, total and mean ms, share of
+ * all kernel time, GFLOP/s, GB/s, origins), then the totals of compiles and transfers. The
+ * caller owns *out_text (plaidml_string_destroy). Statuses: OK; INVALID_ARGUMENT (NULL);
+ * OUT_OF_MEMORY. */
+PLAIDML_API plaidml_status plaidml_context_profile_summary(plaidml_context* context, size_t top,
+                                                           char** out_text);
+
+/* Forgets the events recorded so far (recording stays as it is). Statuses: OK;
+ * INVALID_ARGUMENT (NULL). */
+PLAIDML_API plaidml_status plaidml_context_profile_clear(plaidml_context* context);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -867,6 +867,11 @@ class Builder {
     return add_input(name, PLAIDML_RANK_UNKNOWN, nullptr, dtype);
   }
 
+  // Labels the values made from now on (plaidml_builder_set_origin); "" stops.
+  void set_origin(const std::string& origin) {
+    detail::check(plaidml_builder_set_origin(get(), origin.c_str()));
+  }
+
   IndexExpr index(const std::string& name) {
     plaidml_expr e;
     detail::check(plaidml_expr_index(get(), name.c_str(), &e));

@@ -128,6 +128,15 @@ plaidml_status plaidml_op_name(size_t index, const char** out_name) {
   });
 }
 
+plaidml_status plaidml_builder_set_origin(plaidml_builder* builder, const char* origin) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(builder);
+    builder->builder.set_origin(origin ? origin : "");
+    return Status::ok();
+  });
+}
+
 plaidml_status plaidml_builder_value_rank(plaidml_builder* builder, plaidml_value value,
                                           size_t* out_rank) {
   using namespace plaidml;

@@ -117,6 +117,21 @@ passes::PipelineOptions pipeline_options(const devices::Device& device) {
   return options;
 }
 
+// What profiles say of each kernel: its origins and the bytes of the slots it touches.
+std::vector<CompiledPlan::KernelInfo> kernel_info(const LoweredProgram& lowered) {
+  std::vector<CompiledPlan::KernelInfo> info;
+  for (const loop::Kernel& k : lowered.kernels) {
+    CompiledPlan::KernelInfo i{k.origins, 0};
+    std::vector<int> slots = k.reads;
+    slots.insert(slots.end(), k.writes.begin(), k.writes.end());
+    std::sort(slots.begin(), slots.end());
+    slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
+    for (int s : slots) i.bytes += lowered.slots[static_cast<size_t>(s)].shape.byte_size();
+    info.push_back(std::move(i));
+  }
+  return info;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -171,6 +186,7 @@ Expected<std::shared_ptr<const CompiledPlan>> compile(
   auto plan = std::make_shared<CompiledPlan>();
   plan->input_shapes_ = bound.input_shapes;
   plan->output_shapes_ = bound.output_shapes;
+  plan->kernel_info_ = kernel_info(lowered);
   plan->slots_ = std::move(lowered.slots);
   plan->kernels_ = artifact.kernels;
   plan->device_ = device;

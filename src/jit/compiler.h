@@ -27,6 +27,12 @@ class CompiledPlan : public Plan {
 
   const std::vector<BufferSlot>& slots() const { return slots_; }
   const std::vector<KernelEntry>& kernels() const { return kernels_; }
+  // Per kernel, parallel to kernels(): what profiles say of it.
+  struct KernelInfo {
+    std::vector<std::string> origins;  // loop::Kernel::origins
+    uint64_t bytes = 0;                // of the slots it reads and writes
+  };
+  const std::vector<KernelInfo>& kernel_info() const { return kernel_info_; }
   // nullptr when the program needs no kernel.
   const devices::Executable* executable() const { return executable_.get(); }
   const std::shared_ptr<devices::Device>& device_handle() const { return device_; }
@@ -38,6 +44,7 @@ class CompiledPlan : public Plan {
   std::vector<Shape> output_shapes_;
   std::vector<BufferSlot> slots_;
   std::vector<KernelEntry> kernels_;
+  std::vector<KernelInfo> kernel_info_;
   std::shared_ptr<devices::Device> device_;
   std::unique_ptr<devices::Executable> executable_;
   int device_index_ = 0;

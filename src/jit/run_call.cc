@@ -183,6 +183,7 @@ Status RunCall::launch() {
     }
   }
   const auto& kernels = plan_->kernels();
+  Profiler& profiler = rt_.profiler_;
   for (size_t k = 0; k < kernels.size(); ++k) {
     devices::LaunchParams params;
     params.kernel = static_cast<uint32_t>(k);
@@ -190,7 +191,15 @@ Status RunCall::launch() {
     params.work = kernels[k].work;
     params.grid = kernels[k].grid;
     params.workgroup = kernels[k].workgroup;
+    if (!profiler.enabled()) {
+      PLAIDML_TRY(device_->launch(*plan_->executable(), params, slots));
+      continue;
+    }
+    const CompiledPlan::KernelInfo& info = plan_->kernel_info()[k];
+    ProfileScope timed(profiler, {kernels[k].symbol, "kernel", 0, 0, device_->id(), info.origins,
+                                  info.bytes, kernels[k].work});
     PLAIDML_TRY(device_->launch(*plan_->executable(), params, slots));
+    PLAIDML_TRY(device_->synchronize());
   }
   PLAIDML_TRY(device_->synchronize());
   for (size_t i = 0; i < copy_back_.size(); ++i) {

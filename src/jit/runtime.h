@@ -16,6 +16,7 @@
 #include "core/base/status.h"
 #include "core/ir/program.h"
 #include "core/types/shape.h"
+#include "jit/profiler.h"
 
 namespace plaidml::jit {
 
@@ -106,6 +107,8 @@ class Runtime {
   virtual CacheStats stats() const = 0;
   // The disk cache's folder, "" when it is off.
   virtual const std::string& cache_dir() const = 0;
+  // Opt-in timing of compiles, kernels and transfers (jit/profiler.h).
+  virtual Profiler& profiler() = 0;
 };
 
 }  // namespace plaidml::jit

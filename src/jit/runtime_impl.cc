@@ -185,6 +185,8 @@ Expected<std::shared_ptr<Buffer>> RuntimeImpl::upload(int device_index, const Sh
                                                      const void* data) {
   PLAIDML_ASSIGN(auto buffer, allocate_impl(device_index, shape));
   const auto& storage = static_cast<const RuntimeBuffer*>(buffer.get())->storage();
+  ProfileScope timed(profiler_, {"upload constant", "transfer", 0, 0, device_id(device_index), {},
+                                 storage.size()});
   if (storage.size() > 0) PLAIDML_TRY(storage.device()->write(storage, 0, data, storage.size()));
   return buffer;
 }
@@ -217,6 +219,7 @@ Status RuntimeImpl::write(Buffer& buffer, const void* data, size_t bytes) {
                         rb->shape().to_string(), expected);
     }
     if (!data && bytes) return Status(StatusCode::kInvalidArgument, "write: data is null");
+    ProfileScope timed(profiler_, {"write", "transfer", 0, 0, device_id(rb->device()), {}, bytes});
     return rb->storage().device()->write(rb->storage(), 0, data, bytes);
   });
 }
@@ -231,6 +234,7 @@ Status RuntimeImpl::read(const Buffer& buffer, void* data, size_t bytes) const {
                         rb->shape().to_string(), expected);
     }
     if (!data && bytes) return Status(StatusCode::kInvalidArgument, "read: data is null");
+    ProfileScope timed(profiler_, {"read", "transfer", 0, 0, device_id(rb->device()), {}, bytes});
     return rb->storage().device()->read(rb->storage(), 0, data, bytes);
   });
 }
@@ -248,6 +252,7 @@ Expected<std::shared_ptr<const Plan>> RuntimeImpl::prepare_impl(
   PLAIDML_ASSIGN(auto dev, device(device_index));
   PlanKey key{program->fingerprint(), input_shapes, dev->id()};
   return cache_.get_or_compile(key, [&]() -> Expected<PlanCache::PlanPtr> {
+    ProfileScope timed(profiler_, {"compile " + program->name, "compile", 0, 0, dev->id(), {}, 0});
     PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
     PLAIDML_ASSIGN(auto plan, compile(bound, dev, device_index, artifacts_.get()));
     logger().debug("plan cache miss: compiled {}", key.to_string());

@@ -72,6 +72,7 @@ class RuntimeImpl : public Runtime {
              std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>* outputs) override;
   CacheStats stats() const override;
   const std::string& cache_dir() const override { return artifacts_->disk_dir(); }
+  Profiler& profiler() override { return profiler_; }
 
  private:
   RuntimeImpl() = default;
@@ -105,6 +106,7 @@ class RuntimeImpl : public Runtime {
   PlanCache cache_;
   std::unique_ptr<ArtifactCache> artifacts_;
   ConstantBuffers constants_;
+  mutable Profiler profiler_;
 };
 
 }  // namespace plaidml::jit

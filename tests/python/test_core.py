@@ -53,6 +53,24 @@ class DeviceTest(unittest.TestCase):
         self.assertEqual(s["compiles"], 1)
         self.assertEqual(s["cache_hits"], 1)
 
+    def test_profile_records_the_compile_and_each_kernel_run(self):
+        import json
+        ctx = plaidml.Context()
+        p = plaidml.Program.from_tile(MATMUL)
+        a = np.ones((2, 3), np.float32)
+        ctx.set_profiling()
+        np.testing.assert_array_equal(ctx.run(p, {"A": a, "B": a.T.copy()})["C"],
+                                      np.full((2, 2), 3, np.float32))
+        ctx.run(p, {"A": a, "B": a.T.copy()})
+        events = json.loads(ctx.profile_trace())["traceEvents"]
+        kinds = [e["cat"] for e in events if e["ph"] == "X"]
+        self.assertEqual(kinds.count("compile"), 1)
+        self.assertEqual(kinds.count("kernel"), 2)
+        self.assertIn("kernels: 1 distinct", ctx.profile_summary())
+        ctx.profile_clear()
+        self.assertFalse([e for e in json.loads(ctx.profile_trace())["traceEvents"]
+                          if e["ph"] == "X"])
+
 
 class ProgramTest(unittest.TestCase):
     def test_names_and_print_round_trip(self):

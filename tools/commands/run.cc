@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <vector>
 
@@ -172,6 +173,27 @@ void report_timings(plaidml_context* context, double first, const std::vector<do
   }
 }
 
+// --profile: the trace to its file, the top kernels to `out`.
+Result<Done> write_profile(plaidml_context* context, const std::string& path, std::ostream& out) {
+  char* trace = nullptr;
+  if (plaidml_context_profile_trace(context, &trace) != PLAIDML_STATUS_OK) {
+    return runtime_error(std::string("profile: ") + plaidml_last_error_message());
+  }
+  std::string text(trace);
+  plaidml_string_destroy(trace);
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  file.close();
+  if (!file) return runtime_error(path + ": cannot write the profile");
+  char* table = nullptr;
+  if (plaidml_context_profile_summary(context, 15, &table) != PLAIDML_STATUS_OK) {
+    return runtime_error(std::string("profile: ") + plaidml_last_error_message());
+  }
+  out << "profile: " << path << "\n" << table;
+  plaidml_string_destroy(table);
+  return Done{};
+}
+
 }  // namespace
 
 Result<Done> command_run(const RunOptions& options, std::ostream& out, std::ostream& err) {
@@ -190,6 +212,7 @@ Result<Done> command_run(const RunOptions& options, std::ostream& out, std::ostr
   auto inputs = bind_inputs(context->get(), options, bound_at_import);
   if (!inputs) return inputs.error();
 
+  if (!options.profile_path.empty()) plaidml_context_set_profiling(context->get(), true);
   std::vector<plaidml_buffer*> raw_outputs(program_output_names(program->get()).size(), nullptr);
   auto first = execute(context->get(), program->get(), *inputs, raw_outputs, path);
   if (!first) return first.error();
@@ -206,6 +229,11 @@ Result<Done> command_run(const RunOptions& options, std::ostream& out, std::ostr
   if (plaidml_context_device(context->get(), &device) != PLAIDML_STATUS_OK) device = "?";
   out << "program: " << path << " on " << device << "\n";
   report_timings(context->get(), *first, repeats, out);
+  if (!options.profile_path.empty()) {
+    if (auto written = write_profile(context->get(), options.profile_path, out); !written) {
+      return written.error();
+    }
+  }
   return report_outputs(program->get(), outputs, *files, options, out, err);
 }
 

@@ -115,6 +115,29 @@ class Context:
         call("plaidml_context_stats", self._handle, ctypes.byref(s))
         return {name: getattr(s, name) for name, _ in s._fields_ if name != "struct_size"}
 
+    def set_profiling(self, enabled=True):
+        """Records compiles, kernel runs and transfers from now on (see profile_trace)."""
+        call("plaidml_context_set_profiling", self._handle, bool(enabled))
+
+    def profile_trace(self):
+        """What was recorded, as a Chrome trace (a JSON string Perfetto opens)."""
+        return self._string("plaidml_context_profile_trace")
+
+    def profile_summary(self, top=20):
+        """The top kernels by time and the totals of compiles and transfers, as text."""
+        return self._string("plaidml_context_profile_summary", top)
+
+    def profile_clear(self):
+        call("plaidml_context_profile_clear", self._handle)
+
+    def _string(self, fn, *args):
+        out = ctypes.c_void_p()
+        call(fn, self._handle, *args, ctypes.byref(out))
+        try:
+            return ctypes.string_at(out).decode("utf-8")
+        finally:
+            _ffi.raw("plaidml_string_destroy")(out)
+
     def compile(self, program, shapes):
         """Compiles program ahead of a run: shapes maps input name -> (dims, dtype)."""
         names = list(shapes)

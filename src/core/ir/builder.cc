@@ -215,6 +215,7 @@ ProgramBuilder::ProgramBuilder(std::string program_name) {
 
 ValueId ProgramBuilder::push(Node node) {
   auto id = static_cast<ValueId>(program_.nodes.size());
+  if (node.origin.empty()) node.origin = origin_;
   if (node.name.empty()) {
     // Generated names skip every taken name, so "_T3" written by a user never collides.
     do {

@@ -60,6 +60,9 @@ class ProgramBuilder {
   Expected<ValueId> lookup(const std::string& name, const SourceLoc& loc) const;
   bool is_dim(const std::string& name) const;  // declared by some input
 
+  // Nodes made from now on carry this origin (Node::origin); "" stops.
+  void set_origin(std::string origin) { origin_ = std::move(origin); }
+
   // Marks a bound name as an output. Unknown: kNotFound. Duplicate output: kInvalidArgument.
   Status add_output(const std::string& name, const SourceLoc& loc);
 
@@ -90,6 +93,7 @@ class ProgramBuilder {
   Program program_;
   std::vector<std::optional<SymbolicDims>> dims_cache_;  // by ValueId
   std::map<std::string, ValueId> names_;
+  std::string origin_;
   std::map<std::string, SourceLoc> name_locs_;
   std::map<std::string, std::string> dim_owner_;  // dim name -> first input that declared it
   int temp_counter_ = 0;

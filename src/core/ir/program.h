@@ -100,6 +100,10 @@ struct Node {
   NodeKind kind = NodeKind::kLiteral;
   std::string name;  // user-visible name: the assigned name, or a generated "_T<n>"
   SourceLoc loc;
+  // Where the node comes from in the user's terms (an ONNX node: "conv1 (Conv)"), for profiles
+  // and dumps; set through the builder (plaidml_builder_set_origin). It changes no result and
+  // is neither printed nor part of any cache key.
+  std::string origin;
 
   // kInput: dims == nullopt means unknown rank (`X`); an empty vector is a scalar (`X[]`); an
   // empty string inside is an unnamed dim of fixed position; a decimal number a fixed size. dtype, when set, is checked at bind.

@@ -252,6 +252,9 @@ void GraphImporter::import_node(int index) {
                 fmt::join(entry->versions, ", "));
   }
   NodeContext cx(*this, node, version, opset_);
+  // Profiles name kernels by the nodes they compute (plaidml_builder_set_origin).
+  std::string label = node.name().empty() ? node.output_size() ? node.output(0) : "" : node.name();
+  builder_.set_origin(label + " (" + node.op_type() + ")");
   try {
     cx.run_channels_last();
     entry->convert(cx);

@@ -38,9 +38,13 @@ void constant_of_shape_op(NodeContext& cx) {
   for (const auto& s : *shape) {
     if (s.known() && *s.value < 0) invalid("the shape has a negative size {}", *s.value);
   }
+  // Known up to 16M elements, the result is a weight as an initializer would be (exporters
+  // make weights so; onnxruntime folds them when a session is created): folded here, it is
+  // computed once, and converters that move weights on the host (Conv, layout.h) see it.
+  constexpr int64_t kWeightFoldLimit = int64_t{1} << 24;
   if (all_known(*shape)) {
     std::vector<int64_t> dims = known_values(*shape);
-    if (element_count(dims) <= kFoldLimit) {
+    if (element_count(dims) <= kWeightFoldLimit) {
       return cx.set_output(0, host_remap(value, dims, [](const std::vector<int64_t>&) { return 0; }));
     }
   }

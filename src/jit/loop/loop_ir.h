@@ -117,6 +117,9 @@ struct Kernel {
   std::vector<int> writes;  // slots stored to
   StmtPtr body;            // a kBlock
   double work = 0;         // estimated scalar operations (KernelEntry::work)
+  // The origins (ir::Node::origin) of the graph nodes it computes, each once, for profiles;
+  // not printed, so not part of any cache key.
+  std::vector<std::string> origins;
 };
 
 // Iterations of a kFor with constant bounds (0 when empty).

@@ -108,6 +108,32 @@ StmtPtr LowerContext::nest(
 void LowerContext::add_kernel(ir::ValueId v, const std::string& suffix, StmtPtr body,
                               double work) {
   add_kernel(node(v).name + suffix, std::move(body), work);
+  out_.kernels.back().origins = origins_of(v);
+}
+
+// The origins of the nodes a kernel emitted at v computes: v, its contraction and epilogue
+// when v ends a fused chain, and the elementwise nodes inlined into any of those.
+std::vector<std::string> LowerContext::origins_of(ir::ValueId v) const {
+  std::vector<ir::ValueId> work = {v};
+  if (fusion_.host[v] >= 0) {
+    ir::ValueId c = fusion_.host[v];
+    work = fusion_.epilogue.at(c);
+    work.push_back(c);
+  }
+  std::set<ir::ValueId> seen(work.begin(), work.end());
+  std::vector<std::string> origins;
+  while (!work.empty()) {
+    ir::ValueId n = work.back();
+    work.pop_back();
+    const std::string& origin = node(n).origin;
+    if (!origin.empty() && std::find(origins.begin(), origins.end(), origin) == origins.end()) {
+      origins.push_back(origin);
+    }
+    for (ir::ValueId u : node(n).operands) {
+      if (fusion_.inlined[u] && seen.insert(u).second) work.push_back(u);
+    }
+  }
+  return origins;
 }
 
 void LowerContext::add_kernel(const std::string& base, StmtPtr body, double work) {

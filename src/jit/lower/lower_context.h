@@ -62,6 +62,7 @@ class LowerContext {
   // Appends a kernel named after node v ("k<n>_<name>"), computing reads/writes and work.
   void add_kernel(ir::ValueId v, const std::string& suffix, loop::StmtPtr body, double work);
   void add_kernel(const std::string& base, loop::StmtPtr body, double work);
+  std::vector<std::string> origins_of(ir::ValueId v) const;
 
  private:
   const ir::BoundProgram& bound_;

@@ -47,6 +47,27 @@ TEST_CASE("run an ONNX model: .npy input, Y.npy output, hand-computed values, ti
       has_text(r.out, "output Y: shape=2x3 dtype=f32 min=0 max=3 mean=0.666667 file=out/Y.npy\n"));
 }
 
+TEST_CASE("--profile writes a Chrome trace and prints the top kernels, named by ONNX node") {
+  ScratchDir dir;
+  std::string m = onnx_model("add_relu.onnx");
+  auto r = run_cli(dir, "run '" + m + "' -i input.1=ones:f32:2x3 --repeat 2 --profile t.json");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(has_text(r.out, "profile: t.json\n"));
+  // add_relu.onnx's nodes have no names: each is named by its first output. One fused kernel.
+  CHECK(has_text(r.out, "sum (Add)"));
+  CHECK(has_text(r.out, "Y (Relu)"));
+  CHECK(has_text(r.out, "kernels: 1 distinct"));
+  CHECK(has_text(r.out, "compiles: 1 in"));
+  std::ifstream file(dir.path("t.json"));
+  std::string trace((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  CHECK(has_text(trace, "\"traceEvents\""));
+  CHECK(has_text(trace, "\"cat\": \"kernel\""));
+  auto bad = run_cli(dir, "run '" + m + "' -i input.1=ones:f32:2x3 --profile no/such/dir/t.json");
+  CHECK(bad.exit_code == 1);
+  CHECK(has_text(bad.err, "no/such/dir/t.json: cannot write the profile"));
+}
+
 TEST_CASE("the symbolic batch runs at the input's size: 1 broadcasts against W") {
   ScratchDir dir;
   write_array(dir.path("x.npy"), f32_array({1, 3}, {0.5f, 1.5f, -1}));
