@@ -90,6 +90,10 @@ Result<Done> parse_run_option(ArgCursor& args, const std::string& arg, RunOption
     run.print_values = true;
     return Done{};
   }
+  if (opt == "--memory") {
+    run.memory = true;
+    return Done{};
+  }
   if (opt == "--summary") return Done{};  // summaries are always printed; kept for scripts
   static const std::set<std::string> kValued = {"--input",   "-i",       "--output-dir",
                                                 "-o",        "--device", "--repeat",

@@ -40,6 +40,7 @@ struct RunOptions {
   uint64_t seed = 0;
   bool print_values = false;  // print every output element (small tensors)
   std::string profile_path;   // non-empty: profile every run, write a Chrome trace here
+  bool memory = false;        // print what an execute needs on the device before running
 };
 
 struct Command {

@@ -67,6 +67,10 @@ options:
                                    (open it in ui.perfetto.dev) and print the kernels that
                                    took the most time, named by the ops they compute. A
                                    profiled run waits for each kernel before the next
+      --memory                     before running, print what an execute needs on the
+                                   device (bytes): resident constants, the arena of
+                                   intermediates (and their size without sharing),
+                                   inputs, outputs, the peak, and the device's memory
       --print-values               print every element of each output
       --summary                    accepted for compatibility: the per-output summary
                                    (shape, dtype, min, max, mean) is always printed
@@ -77,6 +81,8 @@ output lines (stable, for scripts):
   cache: compiles=<n> hits=<n> compile_time=<ms> ms
   kernel cache: compiled=<n> memory_hits=<n> disk_hits=<n> disk_misses=<n> disk_writes=<n>
                 dir=<DIR|off>   (one line)
+  memory: constants=<B> arena=<B> unshared=<B> inputs=<B> outputs=<B> peak=<B> device=<B>
+                (one line, with --memory, before the first run)
   output <NAME>: shape=<DIMS> dtype=<DTYPE> min=<v> max=<v> mean=<v> [file=<path>]
 
 NAME in --input is the input's name as the program declares it: any text without '=', such

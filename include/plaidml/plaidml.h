@@ -703,6 +703,34 @@ PLAIDML_API plaidml_status plaidml_compile(plaidml_context* context, const plaid
                                            size_t input_count, const char* const* input_names,
                                            const plaidml_tensor_shape* input_shapes);
 
+/* What one execute of program at these input shapes needs on the context's selected device,
+ * known before anything runs. Set struct_size to sizeof(plaidml_memory) before the call (the
+ * struct may grow; only the fields that fit are filled). Intermediates are planned at compile
+ * time by liveness: those whose lives do not overlap share one block of an arena, which the
+ * compiled program keeps between executes (one arena per concurrent execute). */
+typedef struct plaidml_memory {
+  size_t struct_size;
+  uint64_t constants_bytes; /* weights: resident on the device once per program */
+  uint64_t arena_bytes;     /* intermediates, as planned */
+  uint64_t unshared_bytes;  /* the intermediates if each had its own buffer */
+  uint64_t inputs_bytes;
+  uint64_t outputs_bytes;
+  uint64_t peak_bytes;          /* constants + arena + inputs + outputs */
+  uint64_t device_memory_bytes; /* the device's memory, 0 when it does not say */
+} plaidml_memory;
+
+/* Compiles program for these input shapes like plaidml_compile (a cache hit when it was
+ * compiled) and fills *out_memory. An execute whose peak_bytes exceed device_memory_bytes fails
+ * with OUT_OF_MEMORY and these figures before allocating or running anything.
+ * Statuses: as plaidml_compile; INVALID_ARGUMENT also for a NULL out_memory or a struct_size
+ * smaller than sizeof(size_t). */
+PLAIDML_API plaidml_status plaidml_program_memory(plaidml_context* context,
+                                                  const plaidml_program* program,
+                                                  size_t input_count,
+                                                  const char* const* input_names,
+                                                  const plaidml_tensor_shape* input_shapes,
+                                                  plaidml_memory* out_memory);
+
 /* Runs program on the context's selected device. Inputs are bound by name: input_names and
  * inputs have input_count entries, and every program input must be given exactly once
  * (input_names NULL: the program's declaration order). Output shapes are inferred from the

@@ -170,6 +170,29 @@ Expected<ArtifactCache::Lookup> artifact_for(const LoweredProgram& lowered,
 
 }  // namespace
 
+Expected<CompiledPlan::Arena> CompiledPlan::acquire_arena(
+    const std::function<Expected<std::shared_ptr<Buffer>>(uint64_t bytes)>& allocate) const {
+  {
+    std::lock_guard<std::mutex> lock(arenas_mutex_);
+    if (!free_arenas_.empty()) {
+      Arena arena = std::move(free_arenas_.back());
+      free_arenas_.pop_back();
+      return arena;
+    }
+  }
+  Arena arena;
+  for (uint64_t bytes : memory_plan_.block_bytes) {
+    PLAIDML_ASSIGN(auto block, allocate(bytes));
+    arena.push_back(std::move(block));
+  }
+  return arena;
+}
+
+void CompiledPlan::release_arena(Arena arena) const {
+  std::lock_guard<std::mutex> lock(arenas_mutex_);
+  free_arenas_.push_back(std::move(arena));
+}
+
 Expected<std::shared_ptr<const CompiledPlan>> compile(
     const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
     int device_index, ArtifactCache* artifacts) {
@@ -187,6 +210,8 @@ Expected<std::shared_ptr<const CompiledPlan>> compile(
   plan->input_shapes_ = bound.input_shapes;
   plan->output_shapes_ = bound.output_shapes;
   plan->kernel_info_ = kernel_info(lowered);
+  plan->memory_plan_ = plan_memory(lowered);
+  plan->memory_ = memory_figures(lowered, plan->memory_plan_);
   plan->slots_ = std::move(lowered.slots);
   plan->kernels_ = artifact.kernels;
   plan->device_ = device;

@@ -5,7 +5,9 @@
 // buffers) belongs to the caller.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/base/status.h"
@@ -14,6 +16,7 @@
 #include "jit/codegen/artifact.h"
 #include "jit/cache/artifact_cache.h"
 #include "jit/lower/lower.h"
+#include "jit/memory_plan.h"
 #include "jit/runtime.h"
 
 namespace plaidml::jit {
@@ -24,6 +27,15 @@ class CompiledPlan : public Plan {
   const std::vector<Shape>& output_shapes() const override { return output_shapes_; }
   int kernel_count() const override { return static_cast<int>(kernels_.size()); }
   int device() const override { return device_index_; }
+  const MemoryFigures& memory() const override { return memory_; }
+  const MemoryPlan& memory_plan() const { return memory_plan_; }
+
+  // An arena for one execute (MemoryPlan): a free one the plan keeps, or new blocks from
+  // `allocate`; give it back with release_arena after the execute's last kernel has finished.
+  using Arena = std::vector<std::shared_ptr<Buffer>>;
+  Expected<Arena> acquire_arena(
+      const std::function<Expected<std::shared_ptr<Buffer>>(uint64_t bytes)>& allocate) const;
+  void release_arena(Arena arena) const;
 
   const std::vector<BufferSlot>& slots() const { return slots_; }
   const std::vector<KernelEntry>& kernels() const { return kernels_; }
@@ -45,6 +57,10 @@ class CompiledPlan : public Plan {
   std::vector<BufferSlot> slots_;
   std::vector<KernelEntry> kernels_;
   std::vector<KernelInfo> kernel_info_;
+  MemoryPlan memory_plan_;
+  MemoryFigures memory_;
+  mutable std::mutex arenas_mutex_;
+  mutable std::vector<Arena> free_arenas_;
   std::shared_ptr<devices::Device> device_;
   std::unique_ptr<devices::Executable> executable_;
   int device_index_ = 0;

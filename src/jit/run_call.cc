@@ -25,6 +25,8 @@ class RunCall {
   Status bind_inputs(const NamedBuffers& inputs);
   Status bind_outputs(NamedBuffers* outputs);
   Status check_given_output(size_t position, const std::shared_ptr<Buffer>& buffer);
+  Status check_fits() const;
+  Status poison_temporaries(size_t kernel, const std::vector<const devices::DeviceBuffer*>& slots);
   Status launch();
   Expected<std::shared_ptr<Buffer>> resident_constant(int node);
 
@@ -39,6 +41,7 @@ class RunCall {
   std::vector<std::shared_ptr<Buffer>> output_targets_;
   std::vector<const RuntimeBuffer*> copy_back_;
   std::vector<std::shared_ptr<Buffer>> keep_alive_;
+  CompiledPlan::Arena arena_;  // the intermediates' blocks (MemoryPlan)
 };
 
 std::string RunCall::input_names() const {
@@ -157,7 +160,35 @@ Expected<std::shared_ptr<Buffer>> RunCall::resident_constant(int node) {
   });
 }
 
+// A program that cannot fit the device fails here, before anything is allocated or launched.
+Status RunCall::check_fits() const {
+  const MemoryFigures& m = plan_->memory();
+  auto device_bytes = static_cast<uint64_t>(std::max<int64_t>(device_->info().memory_bytes, 0));
+  if (device_bytes == 0 || m.peak_bytes() <= device_bytes) return Status::ok();
+  return make_error(StatusCode::kOutOfMemory,
+                    "the program needs {} bytes on {} (constants {}, intermediates {}, inputs {}, "
+                    "outputs {}), but the device has {}",
+                    m.peak_bytes(), device_->id(), m.constants_bytes, m.arena_bytes,
+                    m.inputs_bytes, m.outputs_bytes, device_bytes);
+}
+
+// poison_arena(): the blocks of the temporaries kernel k touches first.
+Status RunCall::poison_temporaries(size_t kernel,
+                                   const std::vector<const devices::DeviceBuffer*>& slots) {
+  const MemoryPlan& m = plan_->memory_plan();
+  for (size_t s = 0; s < slots.size(); ++s) {
+    if (m.first_kernel[s] != static_cast<int>(kernel)) continue;
+    std::vector<uint8_t> junk(slots[s]->size(), 0xff);
+    PLAIDML_TRY(device_->synchronize());  // earlier kernels are done with what it held
+    PLAIDML_TRY(device_->write(*slots[s], 0, junk.data(), junk.size()));
+  }
+  return Status::ok();
+}
+
 Status RunCall::launch() {
+  PLAIDML_ASSIGN(arena_, plan_->acquire_arena([&](uint64_t bytes) {
+    return rt_.allocate_impl(device_index_, Shape(DType::U8, {static_cast<int64_t>(bytes)}));
+  }));
   std::vector<const devices::DeviceBuffer*> slots;
   for (const BufferSlot& slot : plan_->slots()) {
     switch (slot.role) {
@@ -175,9 +206,8 @@ Status RunCall::launch() {
         break;
       }
       case BufferSlot::Role::kTemp: {
-        PLAIDML_ASSIGN(auto temp, rt_.allocate_impl(device_index_, slot.shape));
-        keep_alive_.push_back(temp);
-        slots.push_back(&static_cast<const RuntimeBuffer*>(temp.get())->storage());
+        int block = plan_->memory_plan().block_of.at(&slot - plan_->slots().data());
+        slots.push_back(&static_cast<const RuntimeBuffer*>(arena_.at(block).get())->storage());
         break;
       }
     }
@@ -191,6 +221,7 @@ Status RunCall::launch() {
     params.work = kernels[k].work;
     params.grid = kernels[k].grid;
     params.workgroup = kernels[k].workgroup;
+    if (poison_arena()) PLAIDML_TRY(poison_temporaries(k, slots));
     if (!profiler.enabled()) {
       PLAIDML_TRY(device_->launch(*plan_->executable(), params, slots));
       continue;
@@ -202,6 +233,9 @@ Status RunCall::launch() {
     PLAIDML_TRY(device_->synchronize());
   }
   PLAIDML_TRY(device_->synchronize());
+  // Every kernel has finished: the arena may serve the next execute. (After an error it is
+  // dropped, not reused, as a kernel might still be using it.)
+  plan_->release_arena(std::move(arena_));
   for (size_t i = 0; i < copy_back_.size(); ++i) {
     if (!copy_back_[i]) continue;
     const auto& src = static_cast<const RuntimeBuffer*>(output_targets_[i].get())->storage();
@@ -220,6 +254,7 @@ Status RunCall::run(const NamedBuffers& inputs, NamedBuffers* outputs) {
   PLAIDML_ASSIGN(auto plan, rt_.prepare_impl(program_, shapes, device_index_));
   plan_ = std::dynamic_pointer_cast<const CompiledPlan>(plan);
   if (!plan_) return Status(StatusCode::kInternal, "plan cache holds a foreign plan");
+  PLAIDML_TRY(check_fits());
   NamedBuffers result = *outputs;
   PLAIDML_TRY(bind_outputs(&result));
   PLAIDML_TRY(launch());

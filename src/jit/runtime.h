@@ -57,6 +57,18 @@ struct CacheStats {
   int64_t constant_bytes = 0;    // bytes of constants resident now
 };
 
+// What one execute of a compiled program needs on its device, known before anything runs.
+struct MemoryFigures {
+  uint64_t constants_bytes = 0;  // weights, resident once per program and device
+  uint64_t arena_bytes = 0;      // intermediates (MemoryPlan::arena_bytes)
+  uint64_t unshared_bytes = 0;   // the intermediates without sharing, for comparison
+  uint64_t inputs_bytes = 0;
+  uint64_t outputs_bytes = 0;
+  uint64_t peak_bytes() const {
+    return constants_bytes + arena_bytes + inputs_bytes + outputs_bytes;
+  }
+};
+
 // A tensor's storage on one device.
 class Buffer {
  public:
@@ -73,6 +85,8 @@ class Plan {
   virtual const std::vector<Shape>& output_shapes() const = 0;  // parallel to program outputs
   virtual int kernel_count() const = 0;
   virtual int device() const = 0;
+  // What an execute needs on the device (jit/memory_plan.h), known before anything runs.
+  virtual const MemoryFigures& memory() const = 0;
 };
 
 class Runtime {

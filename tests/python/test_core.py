@@ -53,6 +53,14 @@ class DeviceTest(unittest.TestCase):
         self.assertEqual(s["compiles"], 1)
         self.assertEqual(s["cache_hits"], 1)
 
+    def test_memory_figures_before_running(self):
+        ctx = plaidml.Context()
+        p = plaidml.Program.from_tile(MATMUL)
+        m = ctx.memory(p, {"A": ([2, 3], np.float32), "B": ([3, 2], np.float32)})
+        self.assertEqual((m["inputs_bytes"], m["outputs_bytes"], m["arena_bytes"]), (48, 16, 0))
+        self.assertEqual(m["peak_bytes"], 64)
+        self.assertEqual(ctx.stats()["compiles"], 1)
+
     def test_profile_records_the_compile_and_each_kernel_run(self):
         import json
         ctx = plaidml.Context()

@@ -173,6 +173,36 @@ void report_timings(plaidml_context* context, double first, const std::vector<do
   }
 }
 
+// --memory: the figures of plaidml_program_memory at the bound inputs' shapes.
+Result<Done> report_memory(plaidml_context* context, const plaidml_program* program,
+                           const BoundInputs& inputs, const std::string& path, std::ostream& out) {
+  std::vector<const char*> names;
+  std::vector<plaidml_tensor_shape> shapes;
+  std::vector<std::vector<int64_t>> dims(inputs.names.size());
+  for (size_t i = 0; i < inputs.names.size(); ++i) {
+    plaidml_buffer* b = inputs.buffers[i].get();
+    plaidml_dtype dtype = PLAIDML_DTYPE_INVALID;
+    size_t rank = 0;
+    plaidml_buffer_dtype(b, &dtype);
+    plaidml_buffer_rank(b, &rank);
+    dims[i].resize(rank);
+    for (size_t a = 0; a < rank; ++a) plaidml_buffer_dim(b, a, &dims[i][a]);
+    names.push_back(inputs.names[i].c_str());
+    shapes.push_back({dtype, rank, dims[i].data()});
+  }
+  plaidml_memory m{};
+  m.struct_size = sizeof(m);
+  if (plaidml_program_memory(context, program, names.size(), names.data(), shapes.data(), &m) !=
+      PLAIDML_STATUS_OK) {
+    return program_error(path);
+  }
+  out << "memory: constants=" << m.constants_bytes << " arena=" << m.arena_bytes
+      << " unshared=" << m.unshared_bytes << " inputs=" << m.inputs_bytes
+      << " outputs=" << m.outputs_bytes << " peak=" << m.peak_bytes
+      << " device=" << m.device_memory_bytes << "\n";
+  return Done{};
+}
+
 // --profile: the trace to its file, the top kernels to `out`.
 Result<Done> write_profile(plaidml_context* context, const std::string& path, std::ostream& out) {
   char* trace = nullptr;
@@ -212,6 +242,11 @@ Result<Done> command_run(const RunOptions& options, std::ostream& out, std::ostr
   auto inputs = bind_inputs(context->get(), options, bound_at_import);
   if (!inputs) return inputs.error();
 
+  if (options.memory) {
+    if (auto shown = report_memory(context->get(), program->get(), *inputs, path, out); !shown) {
+      return shown.error();
+    }
+  }
   if (!options.profile_path.empty()) plaidml_context_set_profiling(context->get(), true);
   std::vector<plaidml_buffer*> raw_outputs(program_output_names(program->get()).size(), nullptr);
   auto first = execute(context->get(), program->get(), *inputs, raw_outputs, path);

@@ -46,6 +46,13 @@ class Stats(ctypes.Structure):
                 ("constant_bytes", ctypes.c_int64)]
 
 
+class Memory(ctypes.Structure):
+    _fields_ = [("struct_size", c_size)] + [
+        (name, ctypes.c_uint64) for name in (
+            "constants_bytes", "arena_bytes", "unshared_bytes", "inputs_bytes", "outputs_bytes",
+            "peak_bytes", "device_memory_bytes")]
+
+
 P = ctypes.POINTER
 PP = lambda t: P(P(t))  # noqa: E731
 RANK_UNKNOWN = ctypes.c_size_t(-1).value
@@ -134,6 +141,8 @@ _PROTOTYPES = {
     "plaidml_buffer_dim": (c_status, [c_p, c_size, P(ctypes.c_int64)]),
     "plaidml_buffer_byte_size": (c_status, [c_p, P(c_size)]),
     "plaidml_compile": (c_status, [c_p, c_p, c_size, P(c_str), P(TensorShape)]),
+    "plaidml_program_memory": (c_status, [c_p, c_p, c_size, P(c_str), P(TensorShape),
+                                          P(Memory)]),
     "plaidml_execute": (c_status, [c_p, c_p, c_size, P(c_str), P(c_p), c_size, P(c_str),
                                    P(c_p)]),
 }

@@ -140,16 +140,21 @@ class Context:
 
     def compile(self, program, shapes):
         """Compiles program ahead of a run: shapes maps input name -> (dims, dtype)."""
-        names = list(shapes)
-        arr = (_ffi.TensorShape * len(names))()
-        keep = []
-        for i, name in enumerate(names):
-            dims, dtype = shapes[name]
-            d = (ctypes.c_int64 * len(dims))(*dims)
-            keep.append(d)
-            arr[i] = _ffi.TensorShape(dtype_code(dtype), len(dims), d)
+        names, arr, _keep = _shape_array(shapes)
         call("plaidml_compile", self._handle, program._handle, len(names),
              _ffi.str_array(names), arr)
+
+    def memory(self, program, shapes):
+        """What one run at shapes (input name -> (dims, dtype)) needs on the device, in bytes,
+        known before running (compiles like compile()): a dict of constants_bytes, arena_bytes
+        (intermediates as planned), unshared_bytes, inputs_bytes, outputs_bytes, peak_bytes and
+        device_memory_bytes (0 when the device does not say)."""
+        names, arr, _keep = _shape_array(shapes)
+        m = _ffi.Memory()
+        m.struct_size = ctypes.sizeof(m)
+        call("plaidml_program_memory", self._handle, program._handle, len(names),
+             _ffi.str_array(names), arr, ctypes.byref(m))
+        return {name: getattr(m, name) for name, _ in m._fields_ if name != "struct_size"}
 
     def run(self, program, inputs):
         """Runs program; inputs maps every input name to an array-like.
@@ -187,6 +192,19 @@ class Context:
         call("plaidml_buffer_create_from_host", self._handle, _FROM_NUMPY[arr.dtype], arr.ndim,
              dims, arr.ctypes.data_as(ctypes.c_void_p), arr.nbytes, ctypes.byref(out))
         return out.value
+
+
+def _shape_array(shapes):
+    """(names, plaidml_tensor_shape array, the dims arrays it points into) for shapes."""
+    names = list(shapes)
+    arr = (_ffi.TensorShape * max(len(names), 1))()
+    keep = []
+    for i, name in enumerate(names):
+        dims, dtype = shapes[name]
+        d = (ctypes.c_int64 * max(len(dims), 1))(*dims)
+        keep.append(d)
+        arr[i] = _ffi.TensorShape(dtype_code(dtype), len(dims), d)
+    return names, arr, keep
 
 
 def _read_buffer(handle):

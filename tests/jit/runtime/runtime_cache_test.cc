@@ -30,9 +30,11 @@ class FakePlan : public jit::Plan {
   const std::vector<Shape>& output_shapes() const override { return shapes_; }
   int kernel_count() const override { return 0; }
   int device() const override { return 0; }
+  const jit::MemoryFigures& memory() const override { return memory_; }
 
  private:
   std::vector<Shape> shapes_;
+  jit::MemoryFigures memory_;
 };
 
 }  // namespace

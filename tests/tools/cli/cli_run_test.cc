@@ -32,6 +32,18 @@ TEST_CASE("run matmul: outputs, summary and cache statistics") {
   CHECK(r.out.find("program: " + data_file("matmul.tile") + " on cpu:0\n") == 0);
 }
 
+TEST_CASE("run --memory prints what an execute needs before running") {
+  ScratchDir dir;
+  auto r = run_cli(dir, "run '" + data_file("matmul.tile") +
+                            "' -i A=ones:f32:2x3 -i B=ones:f32:3x2 --memory");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // A 2x3 and B 3x2 f32 are 48 bytes, C 2x2 16; a matmul has no intermediate.
+  CHECK(r.out.rfind("memory: constants=0 arena=0 unshared=0 inputs=48 outputs=16 peak=64 device=",
+                    0) == 0);
+  CHECK(r.out.find("program: ") != std::string::npos);
+}
+
 TEST_CASE("run without --repeat compiles once and prints no cached-run line") {
   ScratchDir dir;
   auto r = run_cli(dir, "run '" + data_file("matmul.tile") +
