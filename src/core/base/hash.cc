@@ -47,6 +47,33 @@ void compress(uint32_t state[8], const uint8_t* block) {
 
 }  // namespace
 
+uint64_t murmur64(std::string_view data) {
+  constexpr uint64_t kMul = 0xc6a4a7935bd1e995ULL;
+  constexpr int kShift = 47;
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (data.size() * kMul);
+  size_t words = data.size() / 8;
+  for (size_t i = 0; i < words; ++i) {
+    uint64_t k;
+    std::memcpy(&k, data.data() + i * 8, 8);
+    k *= kMul;
+    k ^= k >> kShift;
+    k *= kMul;
+    h ^= k;
+    h *= kMul;
+  }
+  uint64_t tail = 0;
+  size_t rest = data.size() - words * 8;
+  if (rest > 0) {
+    std::memcpy(&tail, data.data() + words * 8, rest);
+    h ^= tail;
+    h *= kMul;
+  }
+  h ^= h >> kShift;
+  h *= kMul;
+  h ^= h >> kShift;
+  return h;
+}
+
 uint64_t fnv1a64(std::string_view data) {
   uint64_t hash = 14695981039346656037ull;
   for (unsigned char c : data) {

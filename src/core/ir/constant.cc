@@ -13,7 +13,7 @@ namespace plaidml::ir {
 namespace {
 
 uint64_t digest_of(const void* bytes, size_t size) {
-  return fnv1a64(std::string_view(static_cast<const char*>(bytes), size));
+  return murmur64(std::string_view(static_cast<const char*>(bytes), size));
 }
 
 template <typename T>

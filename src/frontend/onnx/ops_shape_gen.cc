@@ -45,7 +45,13 @@ void constant_of_shape_op(NodeContext& cx) {
   if (all_known(*shape)) {
     std::vector<int64_t> dims = known_values(*shape);
     if (element_count(dims) <= kWeightFoldLimit) {
-      return cx.set_output(0, host_remap(value, dims, [](const std::vector<int64_t>&) { return 0; }));
+      HostTensor out = HostTensor::zeros(value.dtype, dims);
+      size_t bytes = dtype_bytes(value.dtype);
+      auto* dst = static_cast<char*>(out.mutable_data());
+      for (int64_t i = 0, n = out.elements(); i < n; ++i) {
+        std::memcpy(dst + static_cast<size_t>(i) * bytes, value.data, bytes);
+      }
+      return cx.set_output(0, std::move(out));
     }
   }
   cx.set_output(0, broadcast_scalar(cx, scalar_element(cx, value, 0), exprs_of(cx, *shape)),

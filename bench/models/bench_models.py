@@ -1,0 +1,250 @@
+"""Whole-model benchmark: plaidml beside onnxruntime (CPU execution provider, the same thread
+count) on the same ONNX files, each measured in its own fresh process so that start-up and
+memory are the process's own.
+
+    python bench/models/bench_models.py --models /tmp/models --threads 1,2 --batch 1,8 \
+        --device cpu:0 --json out.json --markdown out.md
+    python bench/models/bench_models.py --model light_resnet50=<path/to/light_resnet50.onnx>
+
+--models reads export_models.py's manifest (inputs, symbolic batch and sequence, token ranges);
+--model NAME=PATH adds a file whose input dims are fixed or named batch/sequence. Per model,
+thread count and batch, both runtimes report:
+  - cold start: a new process with an empty kernel cache: import (or session creation) and the
+    first run, which compiles;
+  - warm start: a second new process on the same cache folder: import and the first run, which
+    must generate no code (plaidml's kernels_compiled == 0 is checked and reported);
+  - latency: the median of --runs timed runs after --warmup untimed ones (inputs and outputs are
+    copied between numpy and the runtime in both, as an application would);
+  - throughput: samples per second at that batch;
+  - peak memory: the process's resident high-water mark (VmHWM), import to the last run.
+The ratio columns are ours / onnxruntime's (below 1.0: plaidml is faster or smaller).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def vm_hwm_bytes():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def make_feeds(spec, batch, seq, seed=0):
+    rng = np.random.default_rng(seed)
+    feeds = {}
+    for inp in spec["inputs"]:
+        dims = [batch if d == "batch" else seq if d == "sequence" else d for d in inp["dims"]]
+        if inp["dtype"] == "int64":
+            lo, hi = inp.get("range", [0, 100])
+            feeds[inp["name"]] = rng.integers(lo, hi, size=dims, dtype=np.int64)
+        else:
+            feeds[inp["name"]] = rng.standard_normal(dims).astype(inp["dtype"])
+    return feeds
+
+
+def spec_of_file(path):
+    """Inputs of an ONNX file: fixed dims as numbers, a symbolic first dim as batch, a second
+    symbolic one as sequence."""
+    import onnx
+    model = onnx.load(path, load_external_data=False)
+    inits = {i.name for i in model.graph.initializer}
+    inputs = []
+    for inp in model.graph.input:
+        if inp.name in inits:
+            continue
+        t = inp.type.tensor_type
+        dims = []
+        for axis, d in enumerate(t.shape.dim):
+            dims.append(d.dim_value if d.dim_value else ("batch" if axis == 0 else "sequence"))
+        dtype = {1: "float32", 7: "int64"}[t.elem_type]
+        inputs.append({"name": inp.name, "dims": dims, "dtype": dtype})
+    return {"inputs": inputs}
+
+
+def timed_runs(run, warmup, runs):
+    for _ in range(warmup):
+        run()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return float(np.median(times)), float(np.min(times))
+
+
+def child_plaidml(args, spec, feeds):
+    import plaidml
+    import plaidml.onnx
+    start = time.perf_counter()
+    program = plaidml.onnx.load(args.path, **({"batch": args.batch} if args.symbolic else {}))
+    imported = time.perf_counter() - start
+    ctx = plaidml.Context(device=args.device, num_threads=args.threads, cache_dir=args.cache)
+    ctx.run(program, feeds)
+    ready = time.perf_counter() - start
+    stats = ctx.stats()
+    median, best = timed_runs(lambda: ctx.run(program, feeds), args.warmup, args.runs)
+    memory = ctx.memory(program, {k: (list(v.shape), v.dtype) for k, v in feeds.items()})
+    return {"import_s": imported, "ready_s": ready, "median_s": median, "min_s": best,
+            "kernels_compiled": stats["kernels_compiled"], "disk_hits": stats["disk_hits"],
+            "planned_peak_bytes": memory["peak_bytes"], "arena_bytes": memory["arena_bytes"],
+            "rss_peak_bytes": vm_hwm_bytes()}
+
+
+def child_ort(args, spec, feeds):
+    import onnxruntime as ort
+    start = time.perf_counter()
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = args.threads
+    options.inter_op_num_threads = 1
+    providers = [p for p in args.ort_providers.split(",") if p]
+    session = ort.InferenceSession(args.path, options, providers=providers)
+    session.run(None, feeds)
+    ready = time.perf_counter() - start
+    median, best = timed_runs(lambda: session.run(None, feeds), args.warmup, args.runs)
+    return {"ready_s": ready, "median_s": median, "min_s": best,
+            "provider": session.get_providers()[0], "rss_peak_bytes": vm_hwm_bytes()}
+
+
+def child_main(args):
+    spec = json.loads(args.spec)
+    feeds = make_feeds(spec, args.batch, args.sequence)
+    result = child_plaidml(args, spec, feeds) if args.child == "plaidml" else \
+        child_ort(args, spec, feeds)
+    print("RESULT " + json.dumps(result))
+    return 0
+
+
+def run_child(args, which, name, path, spec, threads, batch, cache, timeout):
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", which, "--path", path,
+           "--spec", json.dumps(spec), "--threads", str(threads), "--batch", str(batch),
+           "--sequence", str(args.sequence), "--device", args.device, "--cache", cache,
+           "--warmup", str(args.warmup), "--runs", str(args.runs),
+           "--ort-providers", args.ort_providers]
+    if any(d == "batch" for i in spec["inputs"] for d in i["dims"]):
+        cmd.append("--symbolic")
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": "timed out after %d s" % timeout}
+    for line in out.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[len("RESULT "):])
+    tail = (out.stderr.strip().splitlines() or ["(no output)"])[-1]
+    return {"error": "%s exited %d: %s" % (which, out.returncode, tail)}
+
+
+def measure(args, name, path, spec):
+    rows = []
+    symbolic = any(d == "batch" for i in spec["inputs"] for d in i["dims"])
+    for threads in args.threads:
+        for batch in (args.batch if symbolic else [1]):
+            with tempfile.TemporaryDirectory() as cache:
+                cold = run_child(args, "plaidml", name, path, spec, threads, batch, cache,
+                                 args.timeout)
+                warm = run_child(args, "plaidml", name, path, spec, threads, batch, cache,
+                                 args.timeout)
+            ort = run_child(args, "ort", name, path, spec, threads, batch, "", args.timeout)
+            row = {"model": name, "threads": threads, "batch": batch, "device": args.device,
+                   "cold": cold, "warm": warm, "ort": ort}
+            rows.append(row)
+            print(format_row(row), flush=True)
+    return rows
+
+
+def ratio(a, b):
+    return "%.2f" % (a / b) if a and b else "-"
+
+
+def format_row(r):
+    w, o, c = r["warm"], r["ort"], r["cold"]
+    if "error" in w or "error" in o or "error" in c:
+        return "| %s | %d | %d | %s |" % (r["model"], r["threads"], r["batch"],
+                                          w.get("error") or c.get("error") or o.get("error"))
+    mb = 1 << 20
+    return ("| {m} | {t} | {b} | {lat:.2f} | {olat:.2f} | **{lr}** | {thr:.1f} | {othr:.1f} | "
+            "{mem:.0f} | {omem:.0f} | **{mr}** | {cold:.2f} | {ocold:.2f} | {warm:.3f} "
+            "(generated {gen}) |").format(
+        m=r["model"], t=r["threads"], b=r["batch"], lat=w["median_s"] * 1e3,
+        olat=o["median_s"] * 1e3, lr=ratio(w["median_s"], o["median_s"]),
+        thr=r["batch"] / w["median_s"], othr=r["batch"] / o["median_s"],
+        mem=w["rss_peak_bytes"] / mb, omem=o["rss_peak_bytes"] / mb,
+        mr=ratio(w["rss_peak_bytes"], o["rss_peak_bytes"]), cold=c["ready_s"],
+        ocold=o["ready_s"], warm=w["ready_s"], gen=w["kernels_compiled"])
+
+
+HEADER = ("| model | threads | batch | ours ms | ort ms | latency ratio | ours /s | ort /s | "
+          "ours MB | ort MB | memory ratio | cold start s | ort session s | warm start s |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def models_to_run(args):
+    found = []
+    if args.models:
+        with open(os.path.join(args.models, "manifest.json")) as f:
+            manifest = json.load(f)
+        for entry in manifest["models"]:
+            if args.only and entry["model"] not in args.only.split(","):
+                continue
+            if entry.get("exporter", "torchscript") != "torchscript" and not args.dynamo:
+                continue
+            found.append((entry["model"], os.path.join(args.models, entry["file"]), entry))
+    for item in args.model:
+        name, path = item.split("=", 1)
+        found.append((name, path, spec_of_file(path)))
+    return found
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--models", help="folder with export_models.py's manifest.json")
+    p.add_argument("--only", default="", help="comma-separated model names of the manifest")
+    p.add_argument("--dynamo", action="store_true", help="also the dynamo exports")
+    p.add_argument("--model", action="append", default=[], help="NAME=PATH, repeatable")
+    p.add_argument("--threads", default="1,2")
+    p.add_argument("--batch", default="1,8")
+    p.add_argument("--sequence", type=int, default=128)
+    p.add_argument("--device", default="cpu:0")
+    p.add_argument("--ort-providers", default="CPUExecutionProvider")
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--timeout", type=int, default=900)
+    p.add_argument("--json")
+    p.add_argument("--markdown")
+    # Internal: one measurement in this process.
+    p.add_argument("--child", choices=["plaidml", "ort"])
+    p.add_argument("--path")
+    p.add_argument("--spec")
+    p.add_argument("--cache", default="")
+    p.add_argument("--symbolic", action="store_true")
+    args = p.parse_args()
+    if args.child:
+        args.threads, args.batch = int(args.threads), int(args.batch)
+        return child_main(args)
+    args.threads = [int(t) for t in args.threads.split(",")]
+    args.batch = [int(b) for b in args.batch.split(",")]
+    print(HEADER, flush=True)
+    rows = []
+    for name, path, spec in models_to_run(args):
+        rows += measure(args, name, path, spec)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(HEADER + "\n" + "\n".join(format_row(r) for r in rows) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
