@@ -42,3 +42,14 @@ TEST_CASE("fnv1a64: reference values") {
   CHECK(fnv1a64("a") == 0xaf63dc4c8601ec8cull);
   CHECK(fnv1a64("foobar") == 0x85944171f73967e8ull);
 }
+
+// Values from an independent Python transcription of the construction (hash.h): the hash must
+// not change between builds, and it must see every byte, the length and the tail.
+TEST_CASE("murmur64: reference values; length and tail bytes count") {
+  CHECK(murmur64("") == 0x84d69dcef1e6733aull);
+  CHECK(murmur64("a") == 0xb2b29803fc3845c1ull);
+  CHECK(murmur64("abcdefgh") == 0x3c637301817a7cbdull);
+  CHECK(murmur64("abcdefghi") == 0x0e64643616cc82a1ull);
+  CHECK(murmur64(std::string_view("\0", 1)) == 0xb6facdf1a1299057ull);
+  CHECK(murmur64(std::string_view("\0\0", 2)) == 0x828e21ef0299a371ull);
+}
