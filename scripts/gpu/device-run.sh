@@ -16,6 +16,8 @@
 #      plaidml on the CPU and each device            -> $OUT/onnx_models.{json,md}
 #   8. (STEPS=onnx-suite, not by default) onnx's node tests on the GPU devices
 #                                                    -> $OUT/onnx_suite_<device>.json
+#   9. (STEPS=bench-models, not by default) whole models beside onnxruntime on the CPU and each
+#      device, on onnx-models' exports              -> $OUT/bench_models_<device>.{json,md}
 # The devices: PLAIDML_GPU_DEVICES (default "opencl:0 vulkan:0"); <device> is the id without
 # its colon (opencl0). Everything printed also goes to $OUT/device-run.log. STEPS="bench torch
 # compare" runs a subset.
@@ -213,6 +215,31 @@ onnx_models() {
     --json "$OUT/onnx_models.json" --markdown "$OUT/onnx_models.md"
 }
 
+# Whole models beside onnxruntime (bench/models/bench_models.py) on the models onnx-models
+# exported (run it first, or in the same call) -> $OUT/bench_models_<device>.{json,md}.
+# BENCH_MODELS: which (default resnet50,mobilenet_v3,bert_base); BENCH_DEVICES: which plaidml
+# devices (default the CPU and every GPU device); BENCH_THREADS for the CPU (default all cores);
+# onnxruntime runs its CUDA provider beside the GPU devices when it has one.
+bench_models() {
+  local py models=${ONNX_MODEL_DIR:-/tmp/plaidml-onnx-models} device providers threads
+  py=$(torch_python) || { echo "bench-models: no python with onnxruntime here"; return 3; }
+  for device in ${BENCH_DEVICES:-cpu:0 $devices}; do
+    providers=CPUExecutionProvider
+    threads=${BENCH_THREADS:-$(nproc)}
+    if [ "$device" != cpu:0 ]; then
+      providers=CUDAExecutionProvider,CPUExecutionProvider
+      threads=1
+    fi
+    PYTHONPATH=$root/bindings/python PLAIDML_LIBRARY=$pkg/lib/libplaidml.so.0 \
+      PLAIDML_ONNX_LIBRARY=$pkg/lib/libplaidml_onnx.so.0 with_libs "$py" \
+      "$root/bench/models/bench_models.py" --models "$models" \
+      --only "${BENCH_MODELS:-resnet50,mobilenet_v3,bert_base}" --threads "$threads" \
+      --batch "${BENCH_BATCH:-1,8}" --device "$device" --ort-providers "$providers" \
+      --runs "${BENCH_RUNS:-10}" --timeout "${BENCH_TIMEOUT:-300}" \
+      --json "$OUT/bench_models_${device//:/}.json" --markdown "$OUT/bench_models_${device//:/}.md"
+  done
+}
+
 # onnx's node tests on the GPU devices (tests/onnx/run_suite.py), node data written there by
 # its onnx -> $OUT/onnx_suite_<device>.json. ONNX_SUITE_ARGS="--one-per-op" for a quick pass.
 onnx_suite() {
@@ -239,7 +266,7 @@ compare() {
 }
 
 export -f with_libs device_info conformance cli_run bench torch_python torch_bench compare \
-  onnx_models onnx_suite
+  onnx_models onnx_suite bench_models
 echo "device-run: $(date -u), root $root, OUT $OUT, devices $devices"
 unpack_start=$SECONDS
 unpack
@@ -261,6 +288,7 @@ if [ $unpack_rc = 0 ]; then
   wants compare && step compare 30 bash -c compare
   wants onnx-models && step onnx-models "${T_ONNX:-480}" bash -c onnx_models
   wants onnx-suite && step onnx-suite "${T_ONNX_SUITE:-300}" bash -c onnx_suite
+  wants bench-models && step bench-models "${T_BENCH_MODELS:-420}" bash -c bench_models
 else
   echo "device-run: could not unpack $tarball"
 fi
