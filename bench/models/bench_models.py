@@ -29,6 +29,8 @@ import time
 
 import numpy as np
 
+from model_inputs import make_inputs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -41,16 +43,7 @@ def vm_hwm_bytes():
 
 
 def make_feeds(spec, batch, seq, seed=0):
-    rng = np.random.default_rng(seed)
-    feeds = {}
-    for inp in spec["inputs"]:
-        dims = [batch if d == "batch" else seq if d == "sequence" else d for d in inp["dims"]]
-        if inp["dtype"] == "int64":
-            lo, hi = inp.get("range", [0, 100])
-            feeds[inp["name"]] = rng.integers(lo, hi, size=dims, dtype=np.int64)
-        else:
-            feeds[inp["name"]] = rng.standard_normal(dims).astype(inp["dtype"])
-    return feeds
+    return make_inputs(spec, batch, seq, np.random.default_rng(seed))
 
 
 def spec_of_file(path):
@@ -116,11 +109,36 @@ def child_ort(args, spec, feeds):
             "provider": session.get_providers()[0], "rss_peak_bytes": vm_hwm_bytes()}
 
 
+def child_torch(args, spec, feeds):
+    """PyTorch eager on CUDA, TF32 off, the same architecture built by export_models.py (the
+    same seed, so the same random weights as the exported file)."""
+    import torch
+    sys.path.insert(0, HERE)
+    import export_models
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.manual_seed(export_models.SEED)
+    start = time.perf_counter()
+    model = export_models.MODELS[args.name](args.name)[0].cuda().eval()
+    inputs = [torch.from_numpy(feeds[i["name"]]).cuda() for i in spec["inputs"]]
+
+    def run():
+        with torch.no_grad():
+            model(*inputs)
+        torch.cuda.synchronize()
+    run()
+    ready = time.perf_counter() - start
+    median, best = timed_runs(run, args.warmup, args.runs)
+    return {"ready_s": ready, "median_s": median, "min_s": best, "provider": "torch-cuda",
+            "rss_peak_bytes": vm_hwm_bytes(),
+            "cuda_peak_bytes": int(torch.cuda.max_memory_allocated())}
+
+
 def child_main(args):
     spec = json.loads(args.spec)
     feeds = make_feeds(spec, args.batch, args.sequence)
-    result = child_plaidml(args, spec, feeds) if args.child == "plaidml" else \
-        child_ort(args, spec, feeds)
+    child = {"plaidml": child_plaidml, "ort": child_ort, "torch": child_torch}[args.child]
+    result = child(args, spec, feeds)
     print("RESULT " + json.dumps(result))
     return 0
 
@@ -130,7 +148,7 @@ def run_child(args, which, name, path, spec, threads, batch, cache, timeout):
            "--spec", json.dumps(spec), "--threads", str(threads), "--batch", str(batch),
            "--sequence", str(args.sequence), "--device", args.device, "--cache", cache,
            "--warmup", str(args.warmup), "--runs", str(args.runs),
-           "--ort-providers", args.ort_providers]
+           "--ort-providers", args.ort_providers, "--name", name]
     if any(d == "batch" for i in spec["inputs"] for d in i["dims"]):
         cmd.append("--symbolic")
     try:
@@ -157,6 +175,9 @@ def measure(args, name, path, spec):
             ort = run_child(args, "ort", name, path, spec, threads, batch, "", args.timeout)
             row = {"model": name, "threads": threads, "batch": batch, "device": args.device,
                    "cold": cold, "warm": warm, "ort": ort}
+            if args.torch:
+                row["torch"] = run_child(args, "torch", name, path, spec, threads, batch, "",
+                                         args.timeout)
             rows.append(row)
             print(format_row(row), flush=True)
     return rows
@@ -168,13 +189,20 @@ def ratio(a, b):
 
 def format_row(r):
     w, o, c = r["warm"], r["ort"], r["cold"]
+    t = r.get("torch")
+    torch_cols = ""
+    if t is not None:
+        torch_cols = (" %s | %s |" % ("%.2f" % (t["median_s"] * 1e3), ratio(w["median_s"],
+                      t["median_s"])) if "median_s" in t and "median_s" in w else
+                      " %s | - |" % t.get("error", "-")[:60])
     if "error" in w or "error" in o or "error" in c:
-        return "| %s | %d | %d | %s |" % (r["model"], r["threads"], r["batch"],
-                                          w.get("error") or c.get("error") or o.get("error"))
+        return "| %s | %d | %d | %s |%s" % (r["model"], r["threads"], r["batch"],
+                                            w.get("error") or c.get("error") or o.get("error"),
+                                            torch_cols)
     mb = 1 << 20
     return ("| {m} | {t} | {b} | {lat:.2f} | {olat:.2f} | **{lr}** | {thr:.1f} | {othr:.1f} | "
             "{mem:.0f} | {omem:.0f} | **{mr}** | {cold:.2f} | {ocold:.2f} | {warm:.3f} "
-            "(generated {gen}) |").format(
+            "(generated {gen}) |{tc}").format(tc=torch_cols,
         m=r["model"], t=r["threads"], b=r["batch"], lat=w["median_s"] * 1e3,
         olat=o["median_s"] * 1e3, lr=ratio(w["median_s"], o["median_s"]),
         thr=r["batch"] / w["median_s"], othr=r["batch"] / o["median_s"],
@@ -216,24 +244,32 @@ def main():
     p.add_argument("--sequence", type=int, default=128)
     p.add_argument("--device", default="cpu:0")
     p.add_argument("--ort-providers", default="CPUExecutionProvider")
+    p.add_argument("--torch", action="store_true",
+                   help="also PyTorch eager on CUDA (TF32 off): the model built by "
+                        "export_models.py, where torch, torchvision and transformers are")
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--timeout", type=int, default=900)
     p.add_argument("--json")
     p.add_argument("--markdown")
     # Internal: one measurement in this process.
-    p.add_argument("--child", choices=["plaidml", "ort"])
+    p.add_argument("--child", choices=["plaidml", "ort", "torch"])
     p.add_argument("--path")
     p.add_argument("--spec")
     p.add_argument("--cache", default="")
     p.add_argument("--symbolic", action="store_true")
+    p.add_argument("--name", default="")
     args = p.parse_args()
     if args.child:
         args.threads, args.batch = int(args.threads), int(args.batch)
         return child_main(args)
     args.threads = [int(t) for t in args.threads.split(",")]
     args.batch = [int(b) for b in args.batch.split(",")]
-    print(HEADER, flush=True)
+    header = HEADER
+    if args.torch:
+        title, rule = HEADER.split("\n")
+        header = title + " torch ms | ratio to torch |\n" + rule + "---|---|"
+    print(header, flush=True)
     rows = []
     for name, path, spec in models_to_run(args):
         rows += measure(args, name, path, spec)
@@ -242,7 +278,7 @@ def main():
             json.dump(rows, f, indent=1)
     if args.markdown:
         with open(args.markdown, "w") as f:
-            f.write(HEADER + "\n" + "\n".join(format_row(r) for r in rows) + "\n")
+            f.write(header + "\n" + "\n".join(format_row(r) for r in rows) + "\n")
     return 0
 
 

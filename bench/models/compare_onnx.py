@@ -21,18 +21,10 @@ import onnxruntime as ort
 
 import plaidml
 import plaidml.onnx
+from model_inputs import make_inputs
 
-
-def make_inputs(spec, batch, seq, rng):
-    feeds = {}
-    for inp in spec["inputs"]:
-        dims = [batch if d == "batch" else seq if d == "sequence" else d for d in inp["dims"]]
-        if inp["dtype"] == "int64":
-            lo, hi = inp.get("range", [0, 100])
-            feeds[inp["name"]] = rng.integers(lo, hi, size=dims, dtype=np.int64)
-        else:
-            feeds[inp["name"]] = rng.standard_normal(dims).astype(inp["dtype"])
-    return feeds
+# --channels-first: import with plaidml_onnx_options_set_channels_last(false) (layout.h).
+CHANNELS_LAST = "--channels-first" not in sys.argv
 
 
 def errors(ours, ref):
@@ -46,7 +38,7 @@ def errors(ours, ref):
 
 def run_plaidml(path, feeds, device, outputs):
     start = time.time()
-    program = plaidml.onnx.load(path)
+    program = plaidml.onnx.load(path, channels_last=CHANNELS_LAST)
     imported = time.time() - start
     ctx = plaidml.Context(device=device)
     start = time.time()
@@ -111,6 +103,8 @@ def main():
     parser.add_argument("--timeout", type=int, default=240, help="seconds per model and device")
     parser.add_argument("--jobs", type=int, default=1, help="models and devices run at once")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--channels-first", action="store_true",
+                        help="import every op as written (no channels-last layout)")
     parser.add_argument("--json")
     parser.add_argument("--markdown")
     args = parser.parse_args()
@@ -145,6 +139,8 @@ def run_worker(entry, device, args):
     command = [sys.executable, os.path.abspath(__file__), "--worker", "--models", args.models,
                "--only", entry["file"], "--devices", device, "--batch", str(args.batch),
                "--seq", str(args.seq), "--threads", str(args.threads)]
+    if args.channels_first:
+        command.append("--channels-first")
     base = {"file": entry["file"], "exporter": entry["exporter"], "batch": args.batch,
             "seq": args.seq}
     try:

@@ -211,33 +211,47 @@ onnx_models() {
     PLAIDML_ONNX_LIBRARY=$pkg/lib/libplaidml_onnx.so.0 with_libs "$py" \
     "$root/bench/models/compare_onnx.py" --models "$models" \
     --devices "${ONNX_DEVICES:-cpu:0,${devices// /,}}" ${ONNX_COMPARE_ONLY:+--only $ONNX_COMPARE_ONLY} \
-    --jobs "${ONNX_JOBS:-3}" --timeout "${ONNX_TIMEOUT:-240}" \
+    --jobs "${ONNX_JOBS:-3}" --timeout "${ONNX_TIMEOUT:-240}" ${ONNX_COMPARE_ARGS:-} \
     --json "$OUT/onnx_models.json" --markdown "$OUT/onnx_models.md"
 }
 
-# Whole models beside onnxruntime (bench/models/bench_models.py) on the models onnx-models
-# exported (run it first, or in the same call) -> $OUT/bench_models_<device>.{json,md}.
+# Whole models beside onnxruntime (bench/models/bench_models.py), exported here unless an
+# earlier step on this machine did -> $OUT/bench_models_<device>.{json,md}.
 # BENCH_MODELS: which (default resnet50,mobilenet_v3,bert_base); BENCH_DEVICES: which plaidml
-# devices (default the CPU and every GPU device); BENCH_THREADS for the CPU (default all cores);
-# onnxruntime runs its CUDA provider beside the GPU devices when it has one.
+# devices (default the CPU and every GPU device); BENCH_THREADS for the CPU (default all cores).
 bench_models() {
-  local py models=${ONNX_MODEL_DIR:-/tmp/plaidml-onnx-models} device providers threads
+  local py models=${ONNX_MODEL_DIR:-/tmp/plaidml-onnx-models} device providers threads extra
   py=$(torch_python) || { echo "bench-models: no python with onnxruntime here"; return 3; }
+  "$py" "$root/bench/models/export_models.py" --out "$models" \
+    --only "${BENCH_MODELS:-resnet50,mobilenet_v3,bert_base}" >/dev/null 2>&1 || return 1
   for device in ${BENCH_DEVICES:-cpu:0 $devices}; do
+    # Beside a GPU device: onnxruntime's CUDA provider where its build has one (else its CPU
+    # provider on every core), and PyTorch eager on CUDA.
     providers=CPUExecutionProvider
     threads=${BENCH_THREADS:-$(nproc)}
+    extra=""
     if [ "$device" != cpu:0 ]; then
       providers=CUDAExecutionProvider,CPUExecutionProvider
-      threads=1
+      extra=--torch
     fi
     PYTHONPATH=$root/bindings/python PLAIDML_LIBRARY=$pkg/lib/libplaidml.so.0 \
       PLAIDML_ONNX_LIBRARY=$pkg/lib/libplaidml_onnx.so.0 with_libs "$py" \
       "$root/bench/models/bench_models.py" --models "$models" \
       --only "${BENCH_MODELS:-resnet50,mobilenet_v3,bert_base}" --threads "$threads" \
       --batch "${BENCH_BATCH:-1,8}" --device "$device" --ort-providers "$providers" \
-      --runs "${BENCH_RUNS:-10}" --timeout "${BENCH_TIMEOUT:-300}" \
+      --runs "${BENCH_RUNS:-10}" --timeout "${BENCH_TIMEOUT:-300}" $extra \
       --json "$OUT/bench_models_${device//:/}.json" --markdown "$OUT/bench_models_${device//:/}.md"
   done
+}
+
+# A diagnosis script (STEPS=script, SCRIPT=path relative to the repository) run by the python
+# that has torch and onnxruntime, with libplaidml, the importer and the plugins in place; its
+# output goes to the log. For questions the steps above do not ask.
+run_script() {
+  local py
+  py=$(torch_python) || { echo "script: no python with torch here"; return 3; }
+  PYTHONPATH=$root/bindings/python PLAIDML_LIBRARY=$pkg/lib/libplaidml.so.0 \
+    PLAIDML_ONNX_LIBRARY=$pkg/lib/libplaidml_onnx.so.0 with_libs "$py" "$root/$SCRIPT"
 }
 
 # onnx's node tests on the GPU devices (tests/onnx/run_suite.py), node data written there by
@@ -266,7 +280,7 @@ compare() {
 }
 
 export -f with_libs device_info conformance cli_run bench torch_python torch_bench compare \
-  onnx_models onnx_suite bench_models
+  onnx_models onnx_suite bench_models run_script
 echo "device-run: $(date -u), root $root, OUT $OUT, devices $devices"
 unpack_start=$SECONDS
 unpack
@@ -288,6 +302,7 @@ if [ $unpack_rc = 0 ]; then
   wants compare && step compare 30 bash -c compare
   wants onnx-models && step onnx-models "${T_ONNX:-480}" bash -c onnx_models
   wants onnx-suite && step onnx-suite "${T_ONNX_SUITE:-300}" bash -c onnx_suite
+  wants script && step script "${T_SCRIPT:-300}" bash -c run_script
   wants bench-models && step bench-models "${T_BENCH_MODELS:-420}" bash -c bench_models
 else
   echo "device-run: could not unpack $tarball"
