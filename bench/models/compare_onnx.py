@@ -23,9 +23,6 @@ import plaidml
 import plaidml.onnx
 from model_inputs import make_inputs
 
-# --channels-first: import with plaidml_onnx_options_set_channels_last(false) (layout.h).
-CHANNELS_LAST = "--channels-first" not in sys.argv
-
 
 def errors(ours, ref):
     ours, ref = np.asarray(ours, np.float64), np.asarray(ref, np.float64)
@@ -36,9 +33,9 @@ def errors(ours, ref):
     return {"max_abs": diff, "max_rel": diff / scale if scale else diff}
 
 
-def run_plaidml(path, feeds, device, outputs):
+def run_plaidml(path, feeds, device, outputs, channels_last):
     start = time.time()
-    program = plaidml.onnx.load(path, channels_last=CHANNELS_LAST)
+    program = plaidml.onnx.load(path, channels_last=channels_last)
     imported = time.time() - start
     ctx = plaidml.Context(device=device)
     start = time.time()
@@ -52,7 +49,7 @@ def run_plaidml(path, feeds, device, outputs):
                                               "warm_run_s": round(warm, 4)}
 
 
-def compare(entry, folder, devices, batch, seq, threads):
+def compare(entry, folder, devices, batch, seq, threads, channels_last=True):
     path = os.path.join(folder, entry["file"])
     rng = np.random.default_rng(0)
     feeds = make_inputs(entry, batch, seq, rng)
@@ -65,7 +62,7 @@ def compare(entry, folder, devices, batch, seq, threads):
               "ort_run_s": round(time.time() - start, 4), "devices": {}}
     for device in devices:
         try:
-            ours, times = run_plaidml(path, feeds, device, entry["outputs"])
+            ours, times = run_plaidml(path, feeds, device, entry["outputs"], channels_last)
             result["devices"][device] = dict(
                 times, outputs={n: errors(o, r) for n, o, r in zip(entry["outputs"], ours, ref)})
         except Exception as e:  # an error is this device's result; the others still run
@@ -114,7 +111,8 @@ def main():
                if not args.only or e["file"] in args.only.split(",")]
     if args.worker:  # one model on the devices given, its result as one JSON line
         print("RESULT " + json.dumps(compare(entries[0], args.models, args.devices.split(","),
-                                             args.batch, args.seq, args.threads)), flush=True)
+                                             args.batch, args.seq, args.threads,
+                                             not args.channels_first)), flush=True)
         return 0
     # Every (model, device) pair in its own child, --jobs at a time; the reports are rewritten
     # as each finishes, so a run cut short keeps what it did.

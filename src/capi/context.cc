@@ -182,15 +182,9 @@ plaidml_status plaidml_context_stats(const plaidml_context* context, plaidml_sta
   return capi::guard(__func__, [&](const char* fn) -> Status {
     PLAIDML_CAPI_REQUIRE(context);
     PLAIDML_CAPI_REQUIRE(out_stats);
-    size_t size = out_stats->struct_size;
-    if (size < sizeof(size_t)) {
-      return make_error(StatusCode::kInvalidArgument,
-                        "{}: out_stats->struct_size is {}; set it to sizeof(plaidml_stats)", fn,
-                        size);
-    }
+    PLAIDML_TRY(capi::check_struct_size(fn, out_stats->struct_size, "out_stats", "plaidml_stats"));
     jit::CacheStats stats = context->runtime->stats();
     plaidml_stats full{};
-    full.struct_size = size < sizeof(full) ? size : sizeof(full);
     full.compiles = stats.compiles;
     full.cache_hits = stats.cache_hits;
     full.compile_seconds = stats.compile_seconds;
@@ -204,8 +198,7 @@ plaidml_status plaidml_context_stats(const plaidml_context* context, plaidml_sta
     full.disk_write_failures = stats.disk_write_failures;
     full.constant_uploads = stats.constant_uploads;
     full.constant_bytes = stats.constant_bytes;
-    // An older caller's smaller struct gets only the fields it knows.
-    std::memcpy(out_stats, &full, full.struct_size);
+    capi::copy_versioned(out_stats, full, out_stats->struct_size);
     return Status::ok();
   });
 }

@@ -48,6 +48,19 @@ Status null_argument(const char* fn, const char* arg) {
   return make_error(StatusCode::kInvalidArgument, "{}: argument '{}' is NULL", fn, arg);
 }
 
+char* caller_string(const std::string& text) {
+  char* copy = static_cast<char*>(std::malloc(text.size() + 1));
+  if (copy == nullptr) throw std::bad_alloc();
+  std::memcpy(copy, text.c_str(), text.size() + 1);
+  return copy;
+}
+
+Status check_struct_size(const char* fn, size_t size, const char* arg, const char* type) {
+  if (size >= sizeof(size_t)) return Status::ok();
+  return make_error(StatusCode::kInvalidArgument, "{}: {}->struct_size is {}; set it to sizeof({})",
+                    fn, arg, size, type);
+}
+
 }  // namespace plaidml::capi
 
 extern "C" {

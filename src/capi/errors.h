@@ -3,6 +3,7 @@
 // into a status: nothing thrown inside plaidml ever reaches a C caller.
 #pragma once
 
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
@@ -17,6 +18,19 @@ plaidml_status set_error(const Status& status) noexcept;
 
 // INVALID_ARGUMENT "<fn>: argument '<arg>' is NULL".
 Status null_argument(const char* fn, const char* arg);
+
+// A copy of text the caller frees with plaidml_string_destroy (malloc: it calls free()).
+char* caller_string(const std::string& text);
+
+// Versioned out-structs (plaidml_stats, plaidml_memory): the caller's struct_size must hold at
+// least the size field ("out_stats", "plaidml_stats" name them in the message)...
+Status check_struct_size(const char* fn, size_t size, const char* arg, const char* type);
+// ...and an older caller's smaller struct gets only the fields it knows.
+template <typename T>
+void copy_versioned(T* out, T full, size_t size) {
+  full.struct_size = size < sizeof(full) ? size : sizeof(full);
+  std::memcpy(out, &full, full.struct_size);
+}
 
 // The body returns a Status; an exception becomes OUT_OF_MEMORY or INTERNAL.
 template <typename Body>

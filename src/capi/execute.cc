@@ -1,6 +1,5 @@
 // Explicit compiles and executions with inputs and outputs bound by name.
 #include <algorithm>
-#include <cstring>
 #include <set>
 
 #include "capi/errors.h"
@@ -149,19 +148,14 @@ plaidml_status plaidml_program_memory(plaidml_context* context, const plaidml_pr
     PLAIDML_CAPI_REQUIRE(program);
     PLAIDML_CAPI_REQUIRE(out_memory);
     if (input_count > 0) PLAIDML_CAPI_REQUIRE(input_shapes);
-    size_t size = out_memory->struct_size;
-    if (size < sizeof(size_t)) {
-      return make_error(StatusCode::kInvalidArgument,
-                        "{}: out_memory->struct_size is {}; set it to sizeof(plaidml_memory)", fn,
-                        size);
-    }
+    PLAIDML_TRY(
+        capi::check_struct_size(fn, out_memory->struct_size, "out_memory", "plaidml_memory"));
     PLAIDML_ASSIGN(auto shapes, capi::shapes_in_order(fn, *program->program, input_count,
                                                       input_names, input_shapes));
     int device = context->device.load();
     PLAIDML_ASSIGN(auto plan, context->runtime->prepare(program->program, shapes, device));
     const jit::MemoryFigures& m = plan->memory();
     plaidml_memory full{};
-    full.struct_size = size < sizeof(full) ? size : sizeof(full);
     full.constants_bytes = m.constants_bytes;
     full.arena_bytes = m.arena_bytes;
     full.unshared_bytes = m.unshared_bytes;
@@ -170,7 +164,7 @@ plaidml_status plaidml_program_memory(plaidml_context* context, const plaidml_pr
     full.peak_bytes = m.peak_bytes();
     full.device_memory_bytes =
         static_cast<uint64_t>(std::max<int64_t>(context->runtime->devices()[device].memory_bytes, 0));
-    std::memcpy(out_memory, &full, full.struct_size);
+    capi::copy_versioned(out_memory, full, out_memory->struct_size);
     return Status::ok();
   });
 }

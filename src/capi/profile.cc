@@ -1,22 +1,7 @@
 // Profiling entry points (plaidml_context_set_profiling and the profile getters): thin calls
 // onto the context's jit::Profiler.
-#include <cstdlib>
-#include <cstring>
-
 #include "capi/errors.h"
 #include "capi/handles.h"
-
-namespace {
-
-// A copy the caller frees with plaidml_string_destroy (which calls free()).
-char* malloc_copy(const std::string& text) {
-  char* copy = static_cast<char*>(std::malloc(text.size() + 1));
-  if (copy == nullptr) throw std::bad_alloc();
-  std::memcpy(copy, text.c_str(), text.size() + 1);
-  return copy;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -34,7 +19,7 @@ plaidml_status plaidml_context_profile_trace(plaidml_context* context, char** ou
   return capi::guard(__func__, [&](const char* fn) -> Status {
     PLAIDML_CAPI_REQUIRE(context);
     PLAIDML_CAPI_REQUIRE(out_json);
-    *out_json = malloc_copy(context->runtime->profiler().chrome_trace());
+    *out_json = capi::caller_string(context->runtime->profiler().chrome_trace());
     return Status::ok();
   });
 }
@@ -45,7 +30,7 @@ plaidml_status plaidml_context_profile_summary(plaidml_context* context, size_t 
   return capi::guard(__func__, [&](const char* fn) -> Status {
     PLAIDML_CAPI_REQUIRE(context);
     PLAIDML_CAPI_REQUIRE(out_text);
-    *out_text = malloc_copy(context->runtime->profiler().summary(top));
+    *out_text = capi::caller_string(context->runtime->profiler().summary(top));
     return Status::ok();
   });
 }

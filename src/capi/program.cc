@@ -42,12 +42,7 @@ plaidml_status plaidml_program_print(const plaidml_program* program, char** out_
   return capi::guard(__func__, [&](const char* fn) -> Status {
     PLAIDML_CAPI_REQUIRE(program);
     PLAIDML_CAPI_REQUIRE(out_text);
-    std::string text = ir::print_tile(*program->program);
-    // malloc, not new[]: plaidml_string_destroy frees with free().
-    char* copy = static_cast<char*>(std::malloc(text.size() + 1));
-    if (copy == nullptr) throw std::bad_alloc();
-    std::memcpy(copy, text.c_str(), text.size() + 1);
-    *out_text = copy;
+    *out_text = capi::caller_string(ir::print_tile(*program->program));
     return Status::ok();
   });
 }

@@ -176,10 +176,12 @@ Status RunCall::check_fits() const {
 Status RunCall::poison_temporaries(size_t kernel,
                                    const std::vector<const devices::DeviceBuffer*>& slots) {
   const MemoryPlan& m = plan_->memory_plan();
+  bool waited = false;
   for (size_t s = 0; s < slots.size(); ++s) {
     if (m.first_kernel[s] != static_cast<int>(kernel)) continue;
+    if (!waited) PLAIDML_TRY(device_->synchronize());  // earlier kernels are done with the blocks
+    waited = true;
     std::vector<uint8_t> junk(slots[s]->size(), 0xff);
-    PLAIDML_TRY(device_->synchronize());  // earlier kernels are done with what it held
     PLAIDML_TRY(device_->write(*slots[s], 0, junk.data(), junk.size()));
   }
   return Status::ok();

@@ -109,6 +109,7 @@ TEST_CASE("usage errors name the offending argument") {
                     "unknown option '--x' for 'plaidml print' (see 'plaidml --help')");
   check_usage_error({"devices", "extra"}, "'plaidml devices' takes no arguments, got 'extra'");
   check_usage_error({"run", "a.tile", "--output-dir="}, "--output-dir needs a directory");
+  check_usage_error({"run", "a.tile", "--profile="}, "--profile needs a file name");
 }
 
 TEST_CASE("bad --input specs are usage errors") {
