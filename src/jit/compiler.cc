@@ -201,8 +201,9 @@ Expected<std::shared_ptr<const CompiledPlan>> compile(
   options.gpu = wants_gpu_lowering(*device);
   PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound, options));
   PLAIDML_TRY(passes::run_pipeline(lowered, pipeline_options(*device)));
+  KernelTable table = build_kernel_table(lowered);
   double lower_s = seconds_since(start);
-  PLAIDML_ASSIGN(ArtifactCache::Lookup found, artifact_for(lowered, *device, artifacts));
+  PLAIDML_ASSIGN(ArtifactCache::Lookup found, artifact_for(table.code, *device, artifacts));
   const Artifact& artifact = *found.artifact;
   double codegen_s = seconds_since(start) - lower_s;
 
@@ -214,6 +215,7 @@ Expected<std::shared_ptr<const CompiledPlan>> compile(
   plan->memory_ = memory_figures(lowered, plan->memory_plan_);
   plan->slots_ = std::move(lowered.slots);
   plan->kernels_ = artifact.kernels;
+  plan->calls_ = std::move(table.calls);
   plan->device_ = device;
   plan->device_index_ = device_index;
   if (!artifact.kernels.empty()) {
@@ -223,9 +225,10 @@ Expected<std::shared_ptr<const CompiledPlan>> compile(
   }
   double total_s = seconds_since(start);
   logger().debug(
-      "compiled '{}' for {}: {} kernels, {} object bytes, {} (lower+passes {:.1f} ms, codegen or "
-      "cache {:.1f} ms, load {:.1f} ms, total {:.1f} ms)",
-      bound.program->name, device->id(), artifact.kernels.size(), artifact.bytes.size(),
+      "compiled '{}' for {}: {} launches of {} kernels, {} object bytes, {} (lower+passes {:.1f} "
+      "ms, codegen or cache {:.1f} ms, load {:.1f} ms, total {:.1f} ms)",
+      bound.program->name, device->id(), plan->calls_.size(), artifact.kernels.size(),
+      artifact.bytes.size(),
       source_name(found.source), lower_s * 1e3, codegen_s * 1e3,
       (total_s - lower_s - codegen_s) * 1e3, total_s * 1e3);
   return std::shared_ptr<const CompiledPlan>(std::move(plan));

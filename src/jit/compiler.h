@@ -15,6 +15,7 @@
 #include "devices/device.h"
 #include "jit/codegen/artifact.h"
 #include "jit/cache/artifact_cache.h"
+#include "jit/kernel_table.h"
 #include "jit/lower/lower.h"
 #include "jit/memory_plan.h"
 #include "jit/runtime.h"
@@ -25,7 +26,7 @@ class CompiledPlan : public Plan {
  public:
   const std::vector<Shape>& input_shapes() const override { return input_shapes_; }
   const std::vector<Shape>& output_shapes() const override { return output_shapes_; }
-  int kernel_count() const override { return static_cast<int>(kernels_.size()); }
+  int kernel_count() const override { return static_cast<int>(calls_.size()); }
   int device() const override { return device_index_; }
   const MemoryFigures& memory() const override { return memory_; }
   const MemoryPlan& memory_plan() const { return memory_plan_; }
@@ -38,8 +39,11 @@ class CompiledPlan : public Plan {
   void release_arena(Arena arena) const;
 
   const std::vector<BufferSlot>& slots() const { return slots_; }
+  // The compiled kernels (identical kernels of the program once: jit/kernel_table.h) and the
+  // launches of an execute, in order, each naming its kernel and its argument slots.
   const std::vector<KernelEntry>& kernels() const { return kernels_; }
-  // Per kernel, parallel to kernels(): what profiles say of it.
+  const std::vector<KernelCall>& calls() const { return calls_; }
+  // Per launch, parallel to calls(): what profiles say of it.
   struct KernelInfo {
     std::vector<std::string> origins;  // loop::Kernel::origins
     uint64_t bytes = 0;                // of the slots it reads and writes
@@ -56,6 +60,7 @@ class CompiledPlan : public Plan {
   std::vector<Shape> output_shapes_;
   std::vector<BufferSlot> slots_;
   std::vector<KernelEntry> kernels_;
+  std::vector<KernelCall> calls_;
   std::vector<KernelInfo> kernel_info_;
   MemoryPlan memory_plan_;
   MemoryFigures memory_;

@@ -214,24 +214,28 @@ Status RunCall::launch() {
       }
     }
   }
-  const auto& kernels = plan_->kernels();
+  const auto& calls = plan_->calls();
   Profiler& profiler = rt_.profiler_;
-  for (size_t k = 0; k < kernels.size(); ++k) {
+  std::vector<const devices::DeviceBuffer*> args;
+  for (size_t k = 0; k < calls.size(); ++k) {
+    const KernelEntry& entry = plan_->kernels()[static_cast<size_t>(calls[k].kernel)];
     devices::LaunchParams params;
-    params.kernel = static_cast<uint32_t>(k);
-    params.parallel_extent = kernels[k].parallel_extent;
-    params.work = kernels[k].work;
-    params.grid = kernels[k].grid;
-    params.workgroup = kernels[k].workgroup;
+    params.kernel = static_cast<uint32_t>(calls[k].kernel);
+    params.parallel_extent = entry.parallel_extent;
+    params.work = entry.work;
+    params.grid = entry.grid;
+    params.workgroup = entry.workgroup;
+    args.clear();
+    for (int s : calls[k].args) args.push_back(slots[static_cast<size_t>(s)]);
     if (poison_arena()) PLAIDML_TRY(poison_temporaries(k, slots));
     if (!profiler.enabled()) {
-      PLAIDML_TRY(device_->launch(*plan_->executable(), params, slots));
+      PLAIDML_TRY(device_->launch(*plan_->executable(), params, args));
       continue;
     }
     const CompiledPlan::KernelInfo& info = plan_->kernel_info()[k];
-    ProfileScope timed(profiler, {kernels[k].symbol, "kernel", 0, 0, device_->id(), info.origins,
-                                  info.bytes, kernels[k].work});
-    PLAIDML_TRY(device_->launch(*plan_->executable(), params, slots));
+    ProfileScope timed(profiler, {entry.symbol, "kernel", 0, 0, device_->id(), info.origins,
+                                  info.bytes, entry.work});
+    PLAIDML_TRY(device_->launch(*plan_->executable(), params, args));
     PLAIDML_TRY(device_->synchronize());
   }
   PLAIDML_TRY(device_->synchronize());

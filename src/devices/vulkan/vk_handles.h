@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -70,10 +71,16 @@ struct plaidml_plugin_buffer_s {
 };
 
 struct plaidml_plugin_executable_s {
+  // The layout of a pipeline that binds storage buffers at set 0, bindings [0, n).
+  struct Layout {
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+  };
   VkShaderModule module = VK_NULL_HANDLE;
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  std::vector<VkPipeline> pipelines;  // parallel to the symbols given to load
+  std::map<uint32_t, Layout> layouts;  // by n, shared by the pipelines that bind n buffers
+  // Parallel to the symbols given to load: each kernel binds only the buffers its entry point
+  // uses (bindings[k] of them), so a module may hold more kernels than a stage may bind.
+  std::vector<VkPipeline> pipelines;
   std::vector<std::string> symbols;
-  uint32_t num_bindings = 0;  // storage buffers at set 0, bindings [0, num_bindings)
+  std::vector<uint32_t> bindings;
 };

@@ -30,12 +30,12 @@ plaidml_plugin_status check_launch(plaidml_plugin_device device,
                 "kernel index " + std::to_string(info->kernel) + " out of range (" +
                     std::to_string(executable->pipelines.size()) + " kernels)");
   }
-  // Every slot the module binds needs a buffer; slots past its highest binding are unused by
-  // every entry point, so extra buffers are accepted and not bound.
-  if (num_buffers < executable->num_bindings) {
+  // Every binding the kernel uses needs a buffer; extra buffers are accepted and not bound.
+  const uint32_t bindings = executable->bindings[info->kernel];
+  if (num_buffers < bindings) {
     return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT,
                 "kernel '" + executable->symbols[info->kernel] + "' uses " +
-                    std::to_string(executable->num_bindings) + " buffer slots, got " +
+                    std::to_string(bindings) + " buffer slots, got " +
                     std::to_string(num_buffers) + " buffers");
   }
   for (size_t i = 0; i < num_buffers; ++i) {
@@ -75,16 +75,17 @@ plaidml_plugin_status record_dispatch(plaidml_plugin_device device,
   if (auto s = check_usable(device); s != PLAIDML_PLUGIN_OK) return s;
   if (auto s = begin_batch(device); s != PLAIDML_PLUGIN_OK) return s;
   VkCommandBuffer commands = device->batch.commands;
-  const uint32_t bindings = executable->num_bindings;
+  const uint32_t bindings = executable->bindings[info.kernel];
   if (bindings > 0) {
+    const auto& layout = executable->layouts.at(bindings);
     VkDescriptorSet set = VK_NULL_HANDLE;
-    if (auto s = allocate_descriptor_set(device, executable->set_layout, bindings, &set);
+    if (auto s = allocate_descriptor_set(device, layout.set_layout, bindings, &set);
         s != PLAIDML_PLUGIN_OK) {
       return s;
     }
     write_descriptors(device, set, bindings, buffers);
-    vk().vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, executable->layout, 0,
-                                 1, &set, 0, nullptr);
+    vk().vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout.layout, 0, 1,
+                                 &set, 0, nullptr);
   }
   vk().vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                          executable->pipelines[info.kernel]);

@@ -15,8 +15,10 @@ namespace {
 
 void release(VkDevice device, plaidml_plugin_executable_s* exe) {
   for (VkPipeline p : exe->pipelines) vk().vkDestroyPipeline(device, p, nullptr);
-  if (exe->layout) vk().vkDestroyPipelineLayout(device, exe->layout, nullptr);
-  if (exe->set_layout) vk().vkDestroyDescriptorSetLayout(device, exe->set_layout, nullptr);
+  for (const auto& [n, l] : exe->layouts) {
+    if (l.layout) vk().vkDestroyPipelineLayout(device, l.layout, nullptr);
+    if (l.set_layout) vk().vkDestroyDescriptorSetLayout(device, l.set_layout, nullptr);
+  }
   if (exe->module) vk().vkDestroyShaderModule(device, exe->module, nullptr);
   delete exe;
 }
@@ -44,6 +46,12 @@ plaidml_plugin_status find_entry(const SpirvModuleInfo& info, const char* symbol
     uint64_t threads = uint64_t(s[0]) * s[1] * s[2];
     bool dims_ok = s[0] <= r.max_workgroup_dims[0] && s[1] <= r.max_workgroup_dims[1] &&
                    s[2] <= r.max_workgroup_dims[2];
+    if (e.num_bindings > r.max_storage_buffers_per_stage) {
+      return fail(PLAIDML_PLUGIN_UNSUPPORTED,
+                  std::string("entry point '") + symbol + "' binds " +
+                      std::to_string(e.num_bindings) + " storage buffers; " + r.name +
+                      " allows " + std::to_string(r.max_storage_buffers_per_stage));
+    }
     if (!dims_ok || threads > r.max_workgroup_size) {
       return fail(PLAIDML_PLUGIN_UNSUPPORTED,
                   std::string("entry point '") + symbol + "' has LocalSize " +
@@ -61,9 +69,17 @@ plaidml_plugin_status find_entry(const SpirvModuleInfo& info, const char* symbol
                                             entry_names(info) + ")");
 }
 
-plaidml_plugin_status create_layouts(VkDevice device, plaidml_plugin_executable_s* exe) {
-  std::vector<VkDescriptorSetLayoutBinding> bindings(exe->num_bindings);
-  for (uint32_t k = 0; k < exe->num_bindings; ++k) {
+// The layout for pipelines binding `n` buffers, made on first use.
+plaidml_plugin_status layout_for(VkDevice device, plaidml_plugin_executable_s* exe, uint32_t n,
+                                 VkPipelineLayout* out) {
+  auto [it, added] = exe->layouts.emplace(n, plaidml_plugin_executable_s::Layout{});
+  auto& l = it->second;
+  if (!added) {
+    *out = l.layout;
+    return PLAIDML_PLUGIN_OK;
+  }
+  std::vector<VkDescriptorSetLayoutBinding> bindings(n);
+  for (uint32_t k = 0; k < n; ++k) {
     bindings[k].binding = k;
     bindings[k].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     bindings[k].descriptorCount = 1;
@@ -71,28 +87,34 @@ plaidml_plugin_status create_layouts(VkDevice device, plaidml_plugin_executable_
   }
   VkDescriptorSetLayoutCreateInfo set{};
   set.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  set.bindingCount = exe->num_bindings;
+  set.bindingCount = n;
   set.pBindings = bindings.data();
-  VkResult r = vk().vkCreateDescriptorSetLayout(device, &set, nullptr, &exe->set_layout);
+  VkResult r = vk().vkCreateDescriptorSetLayout(device, &set, nullptr, &l.set_layout);
   if (r != VK_SUCCESS) return fail_vk("vkCreateDescriptorSetLayout", r);
   VkPipelineLayoutCreateInfo layout{};
   layout.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   layout.setLayoutCount = 1;
-  layout.pSetLayouts = &exe->set_layout;
-  r = vk().vkCreatePipelineLayout(device, &layout, nullptr, &exe->layout);
+  layout.pSetLayouts = &l.set_layout;
+  r = vk().vkCreatePipelineLayout(device, &layout, nullptr, &l.layout);
   if (r != VK_SUCCESS) return fail_vk("vkCreatePipelineLayout", r);
+  *out = l.layout;
   return PLAIDML_PLUGIN_OK;
 }
 
 plaidml_plugin_status create_pipeline(plaidml_plugin_device device,
-                                      plaidml_plugin_executable_s* exe, const char* symbol) {
+                                      plaidml_plugin_executable_s* exe, const char* symbol,
+                                      uint32_t bindings) {
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  if (auto s = layout_for(device->device, exe, bindings, &layout); s != PLAIDML_PLUGIN_OK) {
+    return s;
+  }
   VkComputePipelineCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = exe->module;
   info.stage.pName = symbol;
-  info.layout = exe->layout;
+  info.layout = layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkResult r = vk().vkCreateComputePipelines(device->device, device->pipeline_cache, 1, &info,
                                              nullptr, &pipeline);
@@ -103,6 +125,7 @@ plaidml_plugin_status create_pipeline(plaidml_plugin_device device,
   }
   exe->pipelines.push_back(pipeline);
   exe->symbols.push_back(symbol);
+  exe->bindings.push_back(bindings);
   return PLAIDML_PLUGIN_OK;
 }
 
@@ -115,6 +138,14 @@ plaidml_plugin_status create_module(VkDevice device, const std::vector<uint32_t>
   VkResult r = vk().vkCreateShaderModule(device, &info, nullptr, &exe->module);
   if (r != VK_SUCCESS) return fail_vk("vkCreateShaderModule", r);
   return PLAIDML_PLUGIN_OK;
+}
+
+// The bindings the GLCompute entry point `symbol` uses (find_entry has found it).
+uint32_t bindings_of(const SpirvModuleInfo& info, const char* symbol) {
+  for (const auto& e : info.entry_points) {
+    if (e.execution_model == kGLComputeModel && e.name == symbol) return e.num_bindings;
+  }
+  return 0;
 }
 
 // Format, size and entry points, before any Vulkan object exists.
@@ -137,11 +168,6 @@ plaidml_plugin_status check_artifact(plaidml_plugin_device device, const char* f
   std::string error;
   if (!parse_spirv(*words, info, &error)) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, error);
   const VkDeviceRecord& r = *device->record;
-  if (info->num_bindings > r.max_storage_buffers_per_stage) {
-    return fail(PLAIDML_PLUGIN_UNSUPPORTED,
-                "the module binds " + std::to_string(info->num_bindings) + " storage buffers; " +
-                    r.name + " allows " + std::to_string(r.max_storage_buffers_per_stage));
-  }
   for (size_t i = 0; i < num_symbols; ++i) {
     if (!symbols[i]) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "a kernel symbol is NULL");
     if (auto s = find_entry(*info, symbols[i], r); s != PLAIDML_PLUGIN_OK) return s;
@@ -173,11 +199,10 @@ plaidml_plugin_status load(plaidml_plugin_device device, const char* format, con
     // Pipelines build without the device lock: the pipeline cache synchronises itself, and
     // launches of other programs need not wait for a compile.
     ExecutablePtr exe(new plaidml_plugin_executable_s(), ExecutableDeleter{device->device});
-    exe->num_bindings = info.num_bindings;
     if (auto s = create_module(device->device, words, exe.get()); s != PLAIDML_PLUGIN_OK) return s;
-    if (auto s = create_layouts(device->device, exe.get()); s != PLAIDML_PLUGIN_OK) return s;
     for (size_t i = 0; i < num_symbols; ++i) {
-      if (auto s = create_pipeline(device, exe.get(), symbols[i]); s != PLAIDML_PLUGIN_OK) {
+      if (auto s = create_pipeline(device, exe.get(), symbols[i], bindings_of(info, symbols[i]));
+          s != PLAIDML_PLUGIN_OK) {
         return s;
       }
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 
 namespace plaidml::devices::vulkan {
 namespace {
@@ -40,6 +41,71 @@ struct Decorations {
   std::map<uint32_t, uint32_t> binding, set;  // by target id
 };
 
+constexpr uint32_t kOpFunction = 54;
+constexpr uint32_t kOpFunctionEnd = 56;
+constexpr uint32_t kOpFunctionCall = 57;
+constexpr uint32_t kOpLoad = 61;
+constexpr uint32_t kOpStore = 62;
+constexpr uint32_t kOpCopyMemory = 63;
+constexpr uint32_t kOpAccessChain = 65;           // to 70: the access chains and OpArrayLength
+constexpr uint32_t kOpInBoundsPtrAccessChain = 70;
+constexpr uint32_t kOpAtomicLoad = 227;           // to 242: the atomics
+constexpr uint32_t kOpAtomicStore = 228;
+constexpr uint32_t kOpAtomicXor = 242;
+constexpr uint32_t kOpCopyObject = 83;  // logical addressing allows no other pointer copies
+
+// What each function refers to: ids in pointer operands (variables among them) and callees.
+struct FunctionUses {
+  std::vector<uint32_t> pointers;
+  std::vector<uint32_t> callees;
+};
+
+// The word offsets (within the instruction) of the pointer operands of `opcode`.
+std::vector<uint32_t> pointer_operands(uint32_t opcode, uint32_t count) {
+  if (opcode == kOpStore || opcode == kOpAtomicStore) return {1};
+  if (opcode == kOpCopyMemory) return {1, 2};
+  if (opcode == kOpLoad || opcode == kOpCopyObject || (opcode >= kOpAccessChain && opcode <= kOpInBoundsPtrAccessChain) ||
+      (opcode >= kOpAtomicLoad && opcode <= kOpAtomicXor)) {
+    return {3};
+  }
+  if (opcode == kOpFunctionCall) {  // arguments may be pointers to variables
+    std::vector<uint32_t> args;
+    for (uint32_t w = 4; w < count; ++w) args.push_back(w);
+    return args;
+  }
+  return {};
+}
+
+// Records the uses of the instruction at `at` in the function being read.
+void note_uses(const std::vector<uint32_t>& words, size_t at, FunctionUses& uses) {
+  uint32_t count = words[at] >> 16, opcode = words[at] & 0xFFFF;
+  for (uint32_t w : pointer_operands(opcode, count)) {
+    if (w < count) uses.pointers.push_back(words[at + w]);
+  }
+  if (opcode == kOpFunctionCall && count > 3) uses.callees.push_back(words[at + 3]);
+}
+
+// The highest binding of set 0 reached from `function` (calls followed once each), plus one.
+uint32_t bindings_reached(uint32_t function, const std::map<uint32_t, FunctionUses>& functions,
+                          const std::map<uint32_t, uint32_t>& binding_of_id) {
+  uint32_t reach = 0;
+  std::vector<uint32_t> work = {function};
+  std::set<uint32_t> seen = {function};
+  while (!work.empty()) {
+    auto it = functions.find(work.back());
+    work.pop_back();
+    if (it == functions.end()) continue;
+    for (uint32_t id : it->second.pointers) {
+      auto b = binding_of_id.find(id);
+      if (b != binding_of_id.end()) reach = std::max(reach, b->second + 1);
+    }
+    for (uint32_t callee : it->second.callees) {
+      if (seen.insert(callee).second) work.push_back(callee);
+    }
+  }
+  return reach;
+}
+
 }  // namespace
 
 bool parse_spirv(const std::vector<uint32_t>& words, SpirvModuleInfo* out, std::string* error) {
@@ -49,6 +115,8 @@ bool parse_spirv(const std::vector<uint32_t>& words, SpirvModuleInfo* out, std::
   }
   Decorations decorations;
   std::map<uint32_t, std::array<uint32_t, 3>> local_sizes;  // by function id
+  std::map<uint32_t, FunctionUses> functions;               // by function id
+  FunctionUses* current = nullptr;                          // inside OpFunction .. OpFunctionEnd
   for (size_t at = kHeaderWords; at < words.size();) {
     uint32_t count = words[at] >> 16, opcode = words[at] & 0xFFFF;
     if (count == 0 || at + count > words.size()) {
@@ -70,6 +138,12 @@ bool parse_spirv(const std::vector<uint32_t>& words, SpirvModuleInfo* out, std::
       out->entry_points.push_back(std::move(e));
     } else if (opcode == kOpExecutionMode && count >= 6 && words[at + 2] == kModeLocalSize) {
       local_sizes[words[at + 1]] = {words[at + 3], words[at + 4], words[at + 5]};
+    } else if (opcode == kOpFunction && count >= 5) {
+      current = &functions[words[at + 2]];
+    } else if (opcode == kOpFunctionEnd) {
+      current = nullptr;
+    } else if (current) {
+      note_uses(words, at, *current);
     } else if (opcode == kOpDecorate && count >= 4) {
       if (words[at + 2] == kDecorationBinding) decorations.binding[words[at + 1]] = words[at + 3];
       if (words[at + 2] == kDecorationDescriptorSet) {
@@ -82,6 +156,7 @@ bool parse_spirv(const std::vector<uint32_t>& words, SpirvModuleInfo* out, std::
     auto it = local_sizes.find(e.function);
     if (it != local_sizes.end()) std::copy(it->second.begin(), it->second.end(), e.local_size);
   }
+  std::map<uint32_t, uint32_t> binding_of_id;  // set 0 bindings, by variable id
   for (const auto& [target, binding] : decorations.binding) {
     auto set = decorations.set.find(target);
     uint32_t set_index = set == decorations.set.end() ? 0 : set->second;
@@ -96,6 +171,10 @@ bool parse_spirv(const std::vector<uint32_t>& words, SpirvModuleInfo* out, std::
       return false;
     }
     out->num_bindings = std::max(out->num_bindings, binding + 1);
+    binding_of_id[target] = binding;
+  }
+  for (SpirvEntryPoint& e : out->entry_points) {
+    e.num_bindings = bindings_reached(e.function, functions, binding_of_id);
   }
   return true;
 }

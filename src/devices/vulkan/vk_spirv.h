@@ -1,5 +1,5 @@
 // What load needs to know of a SPIR-V module before the driver sees it: its entry points with
-// their LocalSize, and how many storage-buffer bindings of set 0 it declares. The walk also
+// their LocalSize and the storage-buffer bindings of set 0 each one uses. The walk also
 // rejects what is not a SPIR-V module at all (bad magic, truncated instructions): drivers are
 // not required to survive such input.
 #pragma once
@@ -15,16 +15,21 @@ struct SpirvEntryPoint {
   uint32_t execution_model = 0;  // 5: GLCompute
   uint32_t function = 0;
   uint32_t local_size[3] = {0, 0, 0};  // 0s: given by LocalSizeId or a constant, not checked
+  // The highest Binding of set 0 that the entry point uses statically (through its function
+  // and the functions it calls), plus one: each pipeline binds only these.
+  uint32_t num_bindings = 0;
 };
 
 struct SpirvModuleInfo {
   std::vector<SpirvEntryPoint> entry_points;
-  uint32_t num_bindings = 0;  // highest Binding of set 0, plus one
+  uint32_t num_bindings = 0;  // highest Binding of set 0 in the module, plus one
 };
 
 inline constexpr uint32_t kGLComputeModel = 5;
 
-// Parses the header, entry points, LocalSize modes and Binding/DescriptorSet decorations. On a
+// Parses the header, entry points, LocalSize modes, Binding/DescriptorSet decorations and which
+// variables each function reaches (pointer operands of loads, stores, access chains, atomics,
+// copies and calls). On a
 // malformed module returns false with the reason in *error.
 bool parse_spirv(const std::vector<uint32_t>& words, SpirvModuleInfo* out, std::string* error);
 

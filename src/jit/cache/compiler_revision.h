@@ -12,7 +12,8 @@ namespace plaidml::jit {
 // 2: O2 without vectorizers for register-blocked modules; 3: SPIR-V tanh by its series near 0;
 // 4: SPIR-V pow and fmod with C's results for negative bases and infinite divisors, SPIR-V
 // division corrected to half an ulp; OpenCL f32 division and sqrt correctly rounded where the
-// device can; 5: LLVM machine code at CodeGenOptLevel::Less.
-inline constexpr int kCompilerRevision = 5;
+// device can; 5: LLVM machine code at CodeGenOptLevel::Less; 6: kernels take their parameters
+// (loop::parameters), not every slot of the program.
+inline constexpr int kCompilerRevision = 6;
 
 }  // namespace plaidml::jit

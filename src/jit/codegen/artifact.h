@@ -19,8 +19,9 @@ struct TargetDesc {
 };
 
 // CPU kernel ABI (format "elf-object"): every kernel is
-//   extern "C" void <symbol>(void* const* slots, int64_t begin, int64_t end);
-// slots: one pointer per BufferSlot of the lowered program (jit/lower/lower.h), in slot order.
+//   extern "C" void <symbol>(void* const* args, int64_t begin, int64_t end);
+// args: one pointer per parameter of the kernel (loop::parameters), in that order. GPU kernels
+// take the same buffers in the same order (OpenCL arguments, Vulkan bindings 0..n-1 of set 0).
 // The kernel runs iterations [begin, end) of its parallel outermost loop; iterations write
 // disjoint output elements, so the device may split [0, parallel_extent) across threads.
 struct KernelEntry {

@@ -276,4 +276,35 @@ bool stmt_has_vectors(const StmtPtr& s) {
 
 bool has_vectors(const Kernel& kernel) { return kernel.body && stmt_has_vectors(kernel.body); }
 
+namespace {
+
+void note_slot(int slot, std::vector<int>& order) {
+  if (std::find(order.begin(), order.end(), slot) == order.end()) order.push_back(slot);
+}
+
+void expr_slots(const Expr& e, std::vector<int>& order) {
+  for (const auto& a : e.args) {
+    if (a) expr_slots(*a, order);
+  }
+  if (e.kind == ExprKind::kLoad) note_slot(e.slot, order);
+}
+
+void stmt_slots(const Stmt& s, std::vector<int>& order) {
+  for (const ExprPtr& e : {s.lo, s.hi, s.cond, s.index, s.value}) {
+    if (e) expr_slots(*e, order);
+  }
+  if (s.kind == StmtKind::kStore) note_slot(s.slot, order);
+  for (const auto& child : s.body) stmt_slots(*child, order);
+}
+
+}  // namespace
+
+std::vector<int> parameters(const Kernel& kernel) {
+  std::vector<int> order;
+  if (kernel.body) stmt_slots(*kernel.body, order);
+  for (int s : kernel.reads) note_slot(s, order);
+  for (int s : kernel.writes) note_slot(s, order);
+  return order;
+}
+
 }  // namespace plaidml::jit::loop

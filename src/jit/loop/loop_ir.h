@@ -130,6 +130,11 @@ int64_t parallel_extent(const Kernel& kernel);
 const Stmt* find_parallel_loop(const Kernel& kernel);
 // Whether any expression of the kernel is a vector (lanes > 1).
 bool has_vectors(const Kernel& kernel);
+// The slots a kernel takes as arguments (its parameters), in the order its body first refers to
+// them (a walk of statements in order, a store's index and value before its slot), then any
+// other slot of reads and writes. Two kernels that differ only in their buffers list them in
+// corresponding order, so one compiled kernel serves both (jit/kernel_table.h).
+std::vector<int> parameters(const Kernel& kernel);
 // The kernel's band: the parallel loop, then each independent loop with constant bounds that is
 // the only statement of the previous one's body. Empty when there is no parallel loop.
 std::vector<const Stmt*> find_band(const Kernel& kernel);

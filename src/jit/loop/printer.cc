@@ -1,5 +1,6 @@
 #include "jit/loop/printer.h"
 
+#include <algorithm>
 #include <utility>
 
 #include <fmt/format.h>
@@ -43,13 +44,29 @@ std::string const_to_string(const Expr& e) {
   return fmt::format("{}:{}", text, dtype_name(e.dtype));
 }
 
-void print_stmt(const Stmt& s, int depth, std::string& out);
+// Prints slot s as "s<s>", or, given the kernel's parameters, as "p<position>" (canonical form).
+class Printer {
+ public:
+  explicit Printer(const std::vector<int>* params = nullptr) : params_(params) {}
+  std::string expr(const Expr& e) const;
+  void stmt(const Stmt& s, int depth, std::string& out) const;
 
-void print_body(const std::vector<StmtPtr>& body, int depth, std::string& out) {
-  for (const auto& child : body) print_stmt(*child, depth, out);
+ private:
+  std::string slot(int s) const;
+  std::string to_string(const Expr& e) const { return expr(e); }
+  void print_body(const std::vector<StmtPtr>& body, int depth, std::string& out) const {
+    for (const auto& child : body) stmt(*child, depth, out);
+  }
+  const std::vector<int>* params_;
+};
+
+std::string Printer::slot(int s) const {
+  if (!params_) return fmt::format("s{}", s);
+  auto it = std::find(params_->begin(), params_->end(), s);
+  return fmt::format("p{}", it - params_->begin());
 }
 
-void print_stmt(const Stmt& s, int depth, std::string& out) {
+void Printer::stmt(const Stmt& s, int depth, std::string& out) const {
   std::string pad(static_cast<size_t>(depth) * 2, ' ');
   switch (s.kind) {
     case StmtKind::kBlock:
@@ -71,7 +88,8 @@ void print_stmt(const Stmt& s, int depth, std::string& out) {
       out += pad + "}\n";
       return;
     case StmtKind::kStore:
-      out += fmt::format("{}s{}[{}] = {}\n", pad, s.slot, to_string(*s.index), to_string(*s.value));
+      out += fmt::format("{}{}[{}] = {}\n", pad, slot(s.slot), to_string(*s.index),
+                         to_string(*s.value));
       return;
     case StmtKind::kDeclare:
       out += fmt::format("{}var {}: {}{} = {}\n", pad, s.var, dtype_name(s.value->dtype),
@@ -89,14 +107,12 @@ std::string join_slots(const std::vector<int>& slots) {
   return out;
 }
 
-}  // namespace
-
-std::string to_string(const Expr& e) {
+std::string Printer::expr(const Expr& e) const {
   switch (e.kind) {
     case ExprKind::kConst: return const_to_string(e);
     case ExprKind::kVar: return e.name;
     case ExprKind::kLoad:
-      return fmt::format("s{}[{}]:{}{}", e.slot, to_string(*e.args[0]), dtype_name(e.dtype),
+      return fmt::format("{}[{}]:{}{}", slot(e.slot), to_string(*e.args[0]), dtype_name(e.dtype),
                          lanes_suffix(e));
     case ExprKind::kCast:
       if (e.dtype == e.args[0]->dtype) {
@@ -118,14 +134,34 @@ std::string to_string(const Expr& e) {
   return "?";
 }
 
-std::string to_string(const Kernel& kernel) {
-  std::string out = fmt::format("kernel {}(reads: {}; writes: {}) ", kernel.name,
-                                join_slots(kernel.reads), join_slots(kernel.writes));
+void print_body_of(const Kernel& kernel, const Printer& printer, std::string& out) {
   if (kernel.body) {
-    print_stmt(*kernel.body, 0, out);
+    printer.stmt(*kernel.body, 0, out);
   } else {
     out += "{}\n";
   }
+}
+
+}  // namespace
+
+std::string to_string(const Expr& e) { return Printer().expr(e); }
+
+std::string to_string(const Kernel& kernel) {
+  std::string out = fmt::format("kernel {}(reads: {}; writes: {}) ", kernel.name,
+                                join_slots(kernel.reads), join_slots(kernel.writes));
+  print_body_of(kernel, Printer(), out);
+  return out;
+}
+
+std::string canonical_string(const Kernel& kernel, const std::vector<int>& params) {
+  std::string out = "kernel(";
+  for (size_t i = 0; i < params.size(); ++i) {
+    bool read = std::count(kernel.reads.begin(), kernel.reads.end(), params[i]) > 0;
+    bool written = std::count(kernel.writes.begin(), kernel.writes.end(), params[i]) > 0;
+    out += fmt::format("{}p{}:{}{}", i ? ", " : "", i, read ? "r" : "", written ? "w" : "");
+  }
+  out += ") ";
+  print_body_of(kernel, Printer(&params), out);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "jit/loop/loop_ir.h"
 
@@ -10,5 +11,8 @@ namespace plaidml::jit::loop {
 
 std::string to_string(const Expr& expr);
 std::string to_string(const Kernel& kernel);
+// The kernel without its name, slot params[i] printed as "p<i>" (params: loop::parameters):
+// kernels with equal canonical strings compute the same thing on corresponding buffers.
+std::string canonical_string(const Kernel& kernel, const std::vector<int>& params);
 
 }  // namespace plaidml::jit::loop

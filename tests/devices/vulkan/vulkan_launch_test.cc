@@ -42,6 +42,20 @@ TEST_CASE("vulkan launch: two kernels chained in one submit, c = (a + 1) * 2") {
   }
 }
 
+TEST_CASE("vulkan launch: each kernel binds only the buffers its entry point uses") {
+  // add_one uses bindings 0 and 1 of the module's three: two buffers are enough for it.
+  OpenDevice dev;
+  auto exe = dev.must_load(spirv_module("add_then_twice"), {"add_one", "twice"});
+  std::vector<float> a = ramp(kN);
+  auto ba = dev.buffer_with(a);
+  auto bb = dev.buffer(kN * 4);
+  REQUIRE(dev.launch(exe, 0, {(kN + 63) / 64, 1, 1}, {64, 1, 1}, {ba, bb}) == PLAIDML_PLUGIN_OK);
+  auto b = dev.read<float>(bb, kN);
+  for (int i = 0; i < kN; ++i) REQUIRE(b[i] == a[i] + 1.0f);
+  CHECK(dev.launch(exe, 0, {1, 1, 1}, {64, 1, 1}, {ba}) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
+  CHECK(last_error(dev.p()) == "kernel 'add_one' uses 2 buffer slots, got 1 buffers");
+}
+
 TEST_CASE("vulkan launch: a read runs the recorded launches first, a write waits for them") {
   OpenDevice dev;
   auto exe = dev.must_load(spirv_module("add_then_twice"), {"add_one", "twice"});

@@ -60,13 +60,13 @@ inline Expected<std::vector<HostTensor>> run_jit(const ir::BoundProgram& bound,
       buffers.push_back(std::move(t));
     }
   }
-  std::vector<void*> pointers;
-  for (auto& b : buffers) pointers.push_back(b.bytes.data());
   for (size_t k = 0; k < artifact.kernels.size(); ++k) {
+    std::vector<void*> args;  // the kernel's parameters (loop::parameters), in order
+    for (int s : loop::parameters(lowered.kernels[k])) args.push_back(buffers[s].bytes.data());
     int64_t extent = artifact.kernels[k].parallel_extent;
     int64_t mid = extent / 2;
-    object->kernels()[k](pointers.data(), mid, extent);  // out of order on purpose
-    if (mid > 0) object->kernels()[k](pointers.data(), 0, mid);
+    object->kernels()[k](args.data(), mid, extent);  // out of order on purpose
+    if (mid > 0) object->kernels()[k](args.data(), 0, mid);
   }
   std::vector<HostTensor> outputs(bound.program->outputs.size());
   for (size_t s = 0; s < lowered.slots.size(); ++s) {

@@ -148,9 +148,14 @@ TEST_CASE("opencl printer: f16 and bf16 load as float and round when stored or c
   std::string pre = printer.preamble(GpuTarget{});
   CHECK(contains(pre, "(b + 0x7FFFu + ((b >> 16) & 1u)) >> 16"));  // round to nearest even
   CHECK(contains(pre, "vstore_half_rte(x, 0, (half*)&h);"));
-  CHECK(printer.signature("k") ==
-        "__kernel void k(__global half* restrict s0, __global ushort* restrict s1, "
-        "__global uchar* restrict s2)");
+  // A kernel takes its parameters in the order its body first refers to them.
+  loop::Kernel k = kernel_of({loop::store(1, loop::int_const(0), loop::load(2, DType::Bool,
+                                                                             loop::int_const(0)))});
+  k.reads = {0, 2};
+  k.writes = {1};
+  CHECK(printer.signature(k) ==
+        "__kernel void k(__global uchar* restrict s2, __global ushort* restrict s1, "
+        "__global half* restrict s0)");
 }
 
 TEST_CASE("opencl printer: index arithmetic in int when the loop ranges prove it fits") {

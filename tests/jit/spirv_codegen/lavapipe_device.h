@@ -55,7 +55,9 @@ class Device {
     return out;
   }
   // "" or the plugin's error.
-  std::string run(const Artifact& a, const std::vector<plaidml_plugin_buffer>& buffers) {
+  // Kernel k takes the buffers of `slots` at loop::parameters(kernels[k]), in that order.
+  std::string run(const Artifact& a, const std::vector<loop::Kernel>& kernels,
+                  const std::vector<plaidml_plugin_buffer>& slots) {
     std::vector<const char*> names;
     for (const KernelEntry& k : a.kernels) names.push_back(k.symbol.c_str());
     plaidml_plugin_executable exe = nullptr;
@@ -73,7 +75,9 @@ class Device {
         info.grid[d] = a.kernels[k].grid[d];
         info.workgroup[d] = a.kernels[k].workgroup[d];
       }
-      if (p_->launch(device_, exe, &info, buffers.data(), buffers.size()) != PLAIDML_PLUGIN_OK) {
+      std::vector<plaidml_plugin_buffer> args;
+      for (int slot : loop::parameters(kernels.at(k))) args.push_back(slots.at(size_t(slot)));
+      if (p_->launch(device_, exe, &info, args.data(), args.size()) != PLAIDML_PLUGIN_OK) {
         return "launch: " + error();
       }
     }
@@ -118,7 +122,7 @@ inline std::string run_spirv(Device& dev, const std::string& tile,
     buffers.push_back(
         dev.buffer(input ? inputs.at(size_t(slot.index)).bytes : std::vector<uint8_t>{}, bytes));
   }
-  if (std::string e = dev.run(*module, buffers); !e.empty()) return e;
+  if (std::string e = dev.run(*module, lowered->kernels, buffers); !e.empty()) return e;
   std::string report;
   for (size_t s = 0; s < lowered->slots.size(); ++s) {
     const BufferSlot& slot = lowered->slots[s];

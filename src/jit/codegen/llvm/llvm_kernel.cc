@@ -37,12 +37,12 @@ class KernelEmitter {
     auto* entry = llvm::BasicBlock::Create(b_.getContext(), "entry", fn);
     alloca_builder_ = std::make_unique<llvm::IRBuilder<>>(entry);
     b_.SetInsertPoint(entry);
-    Value* slots = fn->getArg(0);
+    Value* args = fn->getArg(0);
     make_alias_scopes();
-    for (int s : used_slots()) {
-      if (slot_ptrs_.count(s)) continue;
-      Value* addr = b_.CreateConstInBoundsGEP1_64(b_.getPtrTy(), slots, static_cast<uint64_t>(s));
-      slot_ptrs_[s] = b_.CreateLoad(b_.getPtrTy(), addr, fmt::format("s{}", s));
+    std::vector<int> params = loop::parameters(kernel_);
+    for (size_t i = 0; i < params.size(); ++i) {
+      Value* addr = b_.CreateConstInBoundsGEP1_64(b_.getPtrTy(), args, i);
+      slot_ptrs_[params[i]] = b_.CreateLoad(b_.getPtrTy(), addr, fmt::format("s{}", params[i]));
     }
     // Allocas go before the first non-alloca instruction of the entry block.
     alloca_builder_->SetInsertPoint(entry, entry->begin());

@@ -94,7 +94,7 @@ Expected<LaunchDims> emit_simple_kernel(const loop::Kernel& kernel, const GpuTar
   if (!printer.status().is_ok()) {
     return printer.status().with_context(fmt::format("OpenCL kernel '{}': ", kernel.name));
   }
-  out += printer.signature(kernel.name) + " {\n" + body + "}\n\n";
+  out += printer.signature(kernel) + " {\n" + body + "}\n\n";
   return launch;
 }
 

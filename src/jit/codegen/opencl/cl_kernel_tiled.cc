@@ -93,7 +93,7 @@ std::string TiledEmitter::value_of(const Stmt& loop, const std::string& position
 
 void TiledEmitter::header() {
   std::string attr = fmt::format("__attribute__((reqd_work_group_size({}, {}, 1)))", c_.tx, c_.ty);
-  out_ += p_.signature(kernel_.name, attr) + " {\n";
+  out_ += p_.signature(kernel_, attr) + " {\n";
   line(1, "const int tx = (int)get_local_id(0);");
   line(1, "const int ty = (int)get_local_id(1);");
   line(1, fmt::format("const int tid = ty * {} + tx;", c_.tx));

@@ -23,9 +23,12 @@ std::string pad(int indent) { return std::string(static_cast<size_t>(indent) * 2
 
 ClPrinter::ClPrinter(const LoweredProgram& program, bool index32)
     : program_(program), index32_(index32), ranges_(program) {
-  for (const auto& slot : program.slots) {
-    if (slot.shape.dtype == DType::F64) uses_f64_ = true;
-    if (slot.shape.dtype == DType::F16) uses_f16_ = true;
+  for (const auto& kernel : program.kernels) {
+    for (int s : loop::parameters(kernel)) {
+      DType t = program.slots.at(static_cast<size_t>(s)).shape.dtype;
+      if (t == DType::F64) uses_f64_ = true;
+      if (t == DType::F16) uses_f16_ = true;
+    }
   }
 }
 
@@ -212,15 +215,15 @@ std::string ClPrinter::preamble(const GpuTarget& target) const {
   return out + "\n";
 }
 
-std::string ClPrinter::signature(const std::string& name, const std::string& attributes) const {
+std::string ClPrinter::signature(const loop::Kernel& kernel, const std::string& attributes) const {
   std::vector<std::string> params;
-  for (size_t k = 0; k < program_.slots.size(); ++k) {
-    params.push_back(
-        fmt::format("__global {}* restrict s{}", storage_type(program_.slots[k].shape.dtype), k));
+  for (int s : loop::parameters(kernel)) {
+    DType t = program_.slots.at(static_cast<size_t>(s)).shape.dtype;
+    params.push_back(fmt::format("__global {}* restrict s{}", storage_type(t), s));
   }
   if (params.empty()) params.push_back("void");
   std::string attrs = attributes.empty() ? "" : attributes + " ";
-  return fmt::format("__kernel {}void {}({})", attrs, name, fmt::join(params, ", "));
+  return fmt::format("__kernel {}void {}({})", attrs, kernel.name, fmt::join(params, ", "));
 }
 
 }  // namespace plaidml::jit::opencl

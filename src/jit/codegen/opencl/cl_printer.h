@@ -61,8 +61,9 @@ class ClPrinter {
   // The first error met while printing (an op the loop IR never holds): check after a kernel.
   const Status& status() const { return status_; }
 
-  // `__kernel void name(__global T* restrict s0, ...)` over every slot of the program.
-  std::string signature(const std::string& name, const std::string& attributes = "") const;
+  // `__kernel void name(__global T* restrict s3, ...)` over the kernel's parameters
+  // (loop::parameters), in order.
+  std::string signature(const loop::Kernel& kernel, const std::string& attributes = "") const;
 
  private:
   // Value range of an index expression when it and every partial result fit in int

@@ -29,24 +29,18 @@ bool stmt_uses_f64(const loop::Stmt& s) {
   return false;
 }
 
-// Every kernel takes every slot, so one f64 slot needs cl_khr_fp64 in all of them.
+// A kernel that computes in f64 or takes an f64 buffer needs cl_khr_fp64.
 Status check_f64(const LoweredProgram& lowered, const GpuTarget& target) {
   if (target.fp64) return Status::ok();
   for (const auto& k : lowered.kernels) {
     bool uses = stmt_uses_f64(*k.body);
-    for (int slot : k.reads) uses = uses || lowered.slots[slot].shape.dtype == DType::F64;
-    for (int slot : k.writes) uses = uses || lowered.slots[slot].shape.dtype == DType::F64;
+    for (int slot : loop::parameters(k)) {
+      uses = uses || lowered.slots[static_cast<size_t>(slot)].shape.dtype == DType::F64;
+    }
     if (uses) {
       return make_error(StatusCode::kUnsupported,
                         "kernel '{}' computes in f64, which {} does not support (no cl_khr_fp64)",
                         k.name, target.device_name);
-    }
-  }
-  for (size_t s = 0; s < lowered.slots.size(); ++s) {
-    if (lowered.slots[s].shape.dtype == DType::F64) {
-      return make_error(StatusCode::kUnsupported,
-                        "buffer {} holds f64, which {} does not support (no cl_khr_fp64)", s,
-                        target.device_name);
     }
   }
   return Status::ok();

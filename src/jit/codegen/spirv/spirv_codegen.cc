@@ -2,7 +2,9 @@
 #include "jit/codegen/spirv/spirv_codegen.h"
 
 #include <cstring>
+#include <map>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -67,31 +69,53 @@ Status check_dtypes(const LoweredProgram& lowered, const SpirvTarget& target) {
   return Status::ok();
 }
 
-// Slot k: a StorageBuffer variable at set 0, binding k, of struct { T data[]; }.
-std::vector<Id> declare_slots(const LoweredProgram& lowered, spirv::SpvScalar& scalar,
-                              SpvBuilder& b) {
-  std::vector<Id> vars;
-  for (size_t k = 0; k < lowered.slots.size(); ++k) {
-    DType t = lowered.slots[k].shape.dtype;
+// The StorageBuffer variables of kernels' parameters: parameter i of element type T is a
+// variable at set 0, binding i, of struct { T data[]; }, shared by every kernel whose parameter
+// i stores T (each pipeline binds only what its entry point uses: per-kernel binding).
+class ParamVariables {
+ public:
+  ParamVariables(const LoweredProgram& lowered, spirv::SpvScalar& scalar, SpvBuilder& b)
+      : lowered_(lowered), scalar_(scalar), b_(b) {}
+
+  // Per slot of the program, the variable kernel's parameter for it (0 for other slots).
+  std::vector<Id> of(const loop::Kernel& kernel) {
+    std::vector<Id> vars(lowered_.slots.size(), 0);
+    std::vector<int> params = loop::parameters(kernel);
+    for (size_t i = 0; i < params.size(); ++i) {
+      DType t = lowered_.slots.at(static_cast<size_t>(params[i])).shape.dtype;
+      vars[static_cast<size_t>(params[i])] = variable(static_cast<uint32_t>(i), t);
+    }
+    return vars;
+  }
+
+ private:
+  Id variable(uint32_t binding, DType t) {
+    auto [it, added] = vars_.emplace(std::make_pair(binding, t), 0);
+    if (!added) return it->second;
     int bytes = spirv::SpvScalar::storage_bytes(t);
     if (bytes == 1) {
-      b.capability(spv::Capability::StorageBuffer8BitAccess);
-      b.extension("SPV_KHR_8bit_storage");
+      b_.capability(spv::Capability::StorageBuffer8BitAccess);
+      b_.extension("SPV_KHR_8bit_storage");
     }
     if (bytes == 2) {
-      b.capability(spv::Capability::StorageBuffer16BitAccess);
-      b.extension("SPV_KHR_16bit_storage");
+      b_.capability(spv::Capability::StorageBuffer16BitAccess);
+      b_.extension("SPV_KHR_16bit_storage");
     }
-    Id block = b.type_buffer_block(scalar.storage_type(t), bytes);
-    Id ptr = b.type_pointer(spv::StorageClass::StorageBuffer, block);
-    Id var = b.global_variable(ptr, spv::StorageClass::StorageBuffer);
-    b.decorate(var, spv::Decoration::DescriptorSet, {0});
-    b.decorate(var, spv::Decoration::Binding, {static_cast<uint32_t>(k)});
-    b.name(var, fmt::format("s{}", k));
-    vars.push_back(var);
+    Id block = b_.type_buffer_block(scalar_.storage_type(t), bytes);
+    Id ptr = b_.type_pointer(spv::StorageClass::StorageBuffer, block);
+    Id var = b_.global_variable(ptr, spv::StorageClass::StorageBuffer);
+    b_.decorate(var, spv::Decoration::DescriptorSet, {0});
+    b_.decorate(var, spv::Decoration::Binding, {binding});
+    b_.name(var, fmt::format("p{}_{}", binding, dtype_name(t)));
+    it->second = var;
+    return var;
   }
-  return vars;
-}
+
+  const LoweredProgram& lowered_;
+  spirv::SpvScalar& scalar_;
+  SpvBuilder& b_;
+  std::map<std::pair<uint32_t, DType>, Id> vars_;
+};
 
 }  // namespace
 
@@ -100,12 +124,13 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
   SpvBuilder b;
   b.capability(spv::Capability::Shader);
   spirv::SpvScalar scalar(b);
-  std::vector<Id> slot_vars = declare_slots(lowered, scalar, b);
+  ParamVariables params(lowered, scalar, b);
   spirv::Builtins builtins(b);
-  spirv::SpvEmitter emitter(lowered, scalar, slot_vars);
+  spirv::SpvEmitter emitter(lowered, scalar);
   Artifact artifact;
   artifact.format = kSpirvFormat;
   for (const loop::Kernel& kernel : lowered.kernels) {
+    emitter.set_slot_vars(params.of(kernel));
     PLAIDML_ASSIGN(std::optional<LaunchDims> tiled,
                    spirv::emit_tiled_kernel(kernel, target, emitter, b, builtins));
     LaunchDims dims;

@@ -27,12 +27,10 @@ constexpr uint32_t kNoControl = 0;  // SelectionControl / LoopControl None
 
 }  // namespace
 
-SpvEmitter::SpvEmitter(const LoweredProgram& program, SpvScalar& scalar,
-                       std::vector<Id> slot_vars)
+SpvEmitter::SpvEmitter(const LoweredProgram& program, SpvScalar& scalar)
     : program_(program),
       scalar_(scalar),
       b_(scalar.builder()),
-      slot_vars_(std::move(slot_vars)),
       ranges_(program),
       index32_(ranges_.fits_int32()),
       narrow_access_(ranges_.slots_fit_int32()) {}

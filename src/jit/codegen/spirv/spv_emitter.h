@@ -19,8 +19,10 @@ namespace plaidml::jit::spirv {
 
 class SpvEmitter {
  public:
-  // slot_vars[k]: the StorageBuffer variable of slot k.
-  SpvEmitter(const LoweredProgram& program, SpvScalar& scalar, std::vector<Id> slot_vars);
+  SpvEmitter(const LoweredProgram& program, SpvScalar& scalar);
+  // Before each kernel: slot_vars[k] is the StorageBuffer variable through which it reaches
+  // slot k (its parameter's binding).
+  void set_slot_vars(std::vector<Id> slot_vars) { slot_vars_ = std::move(slot_vars); }
 
   // Index arithmetic is i32 when the whole program fits (gpu::IndexRanges::fits_int32, as for
   // OpenCL's int indices): loop and band variables, tile positions, loop bounds and
