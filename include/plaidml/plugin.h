@@ -151,7 +151,7 @@ typedef struct plaidml_plugin {
   /* Unloads an executable (frees its code); NULL does nothing. */
   void (*unload)(plaidml_plugin_device device, plaidml_plugin_executable executable);
 
-  /* Launches one kernel over `buffers` (the kernel's buffer arguments, in slot order).
+  /* Launches one kernel over `buffers` (the kernel's buffer arguments, in its parameter order).
    * May return before the kernel finishes; launches of one calling thread run in order. */
   plaidml_plugin_status (*launch)(plaidml_plugin_device device,
                                   plaidml_plugin_executable executable,
@@ -159,7 +159,19 @@ typedef struct plaidml_plugin {
                                   const plaidml_plugin_buffer* buffers, size_t num_buffers);
   /* Waits until every launch this thread made on the device has finished. */
   plaidml_plugin_status (*synchronize)(plaidml_plugin_device device);
+
+  /* Members from here on are optional: NULL, or beyond an older plugin's struct_size. */
+
+  /* A buffer over the caller's host memory [data, data + bytes), with no copy: kernels only
+   * read it, and write, copy into and free_buffer leave the memory alone (write fails). The
+   * caller keeps the memory alive and unchanged until the buffer is freed. Offered by devices
+   * whose kernels reach host memory (the CPU): plaidml keeps weights in place this way. */
+  plaidml_plugin_status (*wrap_host)(plaidml_plugin_device device, const void* data,
+                                     uint64_t bytes, plaidml_plugin_buffer* out_buffer);
 } plaidml_plugin;
+
+/* The size of a vtable with every required member (up to synchronize). */
+#define PLAIDML_PLUGIN_REQUIRED_SIZE offsetof(plaidml_plugin, wrap_host)
 
 /* The entry point a plugin module exports (with default visibility). Returns a vtable that
  * lives as long as the module; NULL if the plugin cannot work in this process at all. */

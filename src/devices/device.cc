@@ -114,6 +114,25 @@ Expected<std::unique_ptr<DeviceBuffer>> Device::allocate(uint64_t bytes) {
   }
 }
 
+bool Device::can_wrap_host() const {
+  return plugin_->struct_size >= offsetof(plaidml_plugin, wrap_host) + sizeof(plugin_->wrap_host) &&
+         plugin_->wrap_host != nullptr;
+}
+
+Expected<std::unique_ptr<DeviceBuffer>> Device::wrap_host(const void* data, uint64_t bytes) {
+  if (!can_wrap_host()) {
+    return make_error(StatusCode::kUnsupported, "device {} cannot use host memory in place", id_);
+  }
+  plaidml_plugin_buffer handle = nullptr;
+  PLAIDML_TRY(check(plugin_->wrap_host(handle_, data, bytes, &handle), "wrap_host"));
+  try {
+    return std::unique_ptr<DeviceBuffer>(new DeviceBuffer(shared_from_this(), handle, bytes));
+  } catch (const std::bad_alloc&) {
+    plugin_->free_buffer(handle_, handle);
+    return Status(StatusCode::kOutOfMemory, "out of host memory");
+  }
+}
+
 Status Device::write(const DeviceBuffer& buffer, uint64_t offset, const void* data,
                      uint64_t bytes) {
   return check(plugin_->write(handle_, buffer.handle(), offset, data, bytes), "write");

@@ -101,6 +101,11 @@ class Device : public std::enable_shared_from_this<Device> {
 
   // bytes: any size (0 allowed). Out of memory: kOutOfMemory.
   Expected<std::unique_ptr<DeviceBuffer>> allocate(uint64_t bytes);
+  // Whether wrap_host works: the plugin offers it (plugin.h).
+  bool can_wrap_host() const;
+  // A read-only buffer over host memory, with no copy; the caller keeps the memory alive and
+  // unchanged while the buffer lives. kUnsupported when the device cannot reach host memory.
+  Expected<std::unique_ptr<DeviceBuffer>> wrap_host(const void* data, uint64_t bytes);
   Status write(const DeviceBuffer& buffer, uint64_t offset, const void* data, uint64_t bytes);
   Status read(const DeviceBuffer& buffer, uint64_t offset, void* data, uint64_t bytes);
   Status copy(const DeviceBuffer& src, const DeviceBuffer& dst, uint64_t bytes);

@@ -32,10 +32,10 @@ Expected<const plaidml_plugin*> check_plugin(const std::string& path, const plai
                       "plugin {}: plugin ABI version {}, this plaidml supports version {}", path,
                       p->abi_version, PLAIDML_PLUGIN_ABI_VERSION);
   }
-  if (p->struct_size < sizeof(plaidml_plugin)) {
+  if (p->struct_size < PLAIDML_PLUGIN_REQUIRED_SIZE) {
     return make_error(StatusCode::kUnsupported,
                       "plugin {}: vtable of {} bytes, ABI version {} needs {}", path,
-                      p->struct_size, PLAIDML_PLUGIN_ABI_VERSION, sizeof(plaidml_plugin));
+                      p->struct_size, PLAIDML_PLUGIN_ABI_VERSION, PLAIDML_PLUGIN_REQUIRED_SIZE);
   }
   if (!p->name || !*p->name || !p->last_error || !p->device_count || !p->describe_device ||
       !p->open_device || !p->query_device || !p->close_device || !p->allocate || !p->free_buffer ||

@@ -156,7 +156,7 @@ Status RunCall::bind_outputs(NamedBuffers* outputs) {
 Expected<std::shared_ptr<Buffer>> RunCall::resident_constant(int node) {
   const auto& constant = program_->nodes.at(static_cast<size_t>(node)).constant;
   return rt_.constants_.get(constant, device_index_, [&](const ir::ConstantData& c) {
-    return rt_.upload(device_index_, c.shape, c.data);
+    return rt_.resident(device_index_, c);
   });
 }
 

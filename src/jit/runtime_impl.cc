@@ -191,6 +191,19 @@ Expected<std::shared_ptr<Buffer>> RuntimeImpl::upload(int device_index, const Sh
   return buffer;
 }
 
+Expected<std::shared_ptr<Buffer>> RuntimeImpl::resident(int device_index,
+                                                       const ir::ConstantData& constant) {
+  PLAIDML_ASSIGN(auto dev, device(device_index));
+  size_t element = dtype_size(constant.shape.dtype);
+  bool aligned = element == 0 || reinterpret_cast<uintptr_t>(constant.data) % element == 0;
+  if (!dev->can_wrap_host() || !constant.owner || !aligned) {
+    return upload(device_index, constant.shape, constant.data);
+  }
+  PLAIDML_ASSIGN(auto storage, dev->wrap_host(constant.data, constant.byte_size()));
+  return std::shared_ptr<Buffer>(
+      std::make_shared<RuntimeBuffer>(constant.shape, device_index, std::move(storage)));
+}
+
 Expected<const RuntimeBuffer*> RuntimeImpl::own_buffer(const Buffer* buffer,
                                                        const std::string& what) const {
   if (!buffer) return make_error(StatusCode::kInvalidArgument, "{}: buffer is null", what);

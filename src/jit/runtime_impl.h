@@ -81,6 +81,11 @@ class RuntimeImpl : public Runtime {
   Expected<std::shared_ptr<Buffer>> allocate_impl(int device, const Shape& shape);
   // A new buffer on device holding shape.byte_size() bytes copied from data.
   Expected<std::shared_ptr<Buffer>> upload(int device, const Shape& shape, const void* data);
+  // The constant on the device: its own memory in place where the device reaches host memory
+  // (the CPU: weights are not held twice), else an upload. A wrapped constant's buffer is valid
+  // while the constant lives: runs hold their program, and ConstantBuffers drops entries whose
+  // constant has expired before any other use.
+  Expected<std::shared_ptr<Buffer>> resident(int device, const ir::ConstantData& constant);
   Expected<std::shared_ptr<const Plan>> prepare_impl(
       const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
       int device);

@@ -132,6 +132,25 @@ static void test_constants_run_and_stay_resident(void) {
   plaidml_context_destroy(ctx);
 }
 
+/* The CPU device reads constants in place, never a second copy: an adopted weight changed
+ * behind plaidml's back (which the API forbids users) shows in the next execute. */
+static void test_cpu_reads_constants_in_place(void) {
+  plaidml_context* ctx = NULL;
+  float w[6] = {1, 2, 3, 4, 5, 6};
+  const float x2[4] = {1, -1, 0.5f, 2};
+  plaidml_program* p;
+  CHECK_OK(plaidml_context_create(NULL, &ctx));
+  p = affine_program(w);
+  if (!p || !ctx) return;
+  run_affine(ctx, p, x2, 2, w);
+  w[0] = 10;
+  w[5] = -1;
+  run_affine(ctx, p, x2, 2, w);
+  CHECK(stats_of(ctx).constant_uploads == 2); /* "uploaded" once: wrapped, not copied */
+  plaidml_program_destroy(p);
+  plaidml_context_destroy(ctx);
+}
+
 static void test_fixed_dims(void) {
   plaidml_context* ctx = NULL;
   plaidml_program* p = NULL;
@@ -244,6 +263,7 @@ static void test_set_last_error(void) {
 
 int main(void) {
   test_constants_run_and_stay_resident();
+  test_cpu_reads_constants_in_place();
   test_fixed_dims();
   test_printing();
   test_errors();

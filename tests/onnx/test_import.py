@@ -145,6 +145,27 @@ class ChannelsLast(unittest.TestCase):
                 np.testing.assert_allclose(got[name], ref, rtol=1e-4, atol=1e-4,
                                            err_msg="%s, channels_last=%s" % (name, last))
 
+    def test_a_weight_read_again_after_its_conv_is_still_there(self):
+        # Import drops each value after its last reader, and the conv reads W first as an HWIO
+        # copy: the later ReduceSum must still see W itself. Loaded from a file, as a model
+        # file is parsed while it is read.
+        import onnxruntime
+        rng = np.random.default_rng(3)
+        w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+        m = model([helper.make_node("Conv", ["X", "W"], ["c"], pads=[1, 1, 1, 1]),
+                   helper.make_node("ReduceSum", ["W"], ["s"], keepdims=0),
+                   helper.make_node("Add", ["c", "s"], ["Y"])],
+                  [vinfo("X", [1, 3, 5, 5])], [vinfo("Y", None)],
+                  [numpy_helper.from_array(w, "W")])
+        feeds = {"X": rng.standard_normal((1, 3, 5, 5)).astype(np.float32)}
+        want = onnxruntime.InferenceSession(m.SerializeToString(),
+                                            providers=["CPUExecutionProvider"]).run(["Y"], feeds)
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "m.onnx")
+            onnx.save(m, path)
+            got = plaidml.run(plaidml.onnx.load(path), feeds)
+        np.testing.assert_allclose(got["Y"], want[0], rtol=1e-4, atol=1e-4)
+
     def test_the_option_rejects_null(self):
         with self.assertRaisesRegex(plaidml.InvalidArgumentError, "argument 'options' is NULL"):
             plaidml.onnx._call("plaidml_onnx_options_set_channels_last", None, True)

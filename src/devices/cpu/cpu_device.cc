@@ -28,6 +28,7 @@ struct plaidml_plugin_device_s {
 struct plaidml_plugin_buffer_s {
   void* data = nullptr;
   uint64_t size = 0;
+  bool wraps_host = false;  // the caller's memory (wrap_host): read-only, never freed here
 };
 
 struct plaidml_plugin_executable_s {
@@ -189,8 +190,21 @@ plaidml_plugin_status allocate(plaidml_plugin_device device, uint64_t bytes,
 
 void free_buffer(plaidml_plugin_device, plaidml_plugin_buffer buffer) {
   if (!buffer) return;
-  std::free(buffer->data);
+  if (!buffer->wraps_host) std::free(buffer->data);
   delete buffer;
+}
+
+plaidml_plugin_status wrap_host(plaidml_plugin_device device, const void* data, uint64_t bytes,
+                                plaidml_plugin_buffer* out_buffer) {
+  if (!device || !out_buffer || (!data && bytes)) {
+    return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "NULL argument to wrap_host");
+  }
+  // Kernels read the memory and never write it: the const goes away only in the handle.
+  auto* buffer =
+      new (std::nothrow) plaidml_plugin_buffer_s{const_cast<void*>(data), bytes, true};
+  if (!buffer) return fail(PLAIDML_PLUGIN_OUT_OF_MEMORY, "out of host memory");
+  *out_buffer = buffer;
+  return PLAIDML_PLUGIN_OK;
 }
 
 plaidml_plugin_status check_range(plaidml_plugin_buffer buffer, uint64_t offset, uint64_t bytes) {
@@ -203,10 +217,16 @@ plaidml_plugin_status check_range(plaidml_plugin_buffer buffer, uint64_t offset,
   return PLAIDML_PLUGIN_OK;
 }
 
+plaidml_plugin_status read_only() {
+  return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT,
+              "the buffer wraps the caller's host memory (wrap_host), which is read-only");
+}
+
 plaidml_plugin_status write(plaidml_plugin_device, plaidml_plugin_buffer buffer, uint64_t offset,
                             const void* data, uint64_t bytes) {
   if (auto s = check_range(buffer, offset, bytes)) return s;
   if (bytes && !data) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "data is NULL");
+  if (buffer->wraps_host) return read_only();
   if (bytes) std::memcpy(static_cast<char*>(buffer->data) + offset, data, bytes);
   return PLAIDML_PLUGIN_OK;
 }
@@ -223,6 +243,7 @@ plaidml_plugin_status copy(plaidml_plugin_device, plaidml_plugin_buffer src, uin
                            plaidml_plugin_buffer dst, uint64_t dst_offset, uint64_t bytes) {
   if (auto s = check_range(src, src_offset, bytes)) return s;
   if (auto s = check_range(dst, dst_offset, bytes)) return s;
+  if (dst->wraps_host) return read_only();
   if (bytes) {
     std::memmove(static_cast<char*>(dst->data) + dst_offset,
                  static_cast<const char*>(src->data) + src_offset, bytes);
@@ -341,6 +362,7 @@ const plaidml_plugin* cpu_plugin() {
       unload,
       launch,
       synchronize,
+      wrap_host,
   };
   return &plugin;
 }

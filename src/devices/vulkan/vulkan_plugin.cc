@@ -28,6 +28,7 @@ const plaidml_plugin kPlugin = {
     unload,
     launch,
     synchronize,
+    nullptr,  // wrap_host: kernels reach device memory only
 };
 
 }  // namespace

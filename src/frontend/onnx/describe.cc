@@ -56,7 +56,9 @@ std::string static_problem(const onnx::NodeProto& node, int opset) {
 
 }  // namespace
 
-std::string describe_model(const onnx::ModelProto& model, const std::string& folder) {
+std::string describe_model(const std::shared_ptr<onnx::ModelProto>& loaded,
+                           const std::string& folder) {
+  const onnx::ModelProto& model = *loaded;
   const auto& g = model.graph();
   std::string out;
   std::string producer = model.producer_name();
@@ -94,10 +96,9 @@ std::string describe_model(const onnx::ModelProto& model, const std::string& fol
     out += fmt::format("  {}: {}\n", describe_node(g.node(i), i, opset), why);
   }
   try {
-    // The trial import needs the model alive only for its own duration.
+    // Last: the trial import consumes the initializers' bytes (GraphImporter).
     ExternalData external(folder);
-    std::shared_ptr<const void> owner(&model, [](const void*) {});
-    GraphImporter importer(model, owner, &external, ImportOptions{});
+    GraphImporter importer(loaded, &external, ImportOptions{});
     plaidml_program* program = importer.import();
     plaidml_program_destroy(program);
     out += "import: ok\n";

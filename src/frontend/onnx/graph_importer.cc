@@ -49,10 +49,10 @@ std::string describe_node(const onnx::NodeProto& node, int index, int opset) {
   return fmt::format("node #{} ({}){}", index, where, made);
 }
 
-GraphImporter::GraphImporter(const onnx::ModelProto& model, std::shared_ptr<const void> owner,
-                             ExternalData* external, const ImportOptions& options)
-    : model_(model), owner_(std::move(owner)), external_(external), options_(options),
-      builder_(model.graph().name()) {}
+GraphImporter::GraphImporter(std::shared_ptr<onnx::ModelProto> model, ExternalData* external,
+                             const ImportOptions& options)
+    : model_owner_(std::move(model)), model_(*model_owner_), external_(external),
+      options_(options), builder_(model_.graph().name()) {}
 
 void GraphImporter::check_model() {
   int64_t ir = model_.ir_version();
@@ -164,14 +164,25 @@ void GraphImporter::declare_bound_input(const onnx::ValueInfoProto& input, plaid
   values_[input.name()] = std::move(v);
 }
 
+// The initializer's raw bytes, moved out of the model (no copy) into storage of their own.
+std::shared_ptr<const void> take_raw_data(onnx::TensorProto& init) {
+  auto bytes = std::make_shared<std::string>(std::move(*init.mutable_raw_data()));
+  init.clear_raw_data();
+  return bytes;
+}
+
 void GraphImporter::add_initializers() {
-  for (const auto& init : model_.graph().initializer()) {
+  for (auto& init : *model_owner_->mutable_graph()->mutable_initializer()) {
     if (init.name().empty()) invalid("an initializer has no name");
     if (values_.count(init.name())) {
       invalid("initializer '{}' has the name of another input or initializer", init.name());
     }
     Value v;
-    v.host = read_tensor(init, owner_, external_);
+    v.host = read_tensor(init, model_owner_, external_);  // checks the sizes
+    if (v.host->owner == model_owner_ && init.has_raw_data()) {
+      v.host->owner = take_raw_data(init);
+      v.host->data = static_cast<const std::string*>(v.host->owner.get())->data();
+    }
     v.dtype = v.host->dtype;
     values_[init.name()] = std::move(v);
   }
@@ -333,12 +344,36 @@ plaidml_program* GraphImporter::import() {
   check_model();
   declare_inputs();
   add_initializers();
-  for (int index : ordered_nodes()) import_node(index);
+  std::map<std::string, int> uses = count_uses();
+  for (int index : ordered_nodes()) {
+    import_node(index);
+    release_inputs(model_.graph().node(index), uses);
+  }
   add_outputs();
   plaidml_program* program = nullptr;
   plaidml_status status = plaidml_builder_build(builder_.get(), &program);
   if (status != PLAIDML_STATUS_OK) throw ImportError(status, plaidml_last_error_message());
   return program;
+}
+
+std::map<std::string, int> GraphImporter::count_uses() const {
+  std::map<std::string, int> uses;
+  for (const auto& node : model_.graph().node()) {
+    // A subgraph (If, Loop, Scan) may read any outer value by name: keep every value.
+    for (const auto& a : node.attribute()) {
+      if (a.has_g() || a.graphs_size() > 0) return {};
+    }
+    for (const auto& in : node.input()) ++uses[in];
+  }
+  for (const auto& out : model_.graph().output()) uses[out.name()] += 1;  // never released
+  return uses;
+}
+
+void GraphImporter::release_inputs(const onnx::NodeProto& node, std::map<std::string, int>& uses) {
+  for (const auto& in : node.input()) {
+    auto it = uses.find(in);
+    if (it != uses.end() && --it->second == 0) values_.erase(in);
+  }
 }
 
 Value& GraphImporter::value(const std::string& name) {

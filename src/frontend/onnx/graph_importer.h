@@ -30,9 +30,10 @@ class NodeContext;
 
 class GraphImporter {
  public:
-  // model_owner keeps `model` (and the raw bytes constants borrow from it) alive.
-  GraphImporter(const onnx::ModelProto& model, std::shared_ptr<const void> model_owner,
-                ExternalData* external, const ImportOptions& options);
+  // Import consumes the model's initializer bytes: each moves into storage of its own, so a
+  // weight lives only while a value or the program needs it (not as long as the whole model).
+  GraphImporter(std::shared_ptr<onnx::ModelProto> model, ExternalData* external,
+                const ImportOptions& options);
 
   // The imported program (the caller owns it). Throws ImportError.
   plaidml_program* import();
@@ -55,6 +56,10 @@ class GraphImporter {
   void add_initializers();
   std::vector<int> ordered_nodes();  // node indices
   void import_node(int index);
+  // Values used by no later node nor as a graph output are dropped, and with them the host
+  // bytes only they held (an OIHW weight once its HWIO copy exists): import holds one copy.
+  std::map<std::string, int> count_uses() const;
+  void release_inputs(const onnx::NodeProto& node, std::map<std::string, int>& uses);
   void declare_bound_input(const onnx::ValueInfoProto& input, plaidml_dtype dtype);
   void propagate_input_deps(const onnx::NodeProto& node);
   std::set<std::string> input_deps_of(const NodeContext& cx);
@@ -62,8 +67,8 @@ class GraphImporter {
   std::string dim_name(const std::string& input, const onnx::TensorShapeProto::Dimension& dim);
   plaidml::Tensor tensor_of_sizes(const Value& value);
 
+  std::shared_ptr<onnx::ModelProto> model_owner_;
   const onnx::ModelProto& model_;
-  std::shared_ptr<const void> owner_;
   ExternalData* external_;
   ImportOptions options_;
   std::map<std::string, bool> used_dim_options_;

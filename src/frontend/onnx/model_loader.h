@@ -1,5 +1,5 @@
 // Reading an ONNX model: protobuf parsing with the ONNX package's message classes, from bytes or
-// from a file (read whole; its external data is mapped separately, external_data.h).
+// from a file (parsed as it is read; its external data is mapped separately, external_data.h).
 #pragma once
 
 #include <onnx/onnx_pb.h>

@@ -52,7 +52,7 @@ void require(const void* p, const char* fn, const char* arg) {
 plaidml_program* import_loaded(const LoadedModel& loaded, const plaidml_onnx_options* options) {
   ExternalData external(loaded.folder);
   ImportOptions defaults;
-  GraphImporter importer(*loaded.model, loaded.model, &external,
+  GraphImporter importer(loaded.model, &external,
                          options != nullptr ? options->options : defaults);
   return importer.import();
 }
@@ -62,7 +62,7 @@ plaidml_program* import_loaded(const LoadedModel& loaded, const plaidml_onnx_opt
 std::string needed_inputs(const LoadedModel& loaded, const plaidml_onnx_options* options) {
   ExternalData external(loaded.folder);
   ImportOptions defaults;
-  GraphImporter importer(*loaded.model, loaded.model, &external,
+  GraphImporter importer(loaded.model, &external,
                          options != nullptr ? options->options : defaults);
   try {
     plaidml_program_destroy(importer.import());
@@ -198,7 +198,7 @@ plaidml_status plaidml_onnx_describe_file(const char* path, char** out_text) {
     require(path, __func__, "path");
     require(out_text, __func__, "out_text");
     LoadedModel loaded = load_model_file(path);
-    *out_text = copy_string(describe_model(*loaded.model, loaded.folder));
+    *out_text = copy_string(describe_model(loaded.model, loaded.folder));
   });
 }
 

@@ -107,6 +107,35 @@ TEST_CASE("cpu device: partial writes and reads at offsets, and copies") {
   CHECK(two == std::vector<uint8_t>{2, 3});
 }
 
+TEST_CASE("cpu device: wrap_host reads the caller's memory in place and never writes it") {
+  auto dev = open_cpu();
+  REQUIRE(dev->can_wrap_host());
+  std::vector<uint8_t> host = {9, 8, 7, 6, 5, 4, 3, 2};
+  auto wrapped = dev->wrap_host(host.data(), host.size());
+  REQUIRE(wrapped.has_value());
+  CHECK((*wrapped)->size() == 8);
+  // The handle's data is the caller's pointer (no copy): a later change shows through.
+  CHECK(*reinterpret_cast<void* const*>((*wrapped)->handle()) == host.data());
+  host[0] = 42;
+  std::vector<uint8_t> out(8);
+  REQUIRE(dev->read(**wrapped, 0, out.data(), 8).is_ok());
+  CHECK(out[0] == 42);
+  // It copies out like any buffer, and refuses to be written.
+  auto copy = dev->allocate(8);
+  REQUIRE(copy.has_value());
+  REQUIRE(dev->copy(**wrapped, **copy, 8).is_ok());
+  std::vector<uint8_t> zeros(8, 0);
+  auto s = dev->write(**wrapped, 0, zeros.data(), 8);
+  CHECK(s.code() == StatusCode::kInvalidArgument);
+  CHECK(s.message() == "device cpu:0: write: the buffer wraps the caller's host memory "
+                       "(wrap_host), which is read-only");
+  s = dev->copy(**copy, **wrapped, 8);
+  CHECK(s.code() == StatusCode::kInvalidArgument);
+  CHECK(host[1] == 8);
+  wrapped->reset();  // freeing it leaves the memory to its owner
+  CHECK(host[7] == 2);
+}
+
 TEST_CASE("cpu device: out-of-range copies are errors with the plugin's message") {
   auto dev = open_cpu();
   auto a = dev->allocate(16);
