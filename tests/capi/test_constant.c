@@ -132,11 +132,11 @@ static void test_constants_run_and_stay_resident(void) {
   plaidml_context_destroy(ctx);
 }
 
-/* The CPU device reads constants in place, never a second copy: an adopted weight changed
- * behind plaidml's back (which the API forbids users) shows in the next execute. */
+/* The CPU device reads 64-byte aligned constants in place, never a second copy: an adopted
+ * weight changed behind plaidml's back (which the API forbids users) shows in the next execute. */
 static void test_cpu_reads_constants_in_place(void) {
   plaidml_context* ctx = NULL;
-  float w[6] = {1, 2, 3, 4, 5, 6};
+  float w[6] __attribute__((aligned(64))) = {1, 2, 3, 4, 5, 6};
   const float x2[4] = {1, -1, 0.5f, 2};
   plaidml_program* p;
   CHECK_OK(plaidml_context_create(NULL, &ctx));

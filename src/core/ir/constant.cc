@@ -48,7 +48,11 @@ std::string element_text(const ConstantData& c, int64_t i) {
 
 Expected<std::shared_ptr<const ConstantData>> copy_constant(const Shape& shape, const void* bytes) {
   size_t size = static_cast<size_t>(shape.byte_size());
-  std::shared_ptr<char[]> copy(new (std::nothrow) char[size == 0 ? 1 : size]);
+  // Aligned for vector loads: the CPU device reads constants in place only when they are.
+  constexpr std::align_val_t kAlign{kConstantAlignment};
+  std::shared_ptr<char> copy(static_cast<char*>(::operator new(size == 0 ? 1 : size, kAlign,
+                                                              std::nothrow)),
+                             [kAlign](char* p) { ::operator delete(p, kAlign); });
   if (!copy) {
     return make_error(StatusCode::kOutOfMemory, "cannot allocate {} bytes for constant {}", size,
                       shape.to_string());

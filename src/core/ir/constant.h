@@ -14,7 +14,12 @@ namespace plaidml::ir {
 // print their digest, which identifies them but does not carry them.
 inline constexpr int64_t kMaxPrintedConstantElements = 16;
 
-// A constant holding a copy of `bytes` (shape.byte_size() of them). Hashes them once.
+// Where copy_constant puts its copy: a cache line, the widest vector. The CPU device reads
+// constants so aligned in place (jit/runtime_impl.h); others it copies once to aligned memory.
+inline constexpr size_t kConstantAlignment = 64;
+
+// A constant holding a copy of `bytes` (shape.byte_size() of them), aligned to
+// kConstantAlignment. Hashes them once.
 // Errors: kOutOfMemory.
 Expected<std::shared_ptr<const ConstantData>> copy_constant(const Shape& shape, const void* bytes);
 

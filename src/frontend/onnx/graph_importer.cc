@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include <cctype>
+#include <cstring>
 #include <deque>
 #include <set>
 
@@ -164,11 +165,13 @@ void GraphImporter::declare_bound_input(const onnx::ValueInfoProto& input, plaid
   values_[input.name()] = std::move(v);
 }
 
-// The initializer's raw bytes, moved out of the model (no copy) into storage of their own.
-std::shared_ptr<const void> take_raw_data(onnx::TensorProto& init) {
-  auto bytes = std::make_shared<std::string>(std::move(*init.mutable_raw_data()));
-  init.clear_raw_data();
-  return bytes;
+// The initializer's raw bytes in aligned storage of their own (HostTensor::zeros), the model's
+// copy freed at once: a weight then lives only as long as something needs it.
+void take_raw_data(onnx::TensorProto& init, HostTensor& t) {
+  HostTensor own = HostTensor::zeros(t.dtype, t.dims);
+  std::memcpy(own.mutable_data(), t.data, t.byte_size());
+  std::string().swap(*init.mutable_raw_data());
+  t = std::move(own);
 }
 
 void GraphImporter::add_initializers() {
@@ -179,10 +182,7 @@ void GraphImporter::add_initializers() {
     }
     Value v;
     v.host = read_tensor(init, model_owner_, external_);  // checks the sizes
-    if (v.host->owner == model_owner_ && init.has_raw_data()) {
-      v.host->owner = take_raw_data(init);
-      v.host->data = static_cast<const std::string*>(v.host->owner.get())->data();
-    }
+    if (v.host->owner == model_owner_ && init.has_raw_data()) take_raw_data(init, *v.host);
     v.dtype = v.host->dtype;
     values_[init.name()] = std::move(v);
   }

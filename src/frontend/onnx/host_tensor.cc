@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <limits>
+#include <new>
 
 #include "import_error.h"
 
@@ -249,7 +250,12 @@ HostTensor HostTensor::zeros(plaidml_dtype dtype, std::vector<int64_t> dims) {
   int64_t n = t.elements();
   if (n < 0) invalid("a tensor of dims whose element count overflows");
   size_t bytes = static_cast<size_t>(n) * dtype_bytes(dtype);
-  std::shared_ptr<char[]> storage(new char[bytes == 0 ? 1 : bytes]());
+  // 64-byte aligned (a cache line, the widest vector): the CPU device reads a weight in place
+  // when it is (plaidml.h, plaidml_builder_add_constant), else copies it once.
+  constexpr std::align_val_t kAlign{64};
+  std::shared_ptr<char> storage(static_cast<char*>(::operator new(bytes == 0 ? 1 : bytes, kAlign)),
+                                [kAlign](char* p) { ::operator delete(p, kAlign); });
+  std::memset(storage.get(), 0, bytes);
   t.data = storage.get();
   t.owner = std::shared_ptr<const void>(storage, storage.get());
   return t;
