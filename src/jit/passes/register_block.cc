@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <map>
 #include <tuple>
 
 #include "jit/loop/rewrite.h"
@@ -26,13 +29,18 @@ class TileEmitter {
   // columns_outer: the caller makes the column-tile loop (variable column_var()) the kernel's
   // parallel loop around the band; the tiles here are then those of one column tile.
   // cache.kc > 0 blocks the reduction loop m.chain[k_index] (its block loop: k0_var()).
+  // registers: the vector register file (CpuTarget::vector_registers).
   TileEmitter(const Match& m, const RegisterTile& tile, const CacheTile& cache, size_t k_index,
-              bool columns_outer)
-      : m_(m), tile_(tile), cache_(cache), columns_outer_(columns_outer), k_index_(k_index) {
+              bool columns_outer, int registers)
+      : m_(m), tile_(tile), cache_(cache), columns_outer_(columns_outer), k_index_(k_index),
+        registers_(registers) {
     x0_ = m.x + "$rb";
     j0_ = m.j + "$rb";
     x1_ = m.x + "$mc";
     if (cache.kc > 0) k0_ = m.chain[k_index]->var + "$kc";
+    for (size_t k = 0; k < m.chain.size(); ++k) {
+      if (m.chain[k]->kind == StmtKind::kFor) innermost_for_ = k;
+    }
   }
 
   const std::string& column_var() const { return j0_; }
@@ -149,8 +157,63 @@ class TileEmitter {
     return loop::idx_add(loop::var(j0_), loop::int_const(int64_t(c) * tile_.lanes));
   }
   std::map<std::string, ExprPtr> at(int r, int c) const { return {{m_.x, row(r)}, {m_.j, col(c)}}; }
-  std::string acc(int r, int c) const { return fmt::format("$acc{}_{}", r, c); }
-  ExprPtr acc_var(int r, int c) const { return loop::var(acc(r, c), m_.dtype, tile_.lanes); }
+  // Accumulator (r, c) of set `set` (see accumulator_sets).
+  std::string acc(int r, int c, int set = 0) const {
+    return set == 0 ? fmt::format("$acc{}_{}", r, c) : fmt::format("$acc{}_{}s{}", r, c, set);
+  }
+  ExprPtr acc_var(int r, int c, int set = 0) const {
+    return loop::var(acc(r, c, set), m_.dtype, tile_.lanes);
+  }
+
+  // A small tile (an edge: one row of a conv beside its padding, the last row of a 7-wide
+  // image) has too few accumulators to hide the FMA latency: each add waits for the previous
+  // one. Its innermost reduction loop then runs unrolled over several sets of accumulators,
+  // summed at the end (the reduction's order changes, as it does on GPUs). 1: no split.
+  int accumulator_sets(int rows, int vectors) const {
+    constexpr int kChainsInFlight = 8;  // two FMA pipes of latency four
+    if (m_.agg != OpKind::Add || innermost_for_ >= m_.chain.size()) return 1;
+    if (m_.chain[innermost_for_]->step != 1) return 1;
+    int tile = rows * vectors;
+    int sets = std::min(4, (kChainsInFlight + tile - 1) / tile);
+    while (sets > 1 && tile * sets + vectors + 1 > registers_) --sets;
+    return sets;
+  }
+
+  // The innermost reduction loop [lo, hi) unrolled over `sets` accumulator sets: iterations
+  // lo + sets * n + i accumulate into set i, the last (hi - lo) % sets into set 0.
+  std::vector<StmtPtr> split_loop(const Stmt& loop_stmt, size_t k, const std::vector<int>& rows,
+                                  int vectors, bool guards_hold, int sets) const {
+    const std::string& v = loop_stmt.var;
+    ExprPtr span = loop::op(OpKind::Sub, DType::I64, {loop_stmt.hi, loop_stmt.lo});
+    ExprPtr whole = loop::op(OpKind::Div, DType::I64, {span, loop::int_const(sets)});
+    ExprPtr split_end = loop::idx_add(loop_stmt.lo, loop::idx_mul(whole, sets));
+    std::vector<StmtPtr> unrolled;
+    for (int set = 0; set < sets; ++set) {
+      std::map<std::string, ExprPtr> shift = {
+          {v, loop::idx_add(loop::var(v), loop::int_const(set))}};
+      for (const auto& st : chain(k + 1, rows, vectors, guards_hold, 1, set)) {
+        unrolled.push_back(substitute_stmt(st, shift));
+      }
+    }
+    auto main = std::make_shared<Stmt>(loop_stmt);
+    main->hi = split_end;
+    main->step = sets;
+    main->body = std::move(unrolled);
+    auto rest = std::make_shared<Stmt>(loop_stmt);
+    rest->lo = split_end;
+    rest->body = chain(k + 1, rows, vectors, guards_hold, 1, 0);
+    return {main, rest};
+  }
+
+  // A copy of statement tree `s` with variables replaced in every expression.
+  static StmtPtr substitute_stmt(const StmtPtr& s, const std::map<std::string, ExprPtr>& with) {
+    auto copy = std::make_shared<Stmt>(*s);
+    for (ExprPtr* e : {&copy->lo, &copy->hi, &copy->cond, &copy->index, &copy->value}) {
+      if (*e) *e = loop::substitute(*e, with);
+    }
+    for (auto& b : copy->body) b = substitute_stmt(b, with);
+    return copy;
+  }
 
   static ExprPtr replace_load(const ExprPtr& e, const loop::Expr& load, const ExprPtr& with) {
     if (loop::same_expr(*e, load)) return with;
@@ -208,9 +271,26 @@ class TileEmitter {
       }
     }
     if (cache_.kc > 0 && init_) body.push_back(loop::if_then(k0_is(OpKind::Ne, 0, k_lo()), reload));
+    int sets = accumulator_sets(rows, vectors);
+    for (int set = 1; set < sets; ++set) {
+      for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < vectors; ++c) {
+          body.push_back(
+              loop::declare(acc(r, c, set), loop::broadcast(loop::zero(m_.dtype), tile_.lanes)));
+        }
+      }
+    }
     std::vector<int> all_rows;
     for (int r = 0; r < rows; ++r) all_rows.push_back(r);
-    for (auto& s : chain(0, all_rows, vectors, guards_hold)) body.push_back(std::move(s));
+    for (auto& s : chain(0, all_rows, vectors, guards_hold, sets, 0)) body.push_back(std::move(s));
+    for (int set = 1; set < sets; ++set) {
+      for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < vectors; ++c) {
+          body.push_back(loop::assign(
+              acc(r, c), loop::op(m_.agg, m_.dtype, {acc_var(r, c), acc_var(r, c, set)})));
+        }
+      }
+    }
     if (cache_.kc == 0 || !finish_) {
       for (auto& s : stores(rows, vectors, finish_ != nullptr)) body.push_back(std::move(s));
     } else {  // the epilogue after the last reduction block only
@@ -244,15 +324,17 @@ class TileEmitter {
     return out;
   }
 
-  // The reduction chain from level k for the given rows.
-  std::vector<StmtPtr> chain(size_t k, const std::vector<int>& rows, int vectors,
-                             bool guards_hold) const {
+  // The reduction chain from level k for the given rows, accumulating into set `set`; its
+  // innermost loop split over `sets` sets (accumulator_sets).
+  std::vector<StmtPtr> chain(size_t k, const std::vector<int>& rows, int vectors, bool guards_hold,
+                             int sets, int set) const {
     if (k == m_.chain.size()) {
       std::vector<StmtPtr> out;
       for (int r : rows) {
         for (int c = 0; c < vectors; ++c) {
           ExprPtr v = loop::substitute(value_, at(r, c));
-          out.push_back(loop::assign(acc(r, c), loop::op(m_.agg, m_.dtype, {acc_var(r, c), v})));
+          out.push_back(loop::assign(acc(r, c, set),
+                                     loop::op(m_.agg, m_.dtype, {acc_var(r, c, set), v})));
         }
       }
       return out;
@@ -260,15 +342,20 @@ class TileEmitter {
     const Stmt& s = *m_.chain[k];
     if (s.kind == StmtKind::kFor) {
       auto copy = std::make_shared<Stmt>(s);
-      copy->body = chain(k + 1, rows, vectors, guards_hold);
       if (k == k_index_ && cache_.kc > 0) {  // this reduction block
         copy->lo = loop::var(k0_);
         copy->hi = loop::op(OpKind::Min, DType::I64,
                             {loop::idx_add(loop::var(k0_), loop::int_const(cache_.kc)), s.hi});
       }
+      if (sets > 1 && k == innermost_for_) {
+        return split_loop(*copy, k, rows, vectors, guards_hold, sets);
+      }
+      copy->body = chain(k + 1, rows, vectors, guards_hold, sets, set);
       return {copy};
     }
-    auto inner = [&](const std::vector<int>& r) { return chain(k + 1, r, vectors, guards_hold); };
+    auto inner = [&](const std::vector<int>& r) {
+      return chain(k + 1, r, vectors, guards_hold, sets, set);
+    };
     if (!loop::mentions(*s.cond, m_.x)) return {loop::if_then(s.cond, inner(rows))};
     if (guards_hold) return inner(rows);
     auto cond_at = [&](int r) { return loop::substitute(s.cond, {{m_.x, row(r)}}); };
@@ -321,6 +408,8 @@ class TileEmitter {
   CacheTile cache_;
   bool columns_outer_ = false;
   size_t k_index_ = 0;
+  int registers_ = 16;
+  size_t innermost_for_ = SIZE_MAX;  // the chain's innermost reduction loop (none: SIZE_MAX)
   std::string x0_, j0_, x1_, k0_;
   ExprPtr value_, init_, finish_;
 };
@@ -385,7 +474,7 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target)
   if (columns_outer) {
     if (auto block = reduction_block(*m, tile, target)) std::tie(k_index, cache.kc) = *block;
   }
-  TileEmitter emitter(*m, tile, cache, k_index, columns_outer);
+  TileEmitter emitter(*m, tile, cache, k_index, columns_outer, target.vector_registers);
   if (!emitter.prepare()) return kernel;
   size_t top = top_parallel_index(out);
   // The chain's statements belong to the x loop, which the next line replaces.

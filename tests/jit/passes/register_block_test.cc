@@ -133,6 +133,24 @@ TEST_CASE("register-blocked kernels match the interpreter at tile and vector edg
   }
 }
 
+TEST_CASE("small edge tiles split their reduction over several accumulator sets") {
+  // AVX2 (16 registers): a 7-wide conv leaves one-column tiles at the padding, whose two
+  // accumulators alone would wait on each FMA. Their channel loop runs four ways unrolled into
+  // four sets, summed before the store; the 9 channels leave one iteration for set 0.
+  std::vector<Shape> shapes = {Shape(DType::F32, {1, 7, 7, 9}), Shape(DType::F32, {3, 3, 9, 16}),
+                               Shape(DType::F32, {16})};
+  std::string text = scheduled(kConvBiasRelu, shapes, 256);
+  INFO(text);
+  CHECK(text.find("var $acc0_1s3: f32x8 = splat8(0:f32)") != std::string::npos);
+  CHECK(text.find("for ci in [0, 8) step 4") != std::string::npos);
+  CHECK(text.find("$acc0_1s3 = ($acc0_1s3 + ") != std::string::npos);
+  CHECK(text.find("$acc0_0 = ($acc0_0 + $acc0_0s1)") != std::string::npos);
+  for (int64_t ci : {1, 4, 9}) {
+    check_against_interpreter(kConvBiasRelu, {positive({1, 7, 7, ci}, 40 + ci),
+                                              positive({3, 3, ci, 16}, 41), positive({16}, 42)});
+  }
+}
+
 TEST_CASE("cache tiles: reduction blocks and macro blocks of rows, searched under L2") {
   passes::CpuTarget cpu = passes::cpu_target_for(512, 2);
   cpu.l2_bytes = 2 * 1024 * 1024;
