@@ -166,6 +166,21 @@ class ChannelsLast(unittest.TestCase):
             got = plaidml.run(plaidml.onnx.load(path), feeds)
         np.testing.assert_allclose(got["Y"], want[0], rtol=1e-4, atol=1e-4)
 
+    def test_host_transposes_match_numpy(self):
+        # Transposes of known tensors run on the host at import (weights go OIHW -> HWIO that
+        # way), in tiles when the innermost axis moves: every permutation, edges of the tiles.
+        import itertools
+        rng = np.random.default_rng(5)
+        for shape in [(5, 3, 2, 4), (17, 33), (1, 18, 19)]:
+            for perm in itertools.permutations(range(len(shape))):
+                for dtype, elem in [(np.float32, F32), (np.int8, TensorProto.INT8)]:
+                    a = (rng.standard_normal(shape) * 10).astype(dtype)
+                    m = model([helper.make_node("Transpose", ["W"], ["Y"], perm=list(perm))], [],
+                              [vinfo("Y", None, elem)], [numpy_helper.from_array(a, "W")])
+                    got = plaidml.run(plaidml.onnx.load_bytes(m.SerializeToString()), {})["Y"]
+                    np.testing.assert_array_equal(got, a.transpose(perm),
+                                                  err_msg="%s %s" % (shape, perm))
+
     def test_the_option_rejects_null(self):
         with self.assertRaisesRegex(plaidml.InvalidArgumentError, "argument 'options' is NULL"):
             plaidml.onnx._call("plaidml_onnx_options_set_channels_last", None, True)

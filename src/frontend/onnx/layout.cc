@@ -30,25 +30,67 @@ plaidml::Tensor transpose(const plaidml::Tensor& x, const std::vector<int64_t>& 
 
 namespace {
 
-// Moves n elements of Bytes bytes: the source offset follows the output index incrementally
-// (step: the source stride of each output axis), so a 25M-element weight moves in a fraction of
-// a second at import.
-template <size_t Bytes>
-void permute_elements(const char* src, char* dst, int64_t n, const std::vector<int64_t>& dims,
-                      const std::vector<int64_t>& step) {
-  size_t rank = dims.size();
-  std::vector<int64_t> at(rank, 0);
-  int64_t from = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    std::memcpy(dst + static_cast<size_t>(i) * Bytes, src + static_cast<size_t>(from) * Bytes,
-                Bytes);
-    for (size_t j = rank; j-- > 0;) {
-      from += step[j];
-      if (++at[j] < dims[j]) break;
-      from -= step[j] * dims[j];
-      at[j] = 0;
-    }
+// Calls f(dst_offset, src_offset) for every index of the output axes `axes` (others at 0).
+template <typename F>
+void for_each_index(const std::vector<size_t>& axes, const std::vector<int64_t>& dims,
+                    const std::vector<int64_t>& out_stride, const std::vector<int64_t>& step,
+                    F&& f) {
+  for (int64_t d : dims) {
+    if (d == 0) return;
   }
+  std::vector<int64_t> at(axes.size(), 0);
+  int64_t to = 0, from = 0;
+  while (true) {
+    f(to, from);
+    size_t k = axes.size();
+    while (k-- > 0) {
+      size_t j = axes[k];
+      to += out_stride[j];
+      from += step[j];
+      if (++at[k] < dims[j]) break;
+      to -= out_stride[j] * dims[j];
+      from -= step[j] * dims[j];
+      at[k] = 0;
+    }
+    if (k == SIZE_MAX) return;
+  }
+}
+
+// Moves the elements of Bytes bytes to their permuted places. step: the source stride of each
+// output axis. When the source's innermost axis (output axis `inner_src`) is not the output's,
+// the two are copied in 16 x 16 tiles, so that reads and writes both stay within a few cache
+// lines (an OIHW -> HWIO weight of 25M elements moves in tens of milliseconds).
+template <size_t Bytes>
+void permute_elements(const char* src, char* dst, const std::vector<int64_t>& dims,
+                      const std::vector<int64_t>& step, size_t inner_src) {
+  constexpr int64_t kTile = 16;
+  size_t rank = dims.size(), last = rank - 1;
+  std::vector<int64_t> out_stride(rank, 1);
+  for (size_t j = last; j-- > 0;) out_stride[j] = out_stride[j + 1] * dims[j + 1];
+  std::vector<size_t> outer;
+  for (size_t j = 0; j < last; ++j) {
+    if (j != inner_src) outer.push_back(j);
+  }
+  if (inner_src == last) {  // whole rows are contiguous on both sides
+    for_each_index(outer, dims, out_stride, step, [&](int64_t to, int64_t from) {
+      std::memcpy(dst + to * Bytes, src + from * Bytes, static_cast<size_t>(dims[last]) * Bytes);
+    });
+    return;
+  }
+  const int64_t rows = dims[inner_src], cols = dims[last];
+  const int64_t row_to = out_stride[inner_src], col_from = step[last];
+  for_each_index(outer, dims, out_stride, step, [&](int64_t to, int64_t from) {
+    for (int64_t p0 = 0; p0 < rows; p0 += kTile) {
+      for (int64_t q0 = 0; q0 < cols; q0 += kTile) {
+        for (int64_t p = p0; p < std::min(p0 + kTile, rows); ++p) {
+          for (int64_t q = q0; q < std::min(q0 + kTile, cols); ++q) {
+            std::memcpy(dst + (to + p * row_to + q) * Bytes, src + (from + p + q * col_from) * Bytes,
+                        Bytes);
+          }
+        }
+      }
+    }
+  });
 }
 
 }  // namespace
@@ -62,14 +104,21 @@ HostTensor transpose(const HostTensor& x, const std::vector<int64_t>& perm) {
   std::vector<int64_t> in_stride(rank, 1);
   for (size_t a = rank; a-- > 1;) in_stride[a - 1] = in_stride[a] * x.dims[a];
   for (size_t j = 0; j < rank; ++j) step[j] = in_stride[static_cast<size_t>(perm[j])];
+  if (rank == 0 || out.elements() == 0) {
+    if (rank == 0) std::memcpy(out.mutable_data(), x.data, x.byte_size());
+    return out;
+  }
+  size_t inner_src = 0;  // the output axis that is the source's innermost
+  for (size_t j = 0; j < rank; ++j) {
+    if (static_cast<size_t>(perm[j]) == rank - 1) inner_src = j;
+  }
   const auto* src = static_cast<const char*>(x.data);
   auto* dst = static_cast<char*>(out.mutable_data());
-  int64_t n = out.elements();
   switch (dtype_bytes(x.dtype)) {
-    case 1: permute_elements<1>(src, dst, n, dims, step); break;
-    case 2: permute_elements<2>(src, dst, n, dims, step); break;
-    case 4: permute_elements<4>(src, dst, n, dims, step); break;
-    default: permute_elements<8>(src, dst, n, dims, step); break;
+    case 1: permute_elements<1>(src, dst, dims, step, inner_src); break;
+    case 2: permute_elements<2>(src, dst, dims, step, inner_src); break;
+    case 4: permute_elements<4>(src, dst, dims, step, inner_src); break;
+    default: permute_elements<8>(src, dst, dims, step, inner_src); break;
   }
   return out;
 }

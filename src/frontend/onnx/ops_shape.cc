@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <set>
 
+#include "layout.h"
 #include "ops_shape_util.h"
 
 namespace plaidml::onnx_import {
@@ -204,15 +205,7 @@ void transpose_op(NodeContext& cx) {
   bool identity = true;
   for (size_t k = 0; k < r; ++k) identity = identity && perm[k] == static_cast<int64_t>(k);
   if (identity) return set_reshaped(cx, 0, 0, input_dims(cx, 0));
-  if (const HostTensor* h = foldable(cx, 0)) {
-    std::vector<int64_t> out_dims, in_strides = strides_of(h->dims);
-    for (int64_t p : perm) out_dims.push_back(h->dims[static_cast<size_t>(p)]);
-    return cx.set_output(0, host_remap(*h, out_dims, [&](const std::vector<int64_t>& idx) {
-      int64_t s = 0;
-      for (size_t k = 0; k < r; ++k) s += idx[k] * in_strides[static_cast<size_t>(perm[k])];
-      return s;
-    }));
-  }
+  if (const HostTensor* h = foldable(cx, 0)) return cx.set_output(0, transpose(*h, perm));
   cx.set_output(0, plaidml::op("transpose", {cx.tensor(0)}, plaidml::Attrs().set("perm", perm)),
                 cx.dtype(0));
 }
