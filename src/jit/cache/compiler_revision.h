@@ -13,7 +13,8 @@ namespace plaidml::jit {
 // 4: SPIR-V pow and fmod with C's results for negative bases and infinite divisors, SPIR-V
 // division corrected to half an ulp; OpenCL f32 division and sqrt correctly rounded where the
 // device can; 5: LLVM machine code at CodeGenOptLevel::Less; 6: kernels take their parameters
-// (loop::parameters), not every slot of the program.
-inline constexpr int kCompilerRevision = 6;
+// (loop::parameters), not every slot of the program; 7: libm calls are pure (the vectorizer may
+// call libmvec's variants), edge tiles split their reduction over accumulator sets.
+inline constexpr int kCompilerRevision = 7;
 
 }  // namespace plaidml::jit

@@ -15,7 +15,10 @@ struct TargetDesc {
   std::string cpu;       // "sapphirerapids"
   std::string features;  // "+avx512f,+fma,..." (LLVM feature string)
   int vector_bits = 128; // widest vector register the features allow (512 with AVX-512)
-  std::string key() const { return triple + "|" + cpu + "|" + features; }
+  std::string vector_library;  // "libmvec" when kernels may call it (llvm_veclib.h), else ""
+  std::string key() const {
+    return triple + "|" + cpu + "|" + features + (vector_library.empty() ? "" : "|" + vector_library);
+  }
 };
 
 // CPU kernel ABI (format "elf-object"): every kernel is

@@ -1,6 +1,8 @@
 // Elementwise ops and structural ops compiled to native code, against the interpreter.
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "jit/codegen/harness.h"
 
 namespace plaidml::jit::testing {
@@ -32,6 +34,50 @@ TEST_CASE("every float function, in f32, f64, f16 and bf16") {
     check_against_interpreter("function (X[N]) -> (R) { R = atanh(X); }", {x});
     check_against_interpreter("function (X[N], Y[N]) -> (R) { R = pow(X, Y); }",
                               {x, random_tensor(Shape(d, {37}), 32)});
+  }
+}
+
+// Whether the object of `text` at `shapes` calls `symbol` (its name is in the ELF's strings).
+bool object_calls(const std::string& text, const std::vector<Shape>& shapes,
+                  const std::string& symbol) {
+  auto lowered = lower(bind_tile(text, shapes));
+  REQUIRE(lowered.has_value());
+  passes::PipelineOptions options = passes::default_pipeline_options();
+  options.cpu = host_cpu();
+  REQUIRE(passes::run_pipeline(*lowered, options).is_ok());
+  auto artifact = emit_llvm_object(*lowered, target());
+  REQUIRE_MESSAGE(artifact.has_value(), artifact.status().message());
+  std::string bytes(artifact->bytes.begin(), artifact->bytes.end());
+  return bytes.find(symbol) != std::string::npos;
+}
+
+TEST_CASE("vector math: libmvec's functions on whole vectors, over the whole float range") {
+  // Where the host has libmvec (llvm_veclib.h), exp and erf of a long row are vector calls.
+  const char* gelu = "function (X[N]) -> (R) { R = X * 0.5 * (1 + erf(X * 0.7071067811865476)); }";
+  if (target().vector_library == "libmvec") {
+    CHECK(object_calls("function (X[N]) -> (R) { R = exp(X); }", {Shape(DType::F32, {1000})},
+                       "_ZGVdN8v_expf"));
+    CHECK(object_calls(gelu, {Shape(DType::F32, {1000})}, "_ZGVdN8v_erff"));
+  }
+  // Overflow, underflow to denormals and 0, infinities, NaN, signed zeros among ordinary values.
+  std::vector<double> values;
+  for (int i = 0; i < 400; ++i) values.push_back(-110.0 + 0.55 * i);
+  for (double v : {0.0, -0.0, 1e-40, -1e-40, 88.72, 88.73, -87.33, -103.9, -104.0}) {
+    values.push_back(v);
+  }
+  values.push_back(std::numeric_limits<double>::infinity());
+  values.push_back(-std::numeric_limits<double>::infinity());
+  values.push_back(std::numeric_limits<double>::quiet_NaN());
+  for (DType d : {DType::F32, DType::F64}) {
+    HostTensor x = make_tensor(d, {static_cast<int64_t>(values.size())}, values);
+    CAPTURE(dtype_name(d));
+    for (const char* f : {"exp", "erf", "tanh", "sin", "cos", "sigmoid"}) {
+      CAPTURE(f);
+      check_against_interpreter(fmt::format("function (X[N]) -> (R) {{ R = {}(X); }}", f), {x});
+    }
+    check_against_interpreter(gelu, {x});
+    HostTensor positive = make_tensor(d, {6}, {1e-40, 0.5, 1, 100, 1e30, 0});
+    check_against_interpreter("function (X[N]) -> (R) { R = log(X); }", {positive});
   }
 }
 

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
@@ -20,6 +21,7 @@
 #include "core/base/env.h"
 #include "core/base/logging.h"
 #include "jit/codegen/llvm/llvm_emitter.h"
+#include "jit/codegen/llvm/llvm_veclib.h"
 
 namespace plaidml::jit {
 namespace {
@@ -66,7 +68,8 @@ Expected<std::unique_ptr<llvm::TargetMachine>> make_target_machine(const TargetD
 // explicit_vectors: every kernel was vectorized and unrolled by the loop passes
 // (register-block), so LLVM's vectorizers and unroller have nothing left to do but cost compile
 // time; other kernels rely on them.
-void optimize(llvm::Module& module, llvm::TargetMachine& tm, bool explicit_vectors) {
+void optimize(llvm::Module& module, llvm::TargetMachine& tm, bool explicit_vectors,
+              const llvm::TargetLibraryInfoImpl& library) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -76,6 +79,8 @@ void optimize(llvm::Module& module, llvm::TargetMachine& tm, bool explicit_vecto
   tuning.SLPVectorization = !explicit_vectors;
   tuning.LoopUnrolling = !explicit_vectors;
   llvm::PassBuilder pb(&tm, tuning);
+  // Before the defaults, so that the vectorizer knows the vector math library's functions.
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -121,6 +126,7 @@ TargetDesc host_target() {
   }
   std::sort(features.begin(), features.end());  // StringMap order is not stable: keys need it
   for (size_t i = 0; i < features.size(); ++i) desc.features += (i ? "," : "") + features[i];
+  desc.vector_library = llvmgen::vector_library(desc.features);
   if (has_feature(desc.features, "avx512f")) {
     desc.vector_bits = 512;
   } else if (has_feature(desc.features, "avx")) {
@@ -153,12 +159,16 @@ Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetD
   auto start = std::chrono::steady_clock::now();
   bool explicit_vectors = std::all_of(program.kernels.begin(), program.kernels.end(),
                                       [](const loop::Kernel& k) { return loop::has_vectors(k); });
-  optimize(module, *tm, explicit_vectors);
+  llvm::TargetLibraryInfoImpl library =
+      llvmgen::library_info(llvm::Triple(target.triple), target.vector_library);
+  optimize(module, *tm, explicit_vectors, library);
   double optimize_ms = ms_since(start);
   dump_if_asked(module);
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream out(buffer);
   llvm::legacy::PassManager codegen;
+  // Vector intrinsics (llvm.exp.v8f32 of a register-blocked epilogue) become libmvec calls here.
+  codegen.add(new llvm::TargetLibraryInfoWrapperPass(library));
   if (tm->addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::ObjectFile)) {
     return make_error(StatusCode::kUnsupported, "LLVM cannot emit an object file for '{}'",
                       target.triple);

@@ -89,7 +89,9 @@ Value* libm_call(Env& env, const char* name, std::vector<Value*> args) {
   auto callee = env.module.getOrInsertFunction(symbol, llvm::FunctionType::get(t, types, false));
   if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
     f->setDoesNotThrow();
-    f->setOnlyAccessesInaccessibleMemory();  // errno at most
+    // It may set errno, which no kernel reads: as a pure function, the vectorizer may call its
+    // vector variant (llvm_veclib.h).
+    f->setDoesNotAccessMemory();
   }
   return env.b.CreateCall(callee, args);
 }
