@@ -425,6 +425,20 @@ bool wants_columns_outer(const Match& m, const RegisterTile& tile, const CpuTarg
   return panel > target.l2_bytes / 2 && column_tiles >= target.threads;
 }
 
+// A matmul of few rows and wide weights that do not stay in L2 (BERT's 128 tokens times a
+// 768 x 3072 weight), on several threads: split the columns, not the rows. Each thread then
+// reads only its columns' slice of the weights (and all of the small A), where row blocks have
+// every thread stream all of the weights through the shared cache.
+bool wide_weights_for_threads(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
+  if (target.threads <= 1 || !m.x_loop->parallel) return false;
+  int64_t rows = m.x_hi - m.x_lo, cols = m.j_hi - m.j_lo;
+  int64_t panel = reduction_points(m) * cols * (dtype_bits(m.dtype) / 8);
+  int64_t width = int64_t(tile.vectors) * tile.lanes;
+  int64_t column_tiles = (cols + width - 1) / width;
+  return panel > target.l2_bytes / 2 && rows * 2 <= cols &&
+         column_tiles >= 2 * int64_t(target.threads);
+}
+
 // With the column tiles outermost, the reduction's innermost loop (a conv's input channels) runs
 // in blocks whose slice of the weights stays in L2 even though it is strided: a column tile
 // reads only its RN columns of each weight row, so its lines fall in a fraction of L2's sets.
@@ -469,7 +483,9 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target)
     cache = search_cache_tile(m->x_hi - m->x_lo, loop::trip_count(*m->chain[0]), m->j_hi - m->j_lo,
                               dtype_bits(m->dtype) / 8, tile.rows, target);
   }
-  bool columns_outer = cache.kc == 0 && wants_columns_outer(*m, tile, target);
+  bool columns_outer = (cache.kc == 0 && wants_columns_outer(*m, tile, target)) ||
+                       wide_weights_for_threads(*m, tile, target);
+  if (columns_outer) cache = CacheTile{};  // reduction blocks, if any, come from reduction_block
   size_t k_index = 0;
   if (columns_outer) {
     if (auto block = reduction_block(*m, tile, target)) std::tie(k_index, cache.kc) = *block;

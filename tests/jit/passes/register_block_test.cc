@@ -227,6 +227,26 @@ TEST_CASE("deep conv layers: column tiles outermost, the weights' slice per tile
   }
 }
 
+TEST_CASE("few rows, wide weights, many threads: the column tiles are the parallel loop") {
+  // BERT's 128 tokens times a 768 x 3072 weight (9 MiB, beyond L2) on 16 threads.
+  std::vector<Shape> shapes = {Shape(DType::F32, {128, 768}), Shape(DType::F32, {768, 3072})};
+  passes::CpuTarget many = passes::cpu_target_for(512, 16);
+  std::string text = scheduled(kMatmul, shapes, 512, many);
+  CHECK(text.find("parallel for j$rb in [0, 3072) step") != std::string::npos);
+  // One thread keeps the rows (and cache tiles) outermost, and so do as many rows as columns.
+  std::string one = scheduled(kMatmul, shapes, 512, passes::cpu_target_for(512, 1));
+  CHECK(one.find("parallel for j$rb") == std::string::npos);
+  std::string square = scheduled(
+      kMatmul, {Shape(DType::F32, {3072, 768}), Shape(DType::F32, {768, 3072})}, 512, many);
+  CHECK(square.find("parallel for j$rb") == std::string::npos);
+  passes::CpuTarget host_many = host_cpu();
+  host_many.threads = 16;
+  host_many.l2_bytes = 16 * 1024;  // so that a small weight counts as wide
+  for (int64_t n : {1024, 1030}) {
+    check_against_interpreter(kMatmul, {positive({9, 40}, 60), positive({40, n}, 61)}, host_many);
+  }
+}
+
 TEST_CASE("deep conv layers: input channels in blocks inside each column tile") {
   // Weights of 288 KiB > L2 / 2: blocks of 16 of the 64 channels.
   passes::CpuTarget cpu = avx512_with_l2(320 * 1024);
