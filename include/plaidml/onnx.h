@@ -74,8 +74,9 @@ PLAIDML_API plaidml_status plaidml_onnx_options_set_dim(plaidml_onnx_options* op
  * only where an op that needs channels first reads it. Inputs and outputs keep the model's
  * layout either way, and the results agree within rounding. false imports every op as written.
  * Known issue: NVIDIA's Vulkan driver loses the device (DEVICE_ERROR, "VK_ERROR_DEVICE_LOST")
- * on some large channels-last programs (ResNet-50, MobileNetV3) that it runs channels first;
- * on that device, import with false until per-kernel binding lands.
+ * on channels-last ResNet-50 from its first residual block (BERT, which lost it too, runs
+ * since kernels bind only their own buffers); it runs channels first: on that device, import
+ * image models with false until the GPU kernel issue finds the cause.
  * Statuses: OK; INVALID_ARGUMENT (NULL options). */
 PLAIDML_API plaidml_status plaidml_onnx_options_set_channels_last(plaidml_onnx_options* options,
                                                                   bool enabled);

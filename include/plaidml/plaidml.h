@@ -382,8 +382,8 @@ typedef void (*plaidml_release_fn)(void* release_data);
  * no longer need them (also when this call fails). The bytes are hashed once, here; a program's
  * constants are uploaded to a device by its first execute there and stay resident for later
  * executes (the CPU device reads them in place, never a second copy, when they are 64-byte
- * aligned, as plaidml's copies are); they are not part of the shape key (plaidml_compile lists only inputs). Programs
- * with constants print them in Tile as `constant(f32[2], [1, 2])`, or by digest when larger
+ * aligned, as plaidml's copies are); they are not part of the shape key (plaidml_compile lists
+ * only inputs). Programs with constants print them in Tile as `constant(f32[2], [1, 2])`, or by digest when larger
  * than 16 elements (text that does not carry them, so it does not parse back).
  * Statuses: OK; INVALID_ARGUMENT (NULL builder or out_value, NULL data with byte_size > 0,
  * unknown dtype, a negative dim, byte_size disagreeing with the shape, a duplicate name);

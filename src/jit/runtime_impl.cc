@@ -1,14 +1,14 @@
 #include "jit/runtime_impl.h"
 
-#include "core/ir/constant.h"
-
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <limits>
 
 #include "core/base/env.h"
 #include "core/base/logging.h"
 #include "core/ir/bind.h"
+#include "core/ir/constant.h"
 #include "jit/cache/cache_dir.h"
 
 namespace plaidml::jit {
@@ -196,8 +196,8 @@ Expected<std::shared_ptr<Buffer>> RuntimeImpl::upload(int device_index, const Sh
 Expected<std::shared_ptr<Buffer>> RuntimeImpl::resident(int device_index,
                                                        const ir::ConstantData& constant) {
   PLAIDML_ASSIGN(auto dev, device(device_index));
-  // Unaligned bytes would split vector loads across cache lines (light ResNet-50: 150 ms at
-  // 64 bytes, 184 ms at malloc's 16): those are copied to an aligned device buffer instead.
+  // Kernels' vector loads of unaligned bytes would straddle cache lines: such a constant (only
+  // adopted caller memory can be one; plaidml's own copies are aligned) is copied instead.
   bool aligned = reinterpret_cast<uintptr_t>(constant.data) % ir::kConstantAlignment == 0;
   if (!dev->can_wrap_host() || !constant.owner || !aligned) {
     return upload(device_index, constant.shape, constant.data);

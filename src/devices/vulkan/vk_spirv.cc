@@ -64,8 +64,9 @@ struct FunctionUses {
 std::vector<uint32_t> pointer_operands(uint32_t opcode, uint32_t count) {
   if (opcode == kOpStore || opcode == kOpAtomicStore) return {1};
   if (opcode == kOpCopyMemory) return {1, 2};
-  if (opcode == kOpLoad || opcode == kOpCopyObject || (opcode >= kOpAccessChain && opcode <= kOpInBoundsPtrAccessChain) ||
-      (opcode >= kOpAtomicLoad && opcode <= kOpAtomicXor)) {
+  bool access_chain = opcode >= kOpAccessChain && opcode <= kOpInBoundsPtrAccessChain;
+  bool atomic = opcode >= kOpAtomicLoad && opcode <= kOpAtomicXor;
+  if (opcode == kOpLoad || opcode == kOpCopyObject || access_chain || atomic) {
     return {3};
   }
   if (opcode == kOpFunctionCall) {  // arguments may be pointers to variables

@@ -30,8 +30,9 @@ class NodeContext;
 
 class GraphImporter {
  public:
-  // Import consumes the model's initializer bytes: each moves into storage of its own, so a
-  // weight lives only while a value or the program needs it (not as long as the whole model).
+  // Import consumes the model's initializer bytes: each is copied into aligned storage of its
+  // own and the model's copy freed, so a weight lives only while a value or the program needs
+  // it (not as long as the whole model).
   GraphImporter(std::shared_ptr<onnx::ModelProto> model, ExternalData* external,
                 const ImportOptions& options);
 

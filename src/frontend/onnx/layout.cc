@@ -84,8 +84,8 @@ void permute_elements(const char* src, char* dst, const std::vector<int64_t>& di
       for (int64_t q0 = 0; q0 < cols; q0 += kTile) {
         for (int64_t p = p0; p < std::min(p0 + kTile, rows); ++p) {
           for (int64_t q = q0; q < std::min(q0 + kTile, cols); ++q) {
-            std::memcpy(dst + (to + p * row_to + q) * Bytes, src + (from + p + q * col_from) * Bytes,
-                        Bytes);
+            std::memcpy(dst + (to + p * row_to + q) * Bytes,
+                        src + (from + p + q * col_from) * Bytes, Bytes);
           }
         }
       }

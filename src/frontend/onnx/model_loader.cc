@@ -78,7 +78,8 @@ LoadedModel load_model_file(const std::string& path) {
   }
   check_is_model(*model, static_cast<size_t>(st.st_size));
   size_t slash = path.rfind('/');
-  std::string folder = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  std::string folder =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
   return LoadedModel{std::move(model), folder};
 }
 

@@ -17,7 +17,8 @@ struct TargetDesc {
   int vector_bits = 128; // widest vector register the features allow (512 with AVX-512)
   std::string vector_library;  // "libmvec" when kernels may call it (llvm_veclib.h), else ""
   std::string key() const {
-    return triple + "|" + cpu + "|" + features + (vector_library.empty() ? "" : "|" + vector_library);
+    std::string library = vector_library.empty() ? "" : "|" + vector_library;
+    return triple + "|" + cpu + "|" + features + library;
   }
 };
 
