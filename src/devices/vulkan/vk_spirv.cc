@@ -171,7 +171,6 @@ bool parse_spirv(const std::vector<uint32_t>& words, SpirvModuleInfo* out, std::
                std::to_string(kMaxBinding) + " buffers";
       return false;
     }
-    out->num_bindings = std::max(out->num_bindings, binding + 1);
     binding_of_id[target] = binding;
   }
   for (SpirvEntryPoint& e : out->entry_points) {

@@ -22,7 +22,6 @@ struct SpirvEntryPoint {
 
 struct SpirvModuleInfo {
   std::vector<SpirvEntryPoint> entry_points;
-  uint32_t num_bindings = 0;  // highest Binding of set 0 in the module, plus one
 };
 
 inline constexpr uint32_t kGLComputeModel = 5;

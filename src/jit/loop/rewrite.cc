@@ -79,6 +79,15 @@ StmtPtr deep_copy(const StmtPtr& s) {
   return copy;
 }
 
+StmtPtr substitute(const StmtPtr& s, const std::map<std::string, ExprPtr>& bindings) {
+  auto copy = std::make_shared<Stmt>(*s);
+  for (ExprPtr* e : {&copy->lo, &copy->hi, &copy->cond, &copy->index, &copy->value}) {
+    if (*e) *e = substitute(*e, bindings);
+  }
+  for (auto& b : copy->body) b = substitute(b, bindings);
+  return copy;
+}
+
 bool same_expr(const Expr& a, const Expr& b) {
   if (a.kind != b.kind || a.dtype != b.dtype || a.lanes != b.lanes ||
       a.args.size() != b.args.size()) {

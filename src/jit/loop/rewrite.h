@@ -37,6 +37,8 @@ ExprPtr substitute(const ExprPtr& e, const std::map<std::string, ExprPtr>& bindi
 // A copy of the statement tree that shares no Stmt with `s` (expressions are immutable and
 // stay shared), for passes that edit statements in place.
 StmtPtr deep_copy(const StmtPtr& s);
+// A deep copy of `s` with every variable named in `bindings` replaced in all its expressions.
+StmtPtr substitute(const StmtPtr& s, const std::map<std::string, ExprPtr>& bindings);
 
 // Structural equality.
 bool same_expr(const Expr& a, const Expr& b);

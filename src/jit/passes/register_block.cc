@@ -192,7 +192,7 @@ class TileEmitter {
       std::map<std::string, ExprPtr> shift = {
           {v, loop::idx_add(loop::var(v), loop::int_const(set))}};
       for (const auto& st : chain(k + 1, rows, vectors, guards_hold, 1, set)) {
-        unrolled.push_back(substitute_stmt(st, shift));
+        unrolled.push_back(loop::substitute(st, shift));
       }
     }
     auto main = std::make_shared<Stmt>(loop_stmt);
@@ -203,16 +203,6 @@ class TileEmitter {
     rest->lo = split_end;
     rest->body = chain(k + 1, rows, vectors, guards_hold, 1, 0);
     return {main, rest};
-  }
-
-  // A copy of statement tree `s` with variables replaced in every expression.
-  static StmtPtr substitute_stmt(const StmtPtr& s, const std::map<std::string, ExprPtr>& with) {
-    auto copy = std::make_shared<Stmt>(*s);
-    for (ExprPtr* e : {&copy->lo, &copy->hi, &copy->cond, &copy->index, &copy->value}) {
-      if (*e) *e = loop::substitute(*e, with);
-    }
-    for (auto& b : copy->body) b = substitute_stmt(b, with);
-    return copy;
   }
 
   static ExprPtr replace_load(const ExprPtr& e, const loop::Expr& load, const ExprPtr& with) {
@@ -418,11 +408,18 @@ class TileEmitter {
 // KH*KW*CI x CO) does not stay in L2 and its reduction cannot be cache tiled, the column tiles
 // become the outermost (parallel) loop, so each tile's slice of it stays in L2 while every
 // output position reads it, instead of streaming all of it once per output row.
-bool wants_columns_outer(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
-  int64_t panel = reduction_points(m) * (m.j_hi - m.j_lo) * (dtype_bits(m.dtype) / 8);
+// The bytes of the column operand that the whole reduction reads (a conv's KH*KW*CI x CO).
+int64_t panel_bytes(const Match& m) {
+  return reduction_points(m) * (m.j_hi - m.j_lo) * (dtype_bits(m.dtype) / 8);
+}
+
+int64_t column_tiles(const Match& m, const RegisterTile& tile) {
   int64_t width = int64_t(tile.vectors) * tile.lanes;
-  int64_t column_tiles = (m.j_hi - m.j_lo + width - 1) / width;
-  return panel > target.l2_bytes / 2 && column_tiles >= target.threads;
+  return (m.j_hi - m.j_lo + width - 1) / width;
+}
+
+bool wants_columns_outer(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
+  return panel_bytes(m) > target.l2_bytes / 2 && column_tiles(m, tile) >= target.threads;
 }
 
 // A matmul of few rows and wide weights that do not stay in L2 (BERT's 128 tokens times a
@@ -431,12 +428,8 @@ bool wants_columns_outer(const Match& m, const RegisterTile& tile, const CpuTarg
 // every thread stream all of the weights through the shared cache.
 bool wide_weights_for_threads(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
   if (target.threads <= 1 || !m.x_loop->parallel) return false;
-  int64_t rows = m.x_hi - m.x_lo, cols = m.j_hi - m.j_lo;
-  int64_t panel = reduction_points(m) * cols * (dtype_bits(m.dtype) / 8);
-  int64_t width = int64_t(tile.vectors) * tile.lanes;
-  int64_t column_tiles = (cols + width - 1) / width;
-  return panel > target.l2_bytes / 2 && rows * 2 <= cols &&
-         column_tiles >= 2 * int64_t(target.threads);
+  return panel_bytes(m) > target.l2_bytes / 2 && (m.x_hi - m.x_lo) * 2 <= m.j_hi - m.j_lo &&
+         column_tiles(m, tile) >= 2 * int64_t(target.threads);
 }
 
 // With the column tiles outermost, the reduction's innermost loop (a conv's input channels) runs

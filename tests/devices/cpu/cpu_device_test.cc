@@ -134,6 +134,10 @@ TEST_CASE("cpu device: wrap_host reads the caller's memory in place and never wr
   CHECK(host[1] == 8);
   wrapped->reset();  // freeing it leaves the memory to its owner
   CHECK(host[7] == 2);
+  const plaidml_plugin* p = plaidml::devices::cpu::cpu_plugin();
+  plaidml_plugin_buffer raw = nullptr;
+  CHECK(p->wrap_host(nullptr, host.data(), 8, &raw) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
+  CHECK(std::string(p->last_error()) == "NULL argument to wrap_host");
 }
 
 TEST_CASE("cpu device: out-of-range copies are errors with the plugin's message") {

@@ -63,6 +63,11 @@ TEST_CASE("registry: a good plugin module lists its devices after the CPU") {
   auto exe = (*dev)->load("fake-spirv", {0}, {"main"});
   CHECK(exe.status().code() == StatusCode::kUnsupported);
   CHECK(exe.status().message() == "device fake:1: load: the fake device loads nothing");
+  // Its vtable ends before the optional members: no wrap_host, so constants are copied.
+  CHECK_FALSE((*dev)->can_wrap_host());
+  auto wrapped = (*dev)->wrap_host(&in, 8);
+  CHECK(wrapped.status().code() == StatusCode::kUnsupported);
+  CHECK(wrapped.status().message() == "device fake:1 cannot use host memory in place");
 }
 
 TEST_CASE("registry: broken modules are listed as unavailable, with the reason") {

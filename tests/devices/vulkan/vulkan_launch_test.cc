@@ -56,6 +56,22 @@ TEST_CASE("vulkan launch: each kernel binds only the buffers its entry point use
   CHECK(last_error(dev.p()) == "kernel 'add_one' uses 2 buffer slots, got 1 buffers");
 }
 
+TEST_CASE("vulkan launch: an entry point binding more buffers than the device allows is refused") {
+  OpenDevice dev;
+  plaidml_plugin_executable exe = nullptr;
+  // The module declares binding 1048000, but "small" uses only bindings 0 and 1.
+  auto small = dev.must_load(spirv_module("wide_binding"), {"small"});
+  auto a = dev.buffer_with(std::vector<float>{7.0f});
+  auto b = dev.buffer_with(std::vector<float>{0.0f});
+  REQUIRE(dev.launch(small, 0, {1, 1, 1}, {1, 1, 1}, {a, b}) == PLAIDML_PLUGIN_OK);
+  CHECK(dev.read<float>(b, 1) == std::vector<float>{7.0f});
+  CHECK(dev.load(spirv_module("wide_binding"), {"wide"}, &exe) == PLAIDML_PLUGIN_UNSUPPORTED);
+  std::string message = last_error(dev.p());
+  INFO(message);
+  CHECK(message.rfind("entry point 'wide' binds 1048001 storage buffers; ", 0) == 0);
+  CHECK(message.find(" allows ") != std::string::npos);
+}
+
 TEST_CASE("vulkan launch: a read runs the recorded launches first, a write waits for them") {
   OpenDevice dev;
   auto exe = dev.must_load(spirv_module("add_then_twice"), {"add_one", "twice"});

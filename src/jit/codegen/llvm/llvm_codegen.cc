@@ -126,7 +126,7 @@ TargetDesc host_target() {
   }
   std::sort(features.begin(), features.end());  // StringMap order is not stable: keys need it
   for (size_t i = 0; i < features.size(); ++i) desc.features += (i ? "," : "") + features[i];
-  desc.vector_library = llvmgen::vector_library(desc.features);
+  desc.vector_library = llvmgen::vector_library(has_feature(desc.features, "avx2"));
   if (has_feature(desc.features, "avx512f")) {
     desc.vector_bits = 512;
   } else if (has_feature(desc.features, "avx")) {

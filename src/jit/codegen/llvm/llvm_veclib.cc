@@ -5,12 +5,6 @@
 namespace plaidml::jit::llvmgen {
 namespace {
 
-bool has_avx2(const std::string& features) {
-  size_t pos = features.find("+avx2");
-  return pos != std::string::npos &&
-         (pos + 5 == features.size() || features[pos + 5] == ',');
-}
-
 bool load_libmvec() {
 #if defined(__x86_64__) && defined(__linux__)
   static const bool loaded = [] {
@@ -27,9 +21,7 @@ bool load_libmvec() {
 
 }  // namespace
 
-std::string vector_library(const std::string& features) {
-  return has_avx2(features) && load_libmvec() ? "libmvec" : "";
-}
+std::string vector_library(bool avx2) { return avx2 && load_libmvec() ? "libmvec" : ""; }
 
 llvm::TargetLibraryInfoImpl library_info(const llvm::Triple& triple, const std::string& library) {
   llvm::TargetLibraryInfoImpl tlii(triple);

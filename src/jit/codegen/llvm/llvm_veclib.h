@@ -12,10 +12,11 @@
 namespace plaidml::jit::llvmgen {
 
 // "libmvec" when this process can call the library's AVX2 functions: an x86-64 Linux host with
-// AVX2 and glibc 2.35 or later (erf and tanh). Loads it (RTLD_GLOBAL, once), so that the CPU
-// device's linker resolves its symbols from the process. "" otherwise. Part of the target key:
-// an object that calls libmvec is never loaded where it is missing.
-std::string vector_library(const std::string& features);
+// AVX2 (`avx2`: the target's features have it) and glibc 2.35 or later (erf and tanh). Loads it
+// (RTLD_GLOBAL, once), so that the CPU device's linker resolves its symbols from the process.
+// "" otherwise. Part of the target key: an object that calls libmvec is never loaded where it
+// is missing.
+std::string vector_library(bool avx2);
 
 // The library facts LLVM's passes see: the host's libm, and libmvec's vector variants when
 // `library` is "libmvec".
