@@ -779,6 +779,12 @@ typedef struct plaidml_stats {
   /* Fields below were added in 0.2 with program constants. */
   int64_t constant_uploads; /* constants copied to a device: once per constant and device */
   int64_t constant_bytes;   /* bytes of constants resident on devices now */
+  /* Fields below were added in 0.3 with compiled plans on disk: a compile that finds the plan
+   * of the same program, shapes and device in the cache folder binds, lowers and schedules
+   * nothing (its kernels still come from the kernel cache, counted above). */
+  int64_t plan_disk_hits;   /* compiles made from a plan entry */
+  int64_t plan_disk_misses; /* plan lookups without a usable entry */
+  int64_t plan_disk_writes; /* plan entries written */
 } plaidml_stats;
 
 /* Fills *out_stats (see plaidml_stats). Thread-safe; the values are a consistent snapshot (the

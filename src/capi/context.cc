@@ -198,6 +198,9 @@ plaidml_status plaidml_context_stats(const plaidml_context* context, plaidml_sta
     full.disk_write_failures = stats.disk_write_failures;
     full.constant_uploads = stats.constant_uploads;
     full.constant_bytes = stats.constant_bytes;
+    full.plan_disk_hits = stats.plan_disk_hits;
+    full.plan_disk_misses = stats.plan_disk_misses;
+    full.plan_disk_writes = stats.plan_disk_writes;
     capi::copy_versioned(out_stats, full, out_stats->struct_size);
     return Status::ok();
   });

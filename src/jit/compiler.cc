@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "core/base/env.h"
+#include "core/base/hash.h"
 #include "core/base/logging.h"
 #include "jit/cache/artifact_key.h"
 #include "jit/codegen/llvm/llvm_codegen.h"
@@ -117,11 +119,11 @@ passes::PipelineOptions pipeline_options(const devices::Device& device) {
   return options;
 }
 
-// What profiles say of each kernel: its origins and the bytes of the slots it touches.
-std::vector<CompiledPlan::KernelInfo> kernel_info(const LoweredProgram& lowered) {
-  std::vector<CompiledPlan::KernelInfo> info;
+// What profiles say of each launch: its origins and the bytes of the slots it touches.
+std::vector<LaunchInfo> launch_info(const LoweredProgram& lowered) {
+  std::vector<LaunchInfo> info;
   for (const loop::Kernel& k : lowered.kernels) {
-    CompiledPlan::KernelInfo i{k.origins, 0};
+    LaunchInfo i{k.origins, 0};
     std::vector<int> slots = k.reads;
     slots.insert(slots.end(), k.writes.begin(), k.writes.end());
     std::sort(slots.begin(), slots.end());
@@ -152,23 +154,92 @@ bool dump_asks_for_code() {
   return value.find(",llvm,") != std::string::npos || value.find(",opencl,") != std::string::npos;
 }
 
-// The artifact from the cache, or generated (and then cached). A program without kernels
-// needs no code and is not worth an entry.
-Expected<ArtifactCache::Lookup> artifact_for(const LoweredProgram& lowered,
+// The artifact from the cache (under `key`), or generated (and then cached). A program
+// without kernels needs no code and is not worth an entry.
+Expected<ArtifactCache::Lookup> artifact_for(const LoweredProgram& code,
                                              const devices::Device& device,
+                                             const ArtifactTarget& target, const ArtifactKey& key,
                                              ArtifactCache* artifacts) {
-  PLAIDML_ASSIGN(ArtifactTarget target, choose_target(device));
-  auto make = [&] { return generate(lowered, device, target.format); };
+  auto make = [&] { return generate(code, device, target.format); };
   if (artifacts == nullptr) {
     PLAIDML_ASSIGN(Artifact artifact, make());
     return ArtifactCache::Lookup{std::make_shared<const Artifact>(std::move(artifact)),
                                  ArtifactCache::Source::kGenerated};
   }
-  if (lowered.kernels.empty() || dump_asks_for_code()) return artifacts->generate_uncached(make);
-  return artifacts->get_or_generate(make_artifact_key(lowered, target), make);
+  if (code.kernels.empty() || dump_asks_for_code()) return artifacts->generate_uncached(make);
+  return artifacts->get_or_generate(key, make);
+}
+
+// Lowering, the loop passes and the kernel table: everything before code generation.
+Expected<KernelTable> schedule(const ir::BoundProgram& bound, const devices::Device& device,
+                               LoweredProgram* lowered_out) {
+  LowerOptions options;
+  options.gpu = wants_gpu_lowering(device);
+  PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound, options));
+  PLAIDML_TRY(passes::run_pipeline(lowered, pipeline_options(device)));
+  KernelTable table = build_kernel_table(lowered);
+  *lowered_out = std::move(lowered);
+  return table;
+}
+
+PlanRecord make_record(const ir::BoundProgram& bound, LoweredProgram lowered, KernelTable table,
+                       const ArtifactKey& key) {
+  PlanRecord r;
+  r.input_shapes = bound.input_shapes;
+  r.output_shapes = bound.output_shapes;
+  r.launch_info = launch_info(lowered);
+  r.memory_plan = plan_memory(lowered);
+  r.memory = memory_figures(lowered, r.memory_plan);
+  for (const BufferSlot& slot : lowered.slots) {
+    bool constant = slot.role == BufferSlot::Role::kConstant;
+    r.constant_digests.push_back(
+        constant ? bound.program->nodes.at(static_cast<size_t>(slot.index)).constant->digest : 0);
+  }
+  r.slots = std::move(lowered.slots);
+  r.calls = std::move(table.calls);
+  r.kernel_count = static_cast<int>(table.code.kernels.size());
+  r.artifact_key_text = key.text;
+  return r;
+}
+
+// Whether a plan entry's constant slots are the program's constant nodes, with the same shape
+// and digest (the key's program text names constants by digest; this checks the node ids).
+bool constants_match(const PlanRecord& record, const ir::Program& program) {
+  for (size_t s = 0; s < record.slots.size(); ++s) {
+    const BufferSlot& slot = record.slots[s];
+    if (slot.role != BufferSlot::Role::kConstant) continue;
+    if (static_cast<size_t>(slot.index) >= program.nodes.size()) return false;
+    const ir::Node& node = program.nodes[static_cast<size_t>(slot.index)];
+    if (node.kind != ir::NodeKind::kConstant || !node.constant ||
+        node.constant->shape != slot.shape || node.constant->digest != record.constant_digests[s]) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
+
+Expected<std::shared_ptr<const CompiledPlan>> CompiledPlan::create(
+    PlanRecord record, const Artifact& artifact, std::shared_ptr<devices::Device> device,
+    int device_index) {
+  if (static_cast<size_t>(record.kernel_count) != artifact.kernels.size()) {
+    return make_error(StatusCode::kInternal, "the plan launches {} kernels; its artifact has {}",
+                      record.kernel_count, artifact.kernels.size());
+  }
+  auto plan = std::make_shared<CompiledPlan>();
+  plan->record_ = std::move(record);
+  plan->kernels_ = artifact.kernels;
+  plan->device_ = std::move(device);
+  plan->device_index_ = device_index;
+  if (!artifact.kernels.empty()) {
+    std::vector<std::string> symbols;
+    for (const auto& k : artifact.kernels) symbols.push_back(k.symbol);
+    PLAIDML_ASSIGN(plan->executable_,
+                   plan->device_->load(artifact.format, artifact.bytes, symbols));
+  }
+  return std::shared_ptr<const CompiledPlan>(std::move(plan));
+}
 
 Expected<CompiledPlan::Arena> CompiledPlan::acquire_arena(
     const std::function<Expected<std::shared_ptr<Buffer>>(uint64_t bytes)>& allocate) const {
@@ -181,7 +252,7 @@ Expected<CompiledPlan::Arena> CompiledPlan::acquire_arena(
     }
   }
   Arena arena;
-  for (uint64_t bytes : memory_plan_.block_bytes) {
+  for (uint64_t bytes : record_.memory_plan.block_bytes) {
     PLAIDML_ASSIGN(auto block, allocate(bytes));
     arena.push_back(std::move(block));
   }
@@ -193,45 +264,108 @@ void CompiledPlan::release_arena(Arena arena) const {
   free_arenas_.push_back(std::move(arena));
 }
 
-Expected<std::shared_ptr<const CompiledPlan>> compile(
-    const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
-    int device_index, ArtifactCache* artifacts) {
-  auto start = std::chrono::steady_clock::now();
-  LowerOptions options;
-  options.gpu = wants_gpu_lowering(*device);
-  PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound, options));
-  PLAIDML_TRY(passes::run_pipeline(lowered, pipeline_options(*device)));
-  KernelTable table = build_kernel_table(lowered);
-  double lower_s = seconds_since(start);
-  PLAIDML_ASSIGN(ArtifactCache::Lookup found, artifact_for(table.code, *device, artifacts));
-  const Artifact& artifact = *found.artifact;
-  double codegen_s = seconds_since(start) - lower_s;
+namespace {
 
-  auto plan = std::make_shared<CompiledPlan>();
-  plan->input_shapes_ = bound.input_shapes;
-  plan->output_shapes_ = bound.output_shapes;
-  plan->kernel_info_ = kernel_info(lowered);
-  plan->memory_plan_ = plan_memory(lowered);
-  plan->memory_ = memory_figures(lowered, plan->memory_plan_);
-  plan->slots_ = std::move(lowered.slots);
-  plan->kernels_ = artifact.kernels;
-  plan->calls_ = std::move(table.calls);
-  plan->device_ = device;
-  plan->device_index_ = device_index;
-  if (!artifact.kernels.empty()) {
-    std::vector<std::string> symbols;
-    for (const auto& k : artifact.kernels) symbols.push_back(k.symbol);
-    PLAIDML_ASSIGN(plan->executable_, device->load(artifact.format, artifact.bytes, symbols));
-  }
+// compile(), also giving the plan's record (for a plan entry).
+Expected<std::shared_ptr<const CompiledPlan>> compile_recorded(
+    const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
+    int device_index, ArtifactCache* artifacts, PlanRecord* record_out) {
+  auto start = std::chrono::steady_clock::now();
+  LoweredProgram lowered;
+  PLAIDML_ASSIGN(KernelTable table, schedule(bound, *device, &lowered));
+  double lower_s = seconds_since(start);
+  PLAIDML_ASSIGN(ArtifactTarget target, choose_target(*device));
+  ArtifactKey key = make_artifact_key(table.code, target);
+  PLAIDML_ASSIGN(ArtifactCache::Lookup found,
+                 artifact_for(table.code, *device, target, key, artifacts));
+  double codegen_s = seconds_since(start) - lower_s;
+  size_t launches = table.calls.size();
+  PlanRecord record = make_record(bound, std::move(lowered), std::move(table), key);
+  if (record_out) *record_out = record;
+  PLAIDML_ASSIGN(auto plan,
+                 CompiledPlan::create(std::move(record), *found.artifact, device, device_index));
   double total_s = seconds_since(start);
   logger().debug(
       "compiled '{}' for {}: {} launches of {} kernels, {} object bytes, {} (lower+passes {:.1f} "
       "ms, codegen or cache {:.1f} ms, load {:.1f} ms, total {:.1f} ms)",
-      bound.program->name, device->id(), plan->calls_.size(), artifact.kernels.size(),
-      artifact.bytes.size(),
-      source_name(found.source), lower_s * 1e3, codegen_s * 1e3,
+      bound.program->name, device->id(), launches, found.artifact->kernels.size(),
+      found.artifact->bytes.size(), source_name(found.source), lower_s * 1e3, codegen_s * 1e3,
       (total_s - lower_s - codegen_s) * 1e3, total_s * 1e3);
-  return std::shared_ptr<const CompiledPlan>(std::move(plan));
+  return plan;
+}
+
+// The plan from the entry under `key`, or nullptr when there is none that fits the program.
+// The entry's artifact comes from the artifact cache; when that lost it, the program is
+// scheduled again to generate it (the entry keeps the rest).
+std::shared_ptr<const CompiledPlan> restore_plan(
+    const ArtifactKey& key, const std::shared_ptr<const ir::Program>& program,
+    const std::vector<Shape>& input_shapes, const std::shared_ptr<devices::Device>& device,
+    int device_index, ArtifactCache& artifacts, PlanStore& plans) {
+  auto start = std::chrono::steady_clock::now();
+  std::optional<PlanRecord> record = plans.read(key);
+  if (!record) return nullptr;
+  if (!constants_match(*record, *program)) {
+    plans.count(false);
+    logger().debug("plan entry {}: its constants are not the program's", to_hex(key.digest, 8));
+    return nullptr;
+  }
+  ArtifactKey code_key;
+  code_key.text = record->artifact_key_text;
+  code_key.digest = sha256(code_key.text);
+  auto regenerate = [&]() -> Expected<Artifact> {
+    PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
+    LoweredProgram lowered;
+    PLAIDML_ASSIGN(KernelTable table, schedule(bound, *device, &lowered));
+    PLAIDML_ASSIGN(ArtifactTarget target, choose_target(*device));
+    if (make_artifact_key(table.code, target).text != code_key.text) {
+      return Status(StatusCode::kInternal, "the plan entry names kernels the program no longer has");
+    }
+    return generate(table.code, *device, target.format);
+  };
+  auto found = artifacts.get_or_generate(code_key, regenerate);
+  Expected<std::shared_ptr<const CompiledPlan>> plan =
+      found ? CompiledPlan::create(std::move(*record), *found->artifact, device, device_index)
+            : Expected<std::shared_ptr<const CompiledPlan>>(found.status());
+  if (!plan) {
+    plans.count(false);
+    logger().debug("plan entry {} unused: {}", to_hex(key.digest, 8), plan.status().message());
+    return nullptr;
+  }
+  plans.count(true);
+  logger().debug("compiled '{}' for {} from its plan entry: {} launches, kernels {} ({:.1f} ms)",
+                 program->name, device->id(), (*plan)->calls().size(), source_name(found->source),
+                 seconds_since(start) * 1e3);
+  return *plan;
+}
+
+}  // namespace
+
+Expected<std::shared_ptr<const CompiledPlan>> compile(
+    const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
+    int device_index, ArtifactCache* artifacts) {
+  return compile_recorded(bound, device, device_index, artifacts, nullptr);
+}
+
+Expected<std::shared_ptr<const CompiledPlan>> compile_program(
+    const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
+    const std::shared_ptr<devices::Device>& device, int device_index, ArtifactCache* artifacts,
+    PlanStore* plans) {
+  bool dumps = dump_asks_for_code() || passes::default_pipeline_options().dump;
+  if (plans == nullptr || !plans->enabled() || artifacts == nullptr || dumps) {
+    PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
+    return compile(bound, device, device_index, artifacts);
+  }
+  PLAIDML_ASSIGN(ArtifactTarget target, choose_target(*device));
+  ArtifactKey key = make_plan_key(*program, input_shapes, target, pipeline_options(*device).cpu);
+  if (auto plan = restore_plan(key, program, input_shapes, device, device_index, *artifacts,
+                               *plans)) {
+    return plan;
+  }
+  PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
+  PlanRecord record;
+  PLAIDML_ASSIGN(auto plan, compile_recorded(bound, device, device_index, artifacts, &record));
+  if (record.kernel_count > 0) plans->write(key, record);
+  return plan;
 }
 
 }  // namespace plaidml::jit

@@ -232,7 +232,7 @@ Status RunCall::launch() {
       PLAIDML_TRY(device_->launch(*plan_->executable(), params, args));
       continue;
     }
-    const CompiledPlan::KernelInfo& info = plan_->kernel_info()[k];
+    const LaunchInfo& info = plan_->launch_info()[k];
     ProfileScope timed(profiler, {entry.symbol, "kernel", 0, 0, device_->id(), info.origins,
                                   info.bytes, entry.work});
     PLAIDML_TRY(device_->launch(*plan_->executable(), params, args));

@@ -52,6 +52,10 @@ struct CacheStats {
   int64_t disk_invalid = 0;
   int64_t disk_writes = 0;
   int64_t disk_write_failures = 0;
+  // Plan entries on disk (jit/plan_store.h): compiles that bound, lowered and scheduled nothing.
+  int64_t plan_disk_hits = 0;
+  int64_t plan_disk_misses = 0;
+  int64_t plan_disk_writes = 0;
   // Resident constants (jit/constant_buffers.h).
   int64_t constant_uploads = 0;  // constants uploaded to a device (once each per device)
   int64_t constant_bytes = 0;    // bytes of constants resident now

@@ -78,6 +78,7 @@ Expected<std::unique_ptr<Runtime>> RuntimeImpl::create(const RuntimeOptions& opt
   std::unique_ptr<RuntimeImpl> rt(new RuntimeImpl());
   rt->options_ = options;
   rt->artifacts_ = std::make_unique<ArtifactCache>(resolve_cache_dir(options.cache_dir));
+  rt->plans_ = std::make_unique<PlanStore>(rt->artifacts_->disk_dir());
   logger().debug("kernel cache folder: {}",
                  rt->artifacts_->disk_dir().empty() ? "none" : rt->artifacts_->disk_dir());
   rt->list_all_ = std::move(list_all);
@@ -269,8 +270,8 @@ Expected<std::shared_ptr<const Plan>> RuntimeImpl::prepare_impl(
   PlanKey key{program->fingerprint(), input_shapes, dev->id()};
   return cache_.get_or_compile(key, [&]() -> Expected<PlanCache::PlanPtr> {
     ProfileScope timed(profiler_, {"compile " + program->name, "compile", 0, 0, dev->id(), {}, 0});
-    PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
-    PLAIDML_ASSIGN(auto plan, compile(bound, dev, device_index, artifacts_.get()));
+    PLAIDML_ASSIGN(auto plan, compile_program(program, input_shapes, dev, device_index,
+                                              artifacts_.get(), plans_.get()));
     logger().debug("plan cache miss: compiled {}", key.to_string());
     return PlanCache::PlanPtr(std::move(plan));
   });
@@ -286,6 +287,10 @@ CacheStats RuntimeImpl::stats() const {
   s.disk_invalid = a.disk_invalid;
   s.disk_writes = a.disk_writes;
   s.disk_write_failures = a.disk_write_failures;
+  PlanStoreStats p = plans_->stats();
+  s.plan_disk_hits = p.hits;
+  s.plan_disk_misses = p.misses;
+  s.plan_disk_writes = p.writes;
   s.constant_uploads = constants_.uploads();
   s.constant_bytes = constants_.resident_bytes();
   return s;

@@ -18,6 +18,7 @@
 #include "jit/plan_cache.h"
 #include "jit/compiler.h"
 #include "jit/constant_buffers.h"
+#include "jit/plan_store.h"
 #include "jit/runtime.h"
 
 namespace plaidml::jit {
@@ -110,6 +111,7 @@ class RuntimeImpl : public Runtime {
   mutable std::vector<std::shared_ptr<devices::Device>> opened_;  // parallel to entries_
   PlanCache cache_;
   std::unique_ptr<ArtifactCache> artifacts_;
+  std::unique_ptr<PlanStore> plans_;  // plan entries in the same cache folder
   ConstantBuffers constants_;
   mutable Profiler profiler_;
 };

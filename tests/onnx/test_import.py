@@ -171,7 +171,7 @@ class ChannelsLast(unittest.TestCase):
         # way), in tiles when the innermost axis moves: every permutation, edges of the tiles.
         import itertools
         rng = np.random.default_rng(5)
-        for shape in [(5, 3, 2, 4), (17, 33), (1, 18, 19)]:
+        for shape in [(5, 3, 2, 4), (17, 33), (1, 18, 19), (20, 3, 3, 1)]:
             for perm in itertools.permutations(range(len(shape))):
                 for dtype, elem in [(np.float32, F32), (np.int8, TensorProto.INT8)]:
                     a = (rng.standard_normal(shape) * 10).astype(dtype)
@@ -180,6 +180,13 @@ class ChannelsLast(unittest.TestCase):
                     got = plaidml.run(plaidml.onnx.load_bytes(m.SerializeToString()), {})["Y"]
                     np.testing.assert_array_equal(got, a.transpose(perm),
                                                   err_msg="%s %s" % (shape, perm))
+        # A weight of 5.5 MB (storage on 2 MiB pages) OIHW -> HWIO, whose H and W move as one
+        # axis of 9 (axes the source holds adjacent and in order are merged).
+        a = rng.standard_normal((512, 300, 3, 3)).astype(np.float32)
+        m = model([helper.make_node("Transpose", ["W"], ["Y"], perm=[2, 3, 1, 0])], [],
+                  [vinfo("Y", None, F32)], [numpy_helper.from_array(a, "W")])
+        got = plaidml.run(plaidml.onnx.load_bytes(m.SerializeToString()), {})["Y"]
+        np.testing.assert_array_equal(got, a.transpose(2, 3, 1, 0))
 
     def test_the_option_rejects_null(self):
         with self.assertRaisesRegex(plaidml.InvalidArgumentError, "argument 'options' is NULL"):

@@ -165,10 +165,10 @@ void GraphImporter::declare_bound_input(const onnx::ValueInfoProto& input, plaid
   values_[input.name()] = std::move(v);
 }
 
-// The initializer's raw bytes in aligned storage of their own (HostTensor::zeros), the model's
+// The initializer's raw bytes in aligned storage of their own (HostTensor::uninitialized), the model's
 // copy freed at once: a weight then lives only as long as something needs it.
 void take_raw_data(onnx::TensorProto& init, HostTensor& t) {
-  HostTensor own = HostTensor::zeros(t.dtype, t.dims);
+  HostTensor own = HostTensor::uninitialized(t.dtype, t.dims);
   std::memcpy(own.mutable_data(), t.data, t.byte_size());
   std::string().swap(*init.mutable_raw_data());
   t = std::move(own);

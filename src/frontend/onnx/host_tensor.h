@@ -56,6 +56,8 @@ struct HostTensor {
                                  const std::vector<double>& values);
   // Fresh zero-filled storage of dtype and dims (writable through mutable_data()).
   static HostTensor zeros(plaidml_dtype dtype, std::vector<int64_t> dims);
+  // Storage like zeros' whose bytes the caller writes in full before anything reads them.
+  static HostTensor uninitialized(plaidml_dtype dtype, std::vector<int64_t> dims);
   void* mutable_data() const { return const_cast<void*>(data); }
 };
 

@@ -93,25 +93,43 @@ void permute_elements(const char* src, char* dst, const std::vector<int64_t>& di
   });
 }
 
+// The permutation with output axes merged where the source holds them adjacent and in the
+// same order (OIHW -> HWIO is [9][I][O] from [O][I][9]): fewer, longer axes make longer tiles.
+// dims: the merged output dims; step: the source stride of each. Returns the merged axis that
+// holds the source's innermost axis.
+size_t merge_axes(const HostTensor& x, const std::vector<int64_t>& perm,
+                  std::vector<int64_t>& dims, std::vector<int64_t>& step) {
+  size_t inner_src = 0;
+  size_t rank = x.rank();
+  std::vector<int64_t> in_stride(rank, 1);
+  for (size_t a = rank; a-- > 1;) in_stride[a - 1] = in_stride[a] * x.dims[a];
+  for (size_t j = 0; j < rank; ++j) {
+    auto axis = static_cast<size_t>(perm[j]);
+    if (j > 0 && perm[j] == perm[j - 1] + 1) {
+      dims.back() *= x.dims[axis];
+      step.back() = in_stride[axis];
+    } else {
+      dims.push_back(x.dims[axis]);
+      step.push_back(in_stride[axis]);
+    }
+    if (axis == rank - 1) inner_src = dims.size() - 1;
+  }
+  return inner_src;
+}
+
 }  // namespace
 
 HostTensor transpose(const HostTensor& x, const std::vector<int64_t>& perm) {
   size_t rank = x.rank();
-  std::vector<int64_t> dims(rank), step(rank);
-  for (size_t j = 0; j < rank; ++j) dims[j] = x.dims[static_cast<size_t>(perm[j])];
-  HostTensor out = HostTensor::zeros(x.dtype, dims);
-  // Row-major strides of x, read in the output's axis order.
-  std::vector<int64_t> in_stride(rank, 1);
-  for (size_t a = rank; a-- > 1;) in_stride[a - 1] = in_stride[a] * x.dims[a];
-  for (size_t j = 0; j < rank; ++j) step[j] = in_stride[static_cast<size_t>(perm[j])];
+  std::vector<int64_t> out_dims(rank);
+  for (size_t j = 0; j < rank; ++j) out_dims[j] = x.dims[static_cast<size_t>(perm[j])];
+  HostTensor out = HostTensor::uninitialized(x.dtype, out_dims);
   if (rank == 0 || out.elements() == 0) {
     if (rank == 0) std::memcpy(out.mutable_data(), x.data, x.byte_size());
     return out;
   }
-  size_t inner_src = 0;  // the output axis that is the source's innermost
-  for (size_t j = 0; j < rank; ++j) {
-    if (static_cast<size_t>(perm[j]) == rank - 1) inner_src = j;
-  }
+  std::vector<int64_t> dims, step;
+  size_t inner_src = merge_axes(x, perm, dims, step);
   const auto* src = static_cast<const char*>(x.data);
   auto* dst = static_cast<char*>(out.mutable_data());
   switch (dtype_bytes(x.dtype)) {

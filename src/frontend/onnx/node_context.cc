@@ -217,7 +217,7 @@ std::optional<HostTensor> NodeContext::attr_tensor(const std::string& name) cons
   // uses (constants made from attribute tensors are copied).
   HostTensor t = read_tensor(a->t(), nullptr, nullptr);
   if (t.owner == nullptr && t.data != nullptr) {
-    HostTensor copy = HostTensor::zeros(t.dtype, t.dims);
+    HostTensor copy = HostTensor::uninitialized(t.dtype, t.dims);
     std::memcpy(copy.mutable_data(), t.data, t.byte_size());
     return copy;
   }

@@ -45,7 +45,7 @@ void constant_of_shape_op(NodeContext& cx) {
   if (all_known(*shape)) {
     std::vector<int64_t> dims = known_values(*shape);
     if (element_count(dims) <= kWeightFoldLimit) {
-      HostTensor out = HostTensor::zeros(value.dtype, dims);
+      HostTensor out = HostTensor::uninitialized(value.dtype, dims);
       size_t bytes = dtype_bytes(value.dtype);
       // One element, then the filled prefix doubled: a 100 MB weight in about 25 copies.
       auto* dst = static_cast<char*>(out.mutable_data());

@@ -46,6 +46,9 @@ class DiskCache {
   // dir: the folder, created with its parents on the first write. "" disables the cache: every
   // read finds nothing without touching the disk, every write is skipped.
   explicit DiskCache(std::string dir) : dir_(std::move(dir)) {}
+  // quiet_writes: write failures log at debug level only (a second folder beside one that
+  // already warns for the same cause: the plan entries beside the kernels).
+  DiskCache(std::string dir, bool quiet_writes) : dir_(std::move(dir)), warned_(quiet_writes) {}
 
   bool enabled() const { return !dir_.empty(); }
   const std::string& dir() const { return dir_; }

@@ -123,11 +123,12 @@ int main(int argc, char** argv) {
   TRY("stats", plaidml_context_stats(ctx, &s));
   printf(
       "ok=%d compiles=%lld kernels_compiled=%lld disk_hits=%lld disk_misses=%lld "
-      "disk_invalid=%lld disk_writes=%lld disk_write_failures=%lld compile_ms=%.3f "
-      "run_ms=%.3f\n",
+      "disk_invalid=%lld disk_writes=%lld disk_write_failures=%lld plan_disk_hits=%lld "
+      "plan_disk_writes=%lld compile_ms=%.3f run_ms=%.3f\n",
       ok, (long long)s.compiles, (long long)s.kernels_compiled, (long long)s.disk_hits,
       (long long)s.disk_misses, (long long)s.disk_invalid, (long long)s.disk_writes,
-      (long long)s.disk_write_failures, t1 - t0, t2 - t1);
+      (long long)s.disk_write_failures, (long long)s.plan_disk_hits,
+      (long long)s.plan_disk_writes, t1 - t0, t2 - t1);
   plaidml_buffer_destroy(out[0]);
   plaidml_buffer_destroy(in[0]);
   plaidml_buffer_destroy(in[1]);

@@ -97,6 +97,7 @@ TEST_CASE("multi-process: a second process at the same shapes compiles nothing")
   CHECK(first.fields["ok"] == "1");
   CHECK(first.fields["kernels_compiled"] != "0");
   CHECK(first.fields["disk_writes"] == "1");
+  CHECK(first.fields["plan_disk_writes"] == "1");
   ChildResult second = run_child(dir, cache, 96);
   INFO(second.line);
   REQUIRE(second.exit_code == 0);
@@ -105,7 +106,10 @@ TEST_CASE("multi-process: a second process at the same shapes compiles nothing")
   CHECK(second.fields["kernels_compiled"] == "0");
   CHECK(second.fields["disk_hits"] == "1");
   CHECK(second.fields["disk_writes"] == "0");
+  CHECK(second.fields["plan_disk_hits"] == "1");  // nothing bound, lowered or scheduled
+  CHECK(second.fields["plan_disk_writes"] == "0");
   check_entries_valid(cache + "/kernels", 1);
+  check_entries_valid(cache + "/plans", 1);
   // Another shape in a third process: a new entry beside the first.
   ChildResult third = run_child(dir, cache, 40);
   CHECK(third.fields["kernels_compiled"] != "0");

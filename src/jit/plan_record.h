@@ -1,0 +1,52 @@
+// A compiled plan as plain data (everything of CompiledPlan but the loaded code), and its bytes
+// for the disk cache's plan entries (jit/plan_store.h).
+//
+// A warm start in a new process binds, lowers and schedules nothing: the plan entry gives the
+// slots, launches, memory plan and profile names, and names the kernels' artifact by its key
+// text, which the artifact cache then serves. Decoding checks every length and index, so a
+// damaged payload is an error, never a crash or a launch out of bounds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/status.h"
+#include "jit/kernel_table.h"
+#include "jit/lower/lower.h"
+#include "jit/memory_plan.h"
+#include "jit/runtime.h"
+
+namespace plaidml::jit {
+
+// The version of this encoding; part of every plan key (jit/plan_store.h).
+inline constexpr uint32_t kPlanCodecVersion = 1;
+
+// What profiles say of one launch.
+struct LaunchInfo {
+  std::vector<std::string> origins;  // loop::Kernel::origins
+  uint64_t bytes = 0;                // of the slots it reads and writes
+};
+
+struct PlanRecord {
+  std::vector<Shape> input_shapes;
+  std::vector<Shape> output_shapes;
+  std::vector<BufferSlot> slots;
+  // Per slot: the digest of a constant slot's data (ir::ConstantData::digest), else 0. A plan
+  // entry is used only when the program's constant nodes at those slots still match.
+  std::vector<uint64_t> constant_digests;
+  std::vector<KernelCall> calls;
+  std::vector<LaunchInfo> launch_info;  // parallel to calls
+  MemoryPlan memory_plan;
+  MemoryFigures memory;
+  int kernel_count = 0;            // kernels of the artifact, which calls index
+  std::string artifact_key_text;   // the artifact's key (jit/cache/artifact_key.h)
+};
+
+std::string encode_plan_record(const PlanRecord& record);
+
+// kIoError naming what is malformed or inconsistent ("call 3: argument 9 of 8 slots").
+Expected<PlanRecord> decode_plan_record(std::string_view payload);
+
+}  // namespace plaidml::jit
