@@ -78,6 +78,7 @@ class Lexer {
       return make(TokenKind::kIdent, start);
     }
     if (is_digit(c) || (c == '.' && is_digit(at(pos_ + 1)))) return number();
+    if (c == '"') return string();
     for (const auto& p : kPuncts) {
       if (text_.substr(pos_, p.text.size()) == p.text) {
         pos_ += p.text.size();
@@ -111,6 +112,22 @@ class Lexer {
     if (is_ident_char(at(pos_))) return malformed(start);
     return make(is_float ? TokenKind::kFloat : TokenKind::kInt, start);
   }
+
+  // "..." on one line, without escapes.
+  Expected<Token> string() {
+    size_t start = pos_++;
+    while (pos_ < text_.size() && text_[pos_] != '"' && text_[pos_] != '\n') ++pos_;
+    if (at(pos_) != '"') {
+      return Status(StatusCode::kParseError,
+                    fmt::format("{}:{}: unterminated string", line_, column_of(start)));
+    }
+    ++pos_;
+    Token t = make(TokenKind::kString, start);
+    t.text = t.text.substr(1, t.text.size() - 2);
+    return t;
+  }
+
+  int column_of(size_t start) const { return static_cast<int>(start - line_start_) + 1; }
 
   Status malformed(size_t start) {
     while (is_ident_char(at(pos_)) || at(pos_) == '.') ++pos_;

@@ -193,6 +193,7 @@ Expected<ir::ValueId> Parser::parse_primary() {
   }
   if (t.kind != TokenKind::kIdent) return error(t, "expected an expression, found {}", describe(t));
   advance();
+  if (t.text == "constant" && peek().kind == TokenKind::kLParen) return parse_constant(t);
   if (peek().kind == TokenKind::kLParen) return parse_call(t);
   if (is_lower(t)) {
     return error(t, "index variable '{}' can only be used inside a contraction", t.text);

@@ -7,8 +7,9 @@
 
 namespace plaidml::parse {
 
-Parser::Parser(std::vector<Token> tokens, std::string program_name)
-    : tokens_(std::move(tokens)), builder_(std::move(program_name)) {}
+Parser::Parser(std::vector<Token> tokens, std::string program_name,
+               const ConstantResolver& resolver)
+    : tokens_(std::move(tokens)), builder_(std::move(program_name)), resolver_(resolver) {}
 
 const Token& Parser::peek(size_t ahead) const {
   size_t i = pos_ + ahead;
@@ -164,9 +165,10 @@ Status Parser::parse_statement() {
 }
 
 Expected<std::shared_ptr<const ir::Program>> parse_tile(std::string_view text,
-                                                        std::string program_name) {
+                                                        std::string program_name,
+                                                        const ConstantResolver& resolver) {
   PLAIDML_ASSIGN(std::vector<Token> tokens, lex(text));
-  return Parser(std::move(tokens), std::move(program_name)).parse_program();
+  return Parser(std::move(tokens), std::move(program_name), resolver).parse_program();
 }
 
 }  // namespace plaidml::parse

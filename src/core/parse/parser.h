@@ -12,13 +12,14 @@
 
 #include "core/base/status.h"
 #include "core/ir/builder.h"
+#include "core/parse/parse.h"
 #include "core/parse/token.h"
 
 namespace plaidml::parse {
 
 class Parser {
  public:
-  Parser(std::vector<Token> tokens, std::string program_name);
+  Parser(std::vector<Token> tokens, std::string program_name, const ConstantResolver& resolver);
   Expected<std::shared_ptr<const ir::Program>> parse_program();
 
  private:
@@ -65,6 +66,11 @@ class Parser {
   Expected<ir::ValueId> parse_number(const Token& t, bool negate);
   Expected<ir::ValueId> parse_call(const Token& name);
 
+  // parse_constant.cc: `constant(dtype[dims], [values])` or `constant(dtype[dims], digest "hex")`.
+  Expected<ir::ValueId> parse_constant(const Token& name);
+  Expected<Shape> parse_constant_shape();
+  Status parse_constant_value(DType dtype, std::vector<uint8_t>& bytes);
+
   // Nesting guard: deeply nested text must give an error, not overflow the stack.
   static constexpr int kMaxDepth = 200;
   Status enter(const Token& at);
@@ -78,6 +84,7 @@ class Parser {
   size_t pos_ = 0;
   ir::ProgramBuilder builder_;
   std::vector<Token> outputs_;  // the header's output names, checked after the body
+  const ConstantResolver& resolver_;
 };
 
 }  // namespace plaidml::parse

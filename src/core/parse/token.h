@@ -43,6 +43,7 @@ enum class TokenKind {
   kAndAnd,  // && and || are not Tile: lexed only to say so clearly
   kOrOr,
   kBang,  // ! alone, likewise
+  kString,  // "text" on one line (a constant's digest); the token's text is what is inside
   kEnd,
 };
 
