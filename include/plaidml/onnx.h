@@ -81,6 +81,18 @@ PLAIDML_API plaidml_status plaidml_onnx_options_set_dim(plaidml_onnx_options* op
 PLAIDML_API plaidml_status plaidml_onnx_options_set_channels_last(plaidml_onnx_options* options,
                                                                   bool enabled);
 
+/* Whether plaidml_onnx_import_file keeps the imported program in the disk cache folder and
+ * reuses it (default true): a model file imported again with the same options, in this or a
+ * later process, is read back from there (plaidml_program_cache_load) without parsing the
+ * model, its weights the cache file's mapped pages. The key is the file's identity (canonical
+ * path, device, inode, size, modification and change times in nanoseconds), the options and
+ * the importer's revision, so a rewritten or replaced file is imported again. Models whose
+ * tensors live in external data files, and imports with bound input values, are not kept.
+ * Importing bytes is never cached. The cache folder is the one contexts use
+ * (PLAIDML_CACHE_DIR; empty turns it off). Statuses: OK; INVALID_ARGUMENT (NULL options). */
+PLAIDML_API plaidml_status plaidml_onnx_options_set_cache(plaidml_onnx_options* options,
+                                                          bool enabled);
+
 /* Binds the graph input `name` to a value at import: the importer treats it as a constant
  * (folding what it feeds) and the program no longer has that input. This is how a model whose
  * shapes depend on an input's contents imports: a Reshape's `shape`, a TopK's `K`, a Resize's

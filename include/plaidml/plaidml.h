@@ -272,6 +272,33 @@ PLAIDML_API plaidml_status plaidml_program_from_tile(const char* tile_text,
 /* Frees a program. Running executions keep what they need. NULL does nothing. */
 PLAIDML_API void plaidml_program_destroy(plaidml_program* program);
 
+/* Writes the program to a file (its Tile text and its constants' bytes; format in
+ * src/core/parse/program_file.h) that plaidml_program_load reads back in any later process,
+ * without the frontend that built it. The file appears whole or not at all (written beside and
+ * renamed). Statuses: OK, INVALID_ARGUMENT (NULL), IO_ERROR naming the path and the reason. */
+PLAIDML_API plaidml_status plaidml_program_save(const plaidml_program* program, const char* path);
+
+/* Reads a program plaidml_program_save wrote. Its constants are the file's pages, mapped
+ * read-only (the file may be replaced or deleted meanwhile: the mapping stays). The caller owns
+ * *out_program. Statuses: OK; INVALID_ARGUMENT (NULL); NOT_FOUND (no such file); IO_ERROR (not
+ * a regular file, not a program file, another version, truncated or damaged: the message says
+ * which). */
+PLAIDML_API plaidml_status plaidml_program_load(const char* path, plaidml_program** out_program);
+
+/* Programs kept in the disk cache folder (the one a context created now without the CACHE_DIR
+ * option would use: PLAIDML_CACHE_DIR, else the default) under a caller's key, e.g. a model
+ * file's identity and import options: libplaidml_onnx keeps imported models there. Entries live
+ * in <folder>/programs/, named by the key's SHA-256, and hold the key itself: another key's
+ * entry is NOT_FOUND. The entry is opened without following a symlink and without blocking.
+ * cache_store: OK also when the disk cache is off or its folder cannot be written (nothing is
+ * stored, and a debug log line says why). cache_load: OK with *out_program NULL when there is
+ * no usable entry (absent, the cache off; damaged or foreign: also logged as a warning), else
+ * the caller owns *out_program. INVALID_ARGUMENT for NULL. */
+PLAIDML_API plaidml_status plaidml_program_cache_store(const char* key,
+                                                       const plaidml_program* program);
+PLAIDML_API plaidml_status plaidml_program_cache_load(const char* key,
+                                                      plaidml_program** out_program);
+
 /* Prints the program as Tile text that parses back to the same program. The caller owns
  * *out_text and frees it with plaidml_string_destroy.
  * Statuses: OK, INVALID_ARGUMENT, OUT_OF_MEMORY. */

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
 
 #include "core/base/env.h"
@@ -202,18 +203,23 @@ PlanRecord make_record(const ir::BoundProgram& bound, LoweredProgram lowered, Ke
   return r;
 }
 
-// Whether a plan entry's constant slots are the program's constant nodes, with the same shape
-// and digest (the key's program text names constants by digest; this checks the node ids).
-bool constants_match(const PlanRecord& record, const ir::Program& program) {
+// Points a plan entry's constant slots at the program's constant nodes of the same digest and
+// shape (the key's program text names constants by digest, so they are there; their node ids
+// depend on how the program was built). False when one is missing.
+bool bind_constant_slots(PlanRecord& record, const ir::Program& program) {
+  std::map<std::pair<uint64_t, std::string>, int> nodes;
+  for (size_t id = 0; id < program.nodes.size(); ++id) {
+    const ir::Node& n = program.nodes[id];
+    if (n.kind != ir::NodeKind::kConstant || !n.constant) continue;
+    nodes.emplace(std::pair{n.constant->digest, n.constant->shape.to_string()},
+                  static_cast<int>(id));
+  }
   for (size_t s = 0; s < record.slots.size(); ++s) {
-    const BufferSlot& slot = record.slots[s];
+    BufferSlot& slot = record.slots[s];
     if (slot.role != BufferSlot::Role::kConstant) continue;
-    if (static_cast<size_t>(slot.index) >= program.nodes.size()) return false;
-    const ir::Node& node = program.nodes[static_cast<size_t>(slot.index)];
-    if (node.kind != ir::NodeKind::kConstant || !node.constant ||
-        node.constant->shape != slot.shape || node.constant->digest != record.constant_digests[s]) {
-      return false;
-    }
+    auto it = nodes.find({record.constant_digests[s], slot.shape.to_string()});
+    if (it == nodes.end()) return false;
+    slot.index = it->second;
   }
   return true;
 }
@@ -304,7 +310,7 @@ std::shared_ptr<const CompiledPlan> restore_plan(
   auto start = std::chrono::steady_clock::now();
   std::optional<PlanRecord> record = plans.read(key);
   if (!record) return nullptr;
-  if (!constants_match(*record, *program)) {
+  if (!bind_constant_slots(*record, *program)) {
     plans.count(false);
     logger().debug("plan entry {}: its constants are not the program's", to_hex(key.digest, 8));
     return nullptr;

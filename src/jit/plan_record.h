@@ -34,7 +34,8 @@ struct PlanRecord {
   std::vector<Shape> output_shapes;
   std::vector<BufferSlot> slots;
   // Per slot: the digest of a constant slot's data (ir::ConstantData::digest), else 0. A plan
-  // entry is used only when the program's constant nodes at those slots still match.
+  // entry's constant slots are pointed at the program's constant nodes of these digests (node
+  // ids depend on how the program was built: imported, or loaded from a program file).
   std::vector<uint64_t> constant_digests;
   std::vector<KernelCall> calls;
   std::vector<LaunchInfo> launch_info;  // parallel to calls

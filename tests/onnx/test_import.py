@@ -193,6 +193,85 @@ class ChannelsLast(unittest.TestCase):
             plaidml.onnx._call("plaidml_onnx_options_set_channels_last", None, True)
 
 
+class ImportCache(unittest.TestCase):
+    """A model file imported again comes back from the disk cache (plaidml_onnx_options_set_cache),
+    computing what onnxruntime computes; a damaged entry, a changed file or other options import
+    anew."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.saved = os.environ.get("PLAIDML_CACHE_DIR")
+        os.environ["PLAIDML_CACHE_DIR"] = os.path.join(self.folder.name, "cache")
+        self.entries = os.path.join(self.folder.name, "cache", "programs")
+
+    def tearDown(self):
+        if self.saved is None:
+            del os.environ["PLAIDML_CACHE_DIR"]
+        else:
+            os.environ["PLAIDML_CACHE_DIR"] = self.saved
+        self.folder.cleanup()
+
+    def entry_files(self):
+        return sorted(os.listdir(self.entries)) if os.path.isdir(self.entries) else []
+
+    def test_a_second_import_reads_the_entry_and_agrees_with_onnxruntime(self):
+        import onnxruntime
+        rng = np.random.default_rng(11)
+        m = conv_net(rng)
+        path = os.path.join(self.folder.name, "net.onnx")
+        onnx.save(m, path)
+        feeds = {"X": rng.standard_normal((2, 3, 9, 9)).astype(np.float32),
+                 "Wx": rng.standard_normal((5, 16, 1, 1)).astype(np.float32)}
+        want = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"]).run(
+            ["Y", "Z"], feeds)
+
+        def check(program):
+            got = plaidml.run(program, feeds)
+            for name, ref in zip(["Y", "Z"], want):
+                np.testing.assert_allclose(got[name], ref, rtol=1e-4, atol=1e-4)
+
+        first = plaidml.onnx.load(path)
+        check(first)
+        (entry,) = self.entry_files()
+        entry_path = os.path.join(self.entries, entry)
+        inode = os.stat(entry_path).st_ino
+        second = plaidml.onnx.load(path)
+        self.assertEqual(second.print(), first.print())
+        check(second)
+        self.assertEqual(os.stat(entry_path).st_ino, inode)  # read, not written again
+        # A damaged entry is not used: the model imports anew and the entry is rewritten.
+        size = os.path.getsize(entry_path)
+        with open(entry_path, "r+b") as f:
+            f.truncate(size // 2)
+        check(plaidml.onnx.load(path))
+        self.assertEqual(os.path.getsize(entry_path), size)
+        # Other options, or the file written again, are other keys; cache=False stores nothing.
+        check(plaidml.onnx.load(path, channels_last=False))
+        self.assertEqual(len(self.entry_files()), 2)
+        plaidml.onnx.load(path, cache=False)
+        self.assertEqual(len(self.entry_files()), 2)
+        onnx.save(m, path)
+        check(plaidml.onnx.load(path))
+        self.assertEqual(len(self.entry_files()), 3)
+
+    def test_bytes_and_bound_values_are_not_cached(self):
+        m = add_relu()
+        path = os.path.join(self.folder.name, "m.onnx")
+        onnx.save(m, path)
+        plaidml.onnx.load_bytes(m.SerializeToString())
+        plaidml.onnx.load(path, values={"X": np.ones((1, 3), np.float32)})
+        self.assertEqual(self.entry_files(), [])
+        x = np.array([[-9, 1, 2]], np.float32)
+        for _ in range(2):
+            got = plaidml.run(plaidml.onnx.load(path), {"X": x})["Y"]
+            np.testing.assert_array_equal(got, np.maximum(x + np.arange(6).reshape(2, 3), 0))
+        self.assertEqual(len(self.entry_files()), 1)
+
+    def test_the_option_rejects_null(self):
+        with self.assertRaisesRegex(plaidml.InvalidArgumentError, "argument 'options' is NULL"):
+            plaidml.onnx._call("plaidml_onnx_options_set_cache", None, True)
+
+
 class SymbolicSizes(unittest.TestCase):
     """The shape computations of exported transformers, on sizes only known at run time."""
 

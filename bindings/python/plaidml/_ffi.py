@@ -85,6 +85,8 @@ _PROTOTYPES = {
     "plaidml_context_profile_summary": (c_status, [c_p, ctypes.c_size_t, P(c_p)]),
     "plaidml_context_profile_clear": (c_status, [c_p]),
     "plaidml_program_from_tile": (c_status, [c_str, P(c_p)]),
+    "plaidml_program_save": (c_status, [c_p, c_str]),
+    "plaidml_program_load": (c_status, [c_str, P(c_p)]),
     "plaidml_program_destroy": (None, [c_p]),
     "plaidml_program_print": (c_status, [c_p, P(c_p)]),
     "plaidml_program_input_count": (c_status, [c_p, P(c_size)]),

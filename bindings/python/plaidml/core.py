@@ -1,6 +1,7 @@
 """Contexts, devices, programs and running them on numpy arrays."""
 import collections
 import ctypes
+import os
 import threading
 
 import numpy as np
@@ -236,6 +237,19 @@ class Program:
         out = ctypes.c_void_p()
         call("plaidml_program_from_tile", encode(text), ctypes.byref(out))
         return cls(out)
+
+    @classmethod
+    def load(cls, path):
+        """Reads a program that save() wrote (its weights are the file's mapped pages); raises
+        NotFoundError or PlaidMLIOError naming what is wrong."""
+        out = ctypes.c_void_p()
+        call("plaidml_program_load", encode(os.fspath(path)), ctypes.byref(out))
+        return cls(out)
+
+    def save(self, path):
+        """Writes the program and its constants to one file that load() reads back in any later
+        process, without the frontend that built it (an imported ONNX model, say)."""
+        call("plaidml_program_save", self._handle, encode(os.fspath(path)))
 
     def __del__(self):
         handle = getattr(self, "_handle", None)

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 #include <string_view>
@@ -124,12 +125,14 @@ class Printer {
     out_ += ") -> (";
     for (size_t i = 0; i < p_.outputs.size(); ++i) {
       if (i) out_ += ", ";
-      out_ += p_.outputs[i].first;
+      out_ += tile_name(p_.outputs[i].first);
     }
     out_ += ") {\n";
     for (ValueId id = 0; id < static_cast<ValueId>(p_.nodes.size()); ++id) print_node(id);
     for (const auto& [name, id] : p_.outputs) {
-      if (p_.nodes[id].name != name) out_ += fmt::format("  {} = {};\n", name, p_.nodes[id].name);
+      if (p_.nodes[id].name != name) {
+        out_ += fmt::format("  {} = {};\n", tile_name(name), tile_name(p_.nodes[id].name));
+      }
     }
     out_ += "}\n";
     return std::move(out_);
@@ -150,7 +153,7 @@ class Printer {
   // An inlined dim expression is parenthesised unless it is one token, so that `S / (M * N)`
   // does not print as `S / M * N`.
   std::string ref(ValueId id) const {
-    if (!inline_literal(id)) return p_.nodes[id].name;
+    if (!inline_literal(id)) return tile_name(p_.nodes[id].name);
     const Node& n = p_.nodes[id];
     std::string text = literal_text(n);
     bool atom = n.int_args.empty() || n.int_args[0]->op == IntOp::kDim ||
@@ -159,14 +162,15 @@ class Printer {
   }
 
   void print_input(const Node& n) {
-    out_ += n.name;
+    out_ += tile_name(n.name);
     if (n.input_dtype) out_ += fmt::format(": {}", dtype_name(*n.input_dtype));
     if (!n.input_dims) return;
     out_ += "[";
     for (size_t i = 0; i < n.input_dims->size(); ++i) {
       if (i) out_ += ", ";
       const std::string& d = (*n.input_dims)[i];
-      out_ += d.empty() ? "_" : d;
+      bool size = !d.empty() && std::all_of(d.begin(), d.end(), ::isdigit);
+      out_ += d.empty() ? "_" : size ? d : tile_name(d);
     }
     out_ += "]";
   }
@@ -177,16 +181,16 @@ class Printer {
       case NodeKind::kInput:
         return;
       case NodeKind::kLiteral:
-        if (!inline_literal(id)) out_ += fmt::format("  {} = {};\n", n.name, literal_text(n));
+        if (!inline_literal(id)) out_ += fmt::format("  {} = {};\n", tile_name(n.name), literal_text(n));
         return;
       case NodeKind::kElementwise:
-        out_ += fmt::format("  {} = {};\n", n.name, elementwise(n));
+        out_ += fmt::format("  {} = {};\n", tile_name(n.name), elementwise(n));
         return;
       case NodeKind::kContraction:
         out_ += "  " + contraction(n) + ";\n";
         return;
       case NodeKind::kConstant:
-        out_ += fmt::format("  {} = {};\n", n.name, constant_text(*n.constant));
+        out_ += fmt::format("  {} = {};\n", tile_name(n.name), constant_text(*n.constant));
         return;
     }
   }
@@ -219,7 +223,7 @@ class Printer {
   }
 
   std::string access(const TensorAccess& a) const {
-    std::string s = p_.nodes[a.tensor].name + "[";
+    std::string s = tile_name(p_.nodes[a.tensor].name) + "[";
     for (size_t i = 0; i < a.indices.size(); ++i) {
       s += (i ? ", " : "") + print_int_expr(*a.indices[i]);
     }
@@ -246,7 +250,7 @@ class Printer {
 
   std::string contraction(const Node& n) const {
     const Contraction& c = n.contraction;
-    std::string s = n.name + "[";
+    std::string s = tile_name(n.name) + "[";
     for (size_t i = 0; i < c.out_indices.size(); ++i) {
       s += (i ? ", " : "") + print_int_expr(*c.out_indices[i]);
     }
@@ -278,6 +282,16 @@ bool is_generated_name(const std::string& name) {
   return true;
 }
 
+std::string tile_name(const std::string& name) {
+  auto plain_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  bool plain = !name.empty() && (std::isupper(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+               std::all_of(name.begin(), name.end(), plain_char);
+  if (plain) return name;
+  std::string quoted = "`";
+  for (char c : name) quoted += c == '`' ? std::string("``") : std::string(1, c);
+  return quoted + "`";
+}
+
 std::string_view int_function_name(IntOp op) {
   return op == IntOp::kMax ? "max" : op == IntOp::kMin ? "min" : "floordiv";
 }
@@ -287,8 +301,9 @@ std::string print_int_expr(const IntExpr& e) {
     case IntOp::kLiteral:
       return std::to_string(e.value);
     case IntOp::kIndex:
-    case IntOp::kDim:
       return e.name;
+    case IntOp::kDim:
+      return tile_name(e.name);
     case IntOp::kNeg:
       return "-" + wrap(*e.args[0], precedence(*e.args[0]) <= 3);
     case IntOp::kMax:

@@ -21,4 +21,9 @@ std::string print_int_expr(const IntExpr& expr);
 // True for names the builder generates ("_T0", "_T17").
 bool is_generated_name(const std::string& name);
 
+// A tensor or dimension name as Tile text writes it: as is when it is a plain name (a capital
+// letter or '_', then letters, digits and '_'), else in backquotes with each backquote doubled
+// (`gpu_0/data_0`, as ONNX names are), which the parser reads back as that name.
+std::string tile_name(const std::string& name);
+
 }  // namespace plaidml::ir

@@ -79,6 +79,7 @@ class Lexer {
     }
     if (is_digit(c) || (c == '.' && is_digit(at(pos_ + 1)))) return number();
     if (c == '"') return string();
+    if (c == '`') return quoted_name();
     for (const auto& p : kPuncts) {
       if (text_.substr(pos_, p.text.size()) == p.text) {
         pos_ += p.text.size();
@@ -124,6 +125,29 @@ class Lexer {
     ++pos_;
     Token t = make(TokenKind::kString, start);
     t.text = t.text.substr(1, t.text.size() - 2);
+    return t;
+  }
+
+  // `...` on one line, a doubled backquote standing for one: a name of any characters.
+  Expected<Token> quoted_name() {
+    size_t start = pos_++;
+    std::string name;
+    while (true) {
+      if (pos_ >= text_.size() || text_[pos_] == '\n') {
+        return Status(StatusCode::kParseError,
+                      fmt::format("{}:{}: unterminated name", line_, column_of(start)));
+      }
+      if (text_[pos_] == '`' && at(pos_ + 1) != '`') break;
+      if (text_[pos_] == '`') ++pos_;
+      name += text_[pos_++];
+    }
+    ++pos_;
+    if (name.empty()) {
+      return Status(StatusCode::kParseError, fmt::format("{}:{}: empty name", line_, column_of(start)));
+    }
+    Token t = make(TokenKind::kIdent, start);
+    t.text = std::move(name);
+    t.quoted = true;
     return t;
   }
 

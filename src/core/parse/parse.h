@@ -27,9 +27,12 @@ using ConstantResolver = std::function<Expected<std::shared_ptr<const ir::Consta
 // writes it back the same way. A constant, `W = constant(f32[2, 2], [1, 2.5, -3, inf]);`, holds
 // its values (as many as its shape has elements, in its dtype's range; inf and nan for floats)
 // or its digest (resolved through `resolver`; without one, kParseError saying the data is not
-// in the text).
+// in the text). A name in backquotes may hold any characters but a newline (`gpu_0/data_0`,
+// a doubled backquote for one). source_locations=false leaves the nodes without line:column
+// (a program file's text: later errors must not point into a text the user never saw).
 Expected<std::shared_ptr<const ir::Program>> parse_tile(std::string_view text,
                                                         std::string program_name = "",
-                                                        const ConstantResolver& resolver = {});
+                                                        const ConstantResolver& resolver = {},
+                                                        bool source_locations = true);
 
 }  // namespace plaidml::parse

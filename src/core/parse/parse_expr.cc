@@ -11,7 +11,9 @@
 namespace plaidml::parse {
 namespace {
 
-bool is_lower(const Token& t) { return std::islower(static_cast<unsigned char>(t.text[0])) != 0; }
+bool is_lower(const Token& t) {
+  return !t.quoted && std::islower(static_cast<unsigned char>(t.text[0])) != 0;
+}
 
 struct BinaryOp {
   TokenKind token;
@@ -193,7 +195,9 @@ Expected<ir::ValueId> Parser::parse_primary() {
   }
   if (t.kind != TokenKind::kIdent) return error(t, "expected an expression, found {}", describe(t));
   advance();
-  if (t.text == "constant" && peek().kind == TokenKind::kLParen) return parse_constant(t);
+  if (t.text == "constant" && !t.quoted && peek().kind == TokenKind::kLParen) {
+    return parse_constant(t);
+  }
   if (peek().kind == TokenKind::kLParen) return parse_call(t);
   if (is_lower(t)) {
     return error(t, "index variable '{}' can only be used inside a contraction", t.text);

@@ -8,8 +8,11 @@
 namespace plaidml::parse {
 
 Parser::Parser(std::vector<Token> tokens, std::string program_name,
-               const ConstantResolver& resolver)
-    : tokens_(std::move(tokens)), builder_(std::move(program_name)), resolver_(resolver) {}
+               const ConstantResolver& resolver, bool locations)
+    : tokens_(std::move(tokens)),
+      builder_(std::move(program_name)),
+      resolver_(resolver),
+      locations_(locations) {}
 
 const Token& Parser::peek(size_t ahead) const {
   size_t i = pos_ + ahead;
@@ -97,7 +100,7 @@ Status Parser::parse_header() {
 }
 
 Status Parser::check_tensor_name(const Token& name, std::string_view role) const {
-  if (std::islower(static_cast<unsigned char>(name.text[0]))) {
+  if (!name.quoted && std::islower(static_cast<unsigned char>(name.text[0]))) {
     return error(name,
                  "{} name '{}' must start with a capital letter (lowercase names are index "
                  "variables)",
@@ -130,12 +133,17 @@ Status Parser::parse_input() {
                      describe(peek()));
       }
       const Token& d = peek();
+      if (d.kind == TokenKind::kInt) {  // a fixed size: the buffer must have exactly it
+        dims->push_back(d.text);
+        advance();
+        continue;
+      }
       if (d.kind != TokenKind::kIdent) {
-        return error(d, "expected a dimension name in the dims of '{}', found {}", name.text,
-                     describe(d));
+        return error(d, "expected a dimension name or size in the dims of '{}', found {}",
+                     name.text, describe(d));
       }
       PLAIDML_TRY(check_tensor_name(d, "dimension"));
-      dims->push_back(d.text == "_" ? "" : d.text);
+      dims->push_back(d.text == "_" && !d.quoted ? "" : d.text);
       advance();
     }
   }
@@ -166,9 +174,11 @@ Status Parser::parse_statement() {
 
 Expected<std::shared_ptr<const ir::Program>> parse_tile(std::string_view text,
                                                         std::string program_name,
-                                                        const ConstantResolver& resolver) {
+                                                        const ConstantResolver& resolver,
+                                                        bool source_locations) {
   PLAIDML_ASSIGN(std::vector<Token> tokens, lex(text));
-  return Parser(std::move(tokens), std::move(program_name), resolver).parse_program();
+  return Parser(std::move(tokens), std::move(program_name), resolver, source_locations)
+      .parse_program();
 }
 
 }  // namespace plaidml::parse

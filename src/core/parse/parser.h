@@ -19,7 +19,8 @@ namespace plaidml::parse {
 
 class Parser {
  public:
-  Parser(std::vector<Token> tokens, std::string program_name, const ConstantResolver& resolver);
+  Parser(std::vector<Token> tokens, std::string program_name, const ConstantResolver& resolver,
+         bool locations);
   Expected<std::shared_ptr<const ir::Program>> parse_program();
 
  private:
@@ -31,7 +32,9 @@ class Parser {
   const Token& advance();
   bool accept(TokenKind kind);
   Status expect(TokenKind kind, std::string_view what);
-  static ir::SourceLoc loc(const Token& t) { return ir::SourceLoc{t.line, t.column, ""}; }
+  ir::SourceLoc loc(const Token& t) const {
+    return locations_ ? ir::SourceLoc{t.line, t.column, ""} : ir::SourceLoc{};
+  }
 
   template <typename... Args>
   static Status error(const Token& at, fmt::format_string<Args...> f, Args&&... args) {
@@ -85,6 +88,7 @@ class Parser {
   ir::ProgramBuilder builder_;
   std::vector<Token> outputs_;  // the header's output names, checked after the body
   const ConstantResolver& resolver_;
+  bool locations_ = true;  // record where nodes are in the text (parse_tile's source_locations)
 };
 
 }  // namespace plaidml::parse

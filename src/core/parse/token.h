@@ -52,6 +52,8 @@ struct Token {
   std::string text;  // as written
   int line = 1;      // 1-based
   int column = 1;    // 1-based, in bytes
+  bool quoted = false;  // a kIdent written in backquotes (`gpu_0/data_0`): a name, never an
+                        // index variable or a keyword; text is the name without them
 };
 
 // "'C'" for a token, "end of input" at the end: how error messages name what they found.

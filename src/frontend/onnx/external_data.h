@@ -25,6 +25,8 @@ class ExternalData {
   // `expected` must match it). Throws INVALID_ARGUMENT / IO_ERROR naming tensor and path.
   Bytes read(const std::string& tensor, const std::string& location, int64_t offset,
              int64_t length, uint64_t expected);
+  // Whether any tensor was read from an external file.
+  bool used() const { return !files_.empty(); }
 
  private:
   struct Mapping;

@@ -24,6 +24,8 @@ struct ImportOptions {
   std::map<std::string, HostTensor> values;
   // Convolutions, pools and what lies between them keep values channels last (layout.h).
   bool channels_last = true;
+  // A model file's import is kept in the disk cache and reused (import_cache.h).
+  bool cache = true;
 };
 
 class NodeContext;

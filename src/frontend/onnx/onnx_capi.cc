@@ -11,6 +11,7 @@
 
 #include "describe.h"
 #include "graph_importer.h"
+#include "import_cache.h"
 #include "import_error.h"
 #include "model_loader.h"
 #include "plaidml/onnx.h"
@@ -55,6 +56,23 @@ plaidml_program* import_loaded(const LoadedModel& loaded, const plaidml_onnx_opt
   GraphImporter importer(loaded.model, &external,
                          options != nullptr ? options->options : defaults);
   return importer.import();
+}
+
+// The model from the import cache (import_cache.h), else imported and then cached.
+plaidml_program* import_file(const char* path, const plaidml_onnx_options* options) {
+  ImportOptions defaults;
+  const ImportOptions& chosen = options != nullptr ? options->options : defaults;
+  std::optional<std::string> key = chosen.cache ? import_cache_key(path, chosen) : std::nullopt;
+  plaidml_program* program = nullptr;
+  if (key && plaidml_program_cache_load(key->c_str(), &program) == PLAIDML_STATUS_OK &&
+      program != nullptr) {
+    return program;
+  }
+  LoadedModel loaded = load_model_file(path);
+  ExternalData external(loaded.folder);
+  program = GraphImporter(loaded.model, &external, chosen).import();
+  if (key && !external.used()) plaidml_program_cache_store(key->c_str(), program);
+  return program;
 }
 
 // The graph inputs a failed import would need bound to values ("" when it imports, or when
@@ -135,6 +153,14 @@ plaidml_status plaidml_onnx_options_set_channels_last(plaidml_onnx_options* opti
   });
 }
 
+plaidml_status plaidml_onnx_options_set_cache(plaidml_onnx_options* options, bool enabled) {
+  using namespace plaidml::onnx_import;
+  return guard(__func__, [&] {
+    require(options, __func__, "options");
+    options->options.cache = enabled;
+  });
+}
+
 plaidml_status plaidml_onnx_options_set_input_value(plaidml_onnx_options* options,
                                                     const char* name, plaidml_dtype dtype,
                                                     size_t rank, const int64_t* dims,
@@ -188,7 +214,7 @@ plaidml_status plaidml_onnx_import_file(const char* path, const plaidml_onnx_opt
   return guard(__func__, [&] {
     require(path, __func__, "path");
     require(out_program, __func__, "out_program");
-    *out_program = import_loaded(load_model_file(path), options);
+    *out_program = import_file(path, options);
   });
 }
 

@@ -66,7 +66,7 @@ TEST_CASE("input declaration errors") {
   check_error("function (A[M K]) -> (R) { R = A; }", kParse,
               "1:15: expected ',' or ']' in the dims of 'A', found 'K'");
   check_error("function (A[M, ]) -> (R) { R = A; }", kParse,
-              "1:16: expected a dimension name in the dims of 'A', found ']'");
+              "1:16: expected a dimension name or size in the dims of 'A', found ']'");
   check_error("function (A: f8) -> (R) { R = A; }", kParse,
               "1:14: expected a dtype (f32, i8, ...) for 'A', found 'f8'");
   check_error("function (A, B, A) -> (R) { R = A; }", kInvalid,

@@ -119,7 +119,7 @@ TEST_CASE("print shows the imported program as Tile text, weights as constants")
   CHECK(has_text(r.out, "relu("));
   auto fixed = run_cli(dir, "print '" + m + "' --dim batch=2");
   REQUIRE(fixed.exit_code == 0);
-  CHECK(has_text(fixed.out, "input.1: f32[2, 3]"));
+  CHECK(has_text(fixed.out, "`input.1`: f32[2, 3]"));  // ONNX names are quoted
 }
 
 TEST_CASE("info reports inputs, outputs, op counts and constants") {

@@ -54,6 +54,7 @@ _PROTOTYPES = {
     "plaidml_onnx_options_destroy": (None, [_c.c_void_p]),
     "plaidml_onnx_options_set_dim": (_c.c_int32, [_c.c_void_p, _c.c_char_p, _c.c_int64]),
     "plaidml_onnx_options_set_channels_last": (_c.c_int32, [_c.c_void_p, _c.c_bool]),
+    "plaidml_onnx_options_set_cache": (_c.c_int32, [_c.c_void_p, _c.c_bool]),
     "plaidml_onnx_options_set_input_value": (_c.c_int32, [_c.c_void_p, _c.c_char_p, _c.c_int32,
                                                           _c.c_size_t, _P(_c.c_int64),
                                                           _c.c_void_p, _c.c_size_t]),
@@ -167,11 +168,12 @@ def _bind_value(opts, name, value):
           arr.ctypes.data_as(ctypes.c_void_p), arr.nbytes)
 
 
-def _options(dims, values, channels_last=True):
+def _options(dims, values, channels_last=True, cache=True):
     opts = ctypes.c_void_p()
     _call("plaidml_onnx_options_create", ctypes.byref(opts))
     try:
         _call("plaidml_onnx_options_set_channels_last", opts, bool(channels_last))
+        _call("plaidml_onnx_options_set_cache", opts, bool(cache))
         for name, size in dims.items():
             if isinstance(size, bool) or not isinstance(size, int):
                 raise TypeError("dimension %s: expected an int size, got %r" % (name, size))
@@ -184,9 +186,9 @@ def _options(dims, values, channels_last=True):
     return opts
 
 
-def _with_options(fn, *args, dims, values, channels_last=True):
+def _with_options(fn, *args, dims, values, channels_last=True, cache=True):
     """Calls fn(*args, options, &out) and returns out (a c_void_p)."""
-    opts = _options(dims, values, channels_last)
+    opts = _options(dims, values, channels_last, cache)
     try:
         out = ctypes.c_void_p()
         _call(fn, *args, opts, ctypes.byref(out))
@@ -195,18 +197,21 @@ def _with_options(fn, *args, dims, values, channels_last=True):
         library().plaidml_onnx_options_destroy(opts)
 
 
-def load(path, values=None, *, channels_last=True, **dims):
+def load(path, values=None, *, channels_last=True, cache=True, **dims):
     """Imports the ONNX model at path (external data files are read from its folder).
 
     dims fixes symbolic dimensions by name (batch=1); the rest stay symbolic. values
     ({input name: array}) binds graph inputs to contents at import; they are no longer inputs of
     the program. channels_last=False keeps convolutions and pools channels first inside the
-    program (plaidml_onnx_options_set_channels_last); the results agree within rounding. Returns a plaidml.Program whose inputs are the other graph inputs that are not
-    initializers, with the model's names. Raises Unsupported, InvalidArgumentError,
-    TypeMismatchError, PlaidMLIOError.
+    program (plaidml_onnx_options_set_channels_last); the results agree within rounding.
+    cache=False imports the file even when the disk cache holds its import
+    (plaidml_onnx_options_set_cache). Returns a plaidml.Program whose inputs are the other graph
+    inputs that are not initializers, with the model's names. Raises Unsupported,
+    InvalidArgumentError, TypeMismatchError, PlaidMLIOError.
     """
     return Program(_with_options("plaidml_onnx_import_file", _ffi.encode(os.fspath(path)),
-                                 dims=dims, values=values, channels_last=channels_last))
+                                 dims=dims, values=values, channels_last=channels_last,
+                                 cache=cache))
 
 
 def load_bytes(data, values=None, *, channels_last=True, **dims):

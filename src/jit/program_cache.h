@@ -1,0 +1,21 @@
+// Programs kept in the disk cache folder under a caller's key (plaidml_program_cache_store and
+// _load; libplaidml_onnx keeps imported models there): <folder>/programs/<SHA-256 of the key>,
+// program files (core/parse/program_file.h) that hold the key, opened as untrusted paths.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/ir/program.h"
+
+namespace plaidml::jit {
+
+// The folder is the one a Runtime made now without a cache_dir option would use. Nothing is
+// stored when the disk cache is off; a folder that cannot be written is logged at debug level.
+void store_cached_program(const std::string& key, const ir::Program& program);
+
+// nullptr when there is no usable entry (absent, the cache off; damaged or foreign: logged as
+// a warning, and the next store replaces it).
+std::shared_ptr<const ir::Program> load_cached_program(const std::string& key);
+
+}  // namespace plaidml::jit
