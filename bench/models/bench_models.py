@@ -13,7 +13,8 @@ thread count and batch, both runtimes report:
     first run, which compiles;
   - warm start: a second new process on the same cache folder: import and compile (ready to
     run), then the first run done; it must generate no code (plaidml's kernels_compiled == 0 is
-    checked and reported);
+    checked and reported); the import comes from the import cache and the compile from the
+    plan entries (plan_disk_hits is reported);
   - latency: the median of --runs timed runs after --warmup untimed ones (inputs and outputs are
     copied between numpy and the runtime in both, as an application would);
   - throughput: samples per second at that batch;
@@ -95,6 +96,7 @@ def child_plaidml(args, spec, feeds):
     return {"import_s": imported, "compiled_s": compiled, "ready_s": ready, "median_s": median,
             "min_s": best,
             "kernels_compiled": stats["kernels_compiled"], "disk_hits": stats["disk_hits"],
+            "plan_disk_hits": stats["plan_disk_hits"],
             "planned_peak_bytes": memory["peak_bytes"], "arena_bytes": memory["arena_bytes"],
             "rss_peak_bytes": vm_hwm_bytes()}
 
@@ -156,8 +158,11 @@ def run_child(args, which, name, path, spec, threads, batch, cache, timeout):
            "--ort-providers", args.ort_providers, "--name", name]
     if any(d == "batch" for i in spec["inputs"] for d in i["dims"]):
         cmd.append("--symbolic")
+    # The import cache (plaidml.onnx.load) uses the folder contexts use by default: the same
+    # fresh folder as the context's, so that the cold child finds nothing and the warm one all.
+    env = dict(os.environ, PLAIDML_CACHE_DIR=cache) if cache else None
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"error": "timed out after %d s" % timeout}
     for line in out.stdout.splitlines():
@@ -201,13 +206,15 @@ def format_row(r):
                       t["median_s"])) if "median_s" in t and "median_s" in w else
                       " %s | - |" % t.get("error", "-")[:60])
     if "error" in w or "error" in o or "error" in c:
-        return "| %s | %d | %d | %s |%s" % (r["model"], r["threads"], r["batch"],
-                                            w.get("error") or c.get("error") or o.get("error"),
+        errors = "; ".join("%s: %s" % (which, x["error"]) for which, x in
+                           (("cold", c), ("warm", w), ("onnxruntime", o)) if "error" in x)
+        return "| %s | %d | %d | %s |%s" % (r["model"], r["threads"], r["batch"], errors,
                                             torch_cols)
     mb = 1 << 20
     return ("| {m} | {t} | {b} | {lat:.2f} | {olat:.2f} | **{lr}** | {thr:.1f} | {othr:.1f} | "
             "{mem:.0f} | {omem:.0f} | **{mr}** | {cold:.2f} | {ocold:.2f} | {warmc:.3f} / "
-            "{warm:.3f} (generated {gen}) |{tc}").format(tc=torch_cols, warmc=w["compiled_s"],
+            "{warm:.3f} (import {imp:.3f}, generated {gen}, plan entries {plans}) |{tc}").format(
+        tc=torch_cols, warmc=w["compiled_s"], imp=w["import_s"], plans=w["plan_disk_hits"],
         m=r["model"], t=r["threads"], b=r["batch"], lat=w["median_s"] * 1e3,
         olat=o["median_s"] * 1e3, lr=ratio(w["median_s"], o["median_s"]),
         thr=r["batch"] / w["median_s"], othr=r["batch"] / o["median_s"],

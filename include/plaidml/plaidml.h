@@ -279,7 +279,9 @@ PLAIDML_API void plaidml_program_destroy(plaidml_program* program);
 PLAIDML_API plaidml_status plaidml_program_save(const plaidml_program* program, const char* path);
 
 /* Reads a program plaidml_program_save wrote. Its constants are the file's pages, mapped
- * read-only (the file may be replaced or deleted meanwhile: the mapping stays). The caller owns
+ * read-only: the file may be deleted, or replaced by another renamed over it (as
+ * plaidml_program_save and the cache write), while the program lives, but must not be written
+ * in place meanwhile, which would change the program's weights. The caller owns
  * *out_program. Statuses: OK; INVALID_ARGUMENT (NULL); NOT_FOUND (no such file); IO_ERROR (not
  * a regular file, not a program file, another version, truncated or damaged: the message says
  * which). */

@@ -1,4 +1,5 @@
 """The builder EDSL: contractions, elementwise code, integer expressions, checked vs numpy."""
+import os
 import unittest
 
 import numpy as np
@@ -336,6 +337,40 @@ class ConstantTest(unittest.TestCase):
             np.testing.assert_allclose(got, x @ w_ref + bias, rtol=1e-5, atol=1e-5)
         self.assertEqual(ctx.stats()["constant_uploads"], 2)
         self.assertIn("W = constant(f32[3, 4], [%s, " % np.float32(w_ref[0, 0]), program.print())
+
+    def test_a_saved_program_loads_back_and_computes_the_same(self):
+        import tempfile
+        rng = np.random.default_rng(9)
+        w = rng.standard_normal((24, 5)).astype(np.float32)  # by digest in the text
+        b = plaidml.Builder("saved")
+        X = b.input("input:x", ("batch", 24), dtype="float32")
+        W = b.constant(w, name="fc.weight")
+        N = b.dim("batch")
+        i, j, k = b.indices("i j k")
+        Y = b.contraction((N, 5))
+        Y[i, j] += X[i, k] * W[k, j]
+        b.output("out/y", Y)
+        program = b.build()
+        x = rng.standard_normal((3, 24)).astype(np.float32)
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "p.plaidml")
+            program.save(path)
+            back = plaidml.Program.load(path)
+            with open(path, "rb") as f:  # a copy with the weight damaged: refused by its digest
+                data = bytearray(f.read())
+            data[-1] ^= 1
+            damaged = os.path.join(folder, "damaged.plaidml")
+            with open(damaged, "wb") as f:
+                f.write(data)
+            with self.assertRaisesRegex(plaidml.PlaidMLIOError, "does not match its digest"):
+                plaidml.Program.load(damaged)
+            with self.assertRaises(plaidml.NotFoundError):
+                plaidml.Program.load(os.path.join(folder, "none"))
+        self.assertEqual(back.print(), program.print())
+        self.assertEqual(back.inputs, ["input:x"])
+        self.assertEqual(back.outputs, ["out/y"])
+        got = plaidml.run(back, {"input:x": x})["out/y"]
+        np.testing.assert_allclose(got, x @ w, rtol=1e-5, atol=1e-5)
 
     def test_fixed_dim_is_checked(self):
         b = plaidml.Builder("fixed")

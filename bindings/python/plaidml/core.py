@@ -240,8 +240,9 @@ class Program:
 
     @classmethod
     def load(cls, path):
-        """Reads a program that save() wrote (its weights are the file's mapped pages); raises
-        NotFoundError or PlaidMLIOError naming what is wrong."""
+        """Reads a program that save() wrote. Its weights are the file's mapped pages: delete
+        the file or rename another over it at will, but never write it in place while the
+        program lives. Raises NotFoundError or PlaidMLIOError naming what is wrong."""
         out = ctypes.c_void_p()
         call("plaidml_program_load", encode(os.fspath(path)), ctypes.byref(out))
         return cls(out)

@@ -12,7 +12,9 @@
 // (str: u64 length, then the bytes.) The checksum is murmur64 of the first H bytes with the
 // checksum field zero; the constants are checked against their digests as they load (a digest
 // is computed for every constant anyway). The constants are the file's pages, mapped read-only:
-// a loaded program's weights cost no copy, and the CPU device reads them in place.
+// a loaded program's weights cost no copy, and the CPU device reads them in place. So a file
+// must never be written in place while a program loaded from it lives (the pages would change
+// under it): files are written beside and renamed over, here and by every cache.
 #pragma once
 
 #include <memory>

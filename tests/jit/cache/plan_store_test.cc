@@ -230,7 +230,8 @@ TEST_CASE("plan store: an entry whose constant slots are not the program's const
   REQUIRE(files.size() == 1);
   // Rewrite the entry with a constant slot's digest changed (as if the node ids had moved).
   std::string path = dir.path("plans/" + files[0]);
-  jit::ParsedEntry entry = jit::parse_disk_entry(read_file(path));
+  std::string bytes = read_file(path);  // ParsedEntry views these bytes
+  jit::ParsedEntry entry = jit::parse_disk_entry(bytes);
   REQUIRE(entry.problem.empty());
   auto record = jit::decode_plan_record(entry.payload);
   REQUIRE(record.has_value());
