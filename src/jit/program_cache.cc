@@ -1,14 +1,25 @@
 #include "jit/program_cache.h"
 
-#include <filesystem>
+#include <fcntl.h>
+#include <sys/stat.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <vector>
+
+#include "core/base/env.h"
 #include "core/base/hash.h"
 #include "core/base/logging.h"
+#include "core/ir/printer.h"
+#include "core/parse/parse.h"
 #include "core/parse/program_file.h"
 #include "jit/cache/cache_dir.h"
 
 namespace plaidml::jit {
 namespace {
+
+namespace fs = std::filesystem;
 
 // <cache folder>/programs/<sha256 of key>, or "" when the disk cache is off.
 std::string entry_path(const std::string& key) {
@@ -16,24 +27,95 @@ std::string entry_path(const std::string& key) {
   return dir.empty() ? "" : dir + "/programs/" + to_hex(sha256(key));
 }
 
+// Entries hold whole models' weights, so the folder is kept within a budget: the entries used
+// least recently (a load touches its entry's modification time) go first, never `keep`.
+void evict_beyond_budget(const fs::path& folder, const fs::path& keep) {
+  uint64_t budget = static_cast<uint64_t>(
+      std::max<int64_t>(0, env_int("PLAIDML_PROGRAM_CACHE_BYTES").value_or(kProgramCacheBytes)));
+  struct Entry {
+    fs::path path;
+    fs::file_time_type used;
+    uint64_t bytes;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(folder, ec)) {
+    std::error_code stat_ec;
+    if (!e.is_regular_file(stat_ec) || e.path().filename().string().size() != 64) continue;
+    Entry entry{e.path(), e.last_write_time(stat_ec), e.file_size(stat_ec)};
+    if (stat_ec) continue;
+    total += entry.bytes;
+    entries.push_back(std::move(entry));
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (const Entry& e : entries) {
+    if (total <= budget) break;
+    if (e.path == keep) continue;
+    std::error_code rm_ec;
+    if (fs::remove(e.path, rm_ec)) {
+      total -= e.bytes;
+      logger().debug("program cache: removed {} ({} bytes) to stay within {} bytes",
+                     e.path.string(), e.bytes, budget);
+    }
+  }
+}
+
+// Whether the program prints to text that parses back to the same program (the same text
+// again): only such a program comes back from its file as itself, with its fingerprint, plan
+// entries and kernels. Programs whose dim expressions share subterms print each use in full and
+// do not (BERT's exported shape arithmetic printed to 188 MB); they are not kept.
+bool round_trips(const ir::Program& program) {
+  constexpr size_t kMaxText = size_t{16} << 20;
+  std::string text = ir::print_tile(program);
+  if (text.size() > kMaxText) return false;
+  // By digest and shape: equal bytes may be constants of several shapes.
+  std::map<std::pair<uint64_t, std::string>, std::shared_ptr<const ir::ConstantData>> constants;
+  for (const ir::Node& n : program.nodes) {
+    if (n.kind != ir::NodeKind::kConstant || !n.constant) continue;
+    constants[{n.constant->digest, n.constant->shape.to_string()}] = n.constant;
+  }
+  auto resolve = [&](const Shape& shape, uint64_t digest)
+      -> Expected<std::shared_ptr<const ir::ConstantData>> {
+    auto it = constants.find({digest, shape.to_string()});
+    if (it == constants.end()) return Status(StatusCode::kNotFound, "no such constant");
+    return it->second;
+  };
+  auto parsed = parse::parse_tile(text, program.name, resolve, false);
+  return parsed && ir::print_tile(**parsed) == text;
+}
+
 }  // namespace
 
 void store_cached_program(const std::string& key, const ir::Program& program) {
   std::string entry = entry_path(key);
   if (entry.empty()) return;
+  if (!round_trips(program)) {
+    logger().debug("program cache: '{}' does not print to text that parses back to it; not kept",
+                   program.name);
+    return;
+  }
   std::error_code ec;
-  std::filesystem::create_directories(entry.substr(0, entry.rfind('/')), ec);
+  fs::create_directories(fs::path(entry).parent_path(), ec);
   Status written = ec ? make_error(StatusCode::kIoError, "cannot create the folder of {}: {}",
                                    entry, ec.message())
                       : parse::save_program(program, entry, {key, true});
-  if (!written.is_ok()) logger().debug("program cache: {}", written.message());
+  if (!written.is_ok()) {
+    logger().debug("program cache: {}", written.message());
+    return;
+  }
+  evict_beyond_budget(fs::path(entry).parent_path(), entry);
 }
 
 std::shared_ptr<const ir::Program> load_cached_program(const std::string& key) {
   std::string entry = entry_path(key);
   if (entry.empty()) return nullptr;
   auto program = parse::load_program(entry, {key, true});
-  if (program) return *program;
+  if (program) {
+    ::utimensat(AT_FDCWD, entry.c_str(), nullptr, AT_SYMLINK_NOFOLLOW);  // used now
+    return *program;
+  }
   if (program.status().code() != StatusCode::kNotFound) {
     logger().warn("program cache: ignoring {}", program.status().message());
   }

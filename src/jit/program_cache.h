@@ -10,8 +10,13 @@
 
 namespace plaidml::jit {
 
+// The folder's budget (PLAIDML_PROGRAM_CACHE_BYTES overrides it): after a store, the entries
+// used least recently are removed until the folder fits, the new one always kept.
+inline constexpr int64_t kProgramCacheBytes = int64_t{4} << 30;
+
 // The folder is the one a Runtime made now without a cache_dir option would use. Nothing is
 // stored when the disk cache is off; a folder that cannot be written is logged at debug level.
+// Loading an entry marks it used (its modification time), for the budget.
 void store_cached_program(const std::string& key, const ir::Program& program);
 
 // nullptr when there is no usable entry (absent, the cache off; damaged or foreign: logged as
