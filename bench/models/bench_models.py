@@ -82,7 +82,13 @@ def child_plaidml(args, spec, feeds):
     import plaidml
     import plaidml.onnx
     start = time.perf_counter()
-    program = plaidml.onnx.load(args.path, **({"batch": args.batch} if args.symbolic else {}))
+    # The sizes are known here, as onnxruntime sees them at its first run: fixing them at import
+    # keeps exported shape arithmetic concrete (with the sequence symbolic, GPT-2's import
+    # builds dim expressions that grow without bound: docs/onnx.md, known issues).
+    dims = {"batch": args.batch} if args.symbolic else {}
+    if any(d == "sequence" for i in spec["inputs"] for d in i["dims"]):
+        dims["sequence"] = args.sequence
+    program = plaidml.onnx.load(args.path, **dims)
     imported = time.perf_counter() - start
     ctx = plaidml.Context(device=args.device, num_threads=args.threads, cache_dir=args.cache)
     shapes = {k: (list(v.shape), v.dtype) for k, v in feeds.items()}
