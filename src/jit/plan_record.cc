@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "jit/cache/byte_io.h"
+#include "core/base/byte_io.h"
 
 namespace plaidml::jit {
 namespace {

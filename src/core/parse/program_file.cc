@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/base/byte_io.h"
 #include "core/base/hash.h"
 #include "core/ir/constant.h"
 #include "core/ir/printer.h"
@@ -30,51 +31,6 @@ constexpr uint64_t kAlign = 64;     // ir::kConstantAlignment
 constexpr uint64_t kMaxRank = 64;
 
 std::string reason() { return std::strerror(errno); }
-
-// Little-endian header fields.
-class Writer {
- public:
-  void u32(uint32_t v) { put(v, 4); }
-  void u64(uint64_t v) { put(v, 8); }
-  void str(std::string_view s) {
-    u64(s.size());
-    out.append(s);
-  }
-  void put(uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-  }
-  std::string out;
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view data) : data_(data) {}
-  bool u32(uint32_t& v) {
-    uint64_t w = 0;
-    bool ok = get(w, 4);
-    v = static_cast<uint32_t>(w);
-    return ok;
-  }
-  bool u64(uint64_t& v) { return get(v, 8); }
-  bool str(std::string_view& s) {
-    uint64_t n = 0;
-    if (!u64(n) || n > data_.size() - pos_) return false;
-    s = data_.substr(pos_, n);
-    pos_ += n;
-    return true;
-  }
-
- private:
-  bool get(uint64_t& v, int n) {
-    if (static_cast<size_t>(n) > data_.size() - pos_) return false;
-    v = 0;
-    for (int i = 0; i < n; ++i) v |= uint64_t{static_cast<uint8_t>(data_[pos_ + i])} << (8 * i);
-    pos_ += n;
-    return true;
-  }
-  std::string_view data_;
-  size_t pos_ = 0;
-};
 
 struct ConstantEntry {
   uint64_t digest = 0;
@@ -102,8 +58,8 @@ std::string encode_header(const ir::Program& program, const ProgramFileOptions& 
                           std::vector<uint64_t>& offsets) {
   // Two passes: the table's size fixes where the first constant goes.
   auto build = [&](uint64_t data_start) {
-    Writer w;
-    w.out.append(kMagic, sizeof(kMagic));
+    ByteWriter w;
+    w.bytes(std::string_view(kMagic, sizeof(kMagic)));
     w.u32(kProgramFileVersion);
     w.u32(0);
     w.u64(0);  // header length, patched below
@@ -135,17 +91,17 @@ std::string encode_header(const ir::Program& program, const ProgramFileOptions& 
       w.str(n->name);
       w.str(n->origin);
     }
-    return std::move(w.out);
+    return std::move(w.out());
   };
   std::string header = build(0);
   uint64_t data_start = (header.size() + kAlign - 1) / kAlign * kAlign;
   header = build(data_start);
-  Writer len;
+  ByteWriter len;
   len.u64(header.size());
-  std::memcpy(header.data() + 16, len.out.data(), 8);
-  Writer sum;
+  std::memcpy(header.data() + 16, len.out().data(), 8);
+  ByteWriter sum;
   sum.u64(murmur64(header));
-  std::memcpy(header.data() + kChecksumAt, sum.out.data(), 8);
+  std::memcpy(header.data() + kChecksumAt, sum.out().data(), 8);
   return header;
 }
 
@@ -211,7 +167,7 @@ Expected<Header> read_header(const Mapping& m, const std::string& path) {
   if (all.size() < kFixedBytes || std::memcmp(all.data(), kMagic, sizeof(kMagic)) != 0) {
     return make_error(StatusCode::kIoError, "{} is not a plaidml program file", path);
   }
-  Reader fixed(all.substr(8, 24));
+  ByteReader fixed(all.substr(8, 24));
   uint32_t version = 0, reserved = 0;
   uint64_t length = 0, checksum = 0;
   fixed.u32(version), fixed.u32(reserved), fixed.u64(length), fixed.u64(checksum);
@@ -224,7 +180,7 @@ Expected<Header> read_header(const Mapping& m, const std::string& path) {
   std::memset(copy.data() + kChecksumAt, 0, 8);
   if (murmur64(copy) != checksum) return damaged(path, "header checksum mismatch");
   Header h;
-  Reader r(all.substr(kFixedBytes, length - kFixedBytes));
+  ByteReader r(all.substr(kFixedBytes, length - kFixedBytes));
   uint64_t count = 0;
   if (!r.str(h.tag) || !r.str(h.name) || !r.str(h.text) || !r.u64(count) || count > length) {
     return damaged(path, "malformed header");

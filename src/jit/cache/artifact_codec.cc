@@ -1,6 +1,6 @@
 #include "jit/cache/artifact_codec.h"
 
-#include "jit/cache/byte_io.h"
+#include "core/base/byte_io.h"
 
 namespace plaidml::jit {
 namespace {

@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "core/base/logging.h"
-#include "jit/cache/byte_io.h"
+#include "core/base/byte_io.h"
 
 namespace plaidml::jit {
 namespace {

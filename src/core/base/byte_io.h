@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace plaidml::jit {
+namespace plaidml {
 
 class ByteWriter {
  public:
@@ -64,11 +64,15 @@ class ByteReader {
     return true;
   }
   bool str(std::string& out) {
-    uint64_t size = 0;
     std::string_view view;
-    if (!u64(size) || !bytes(size, view)) return false;
+    if (!str(view)) return false;
     out.assign(view);
     return true;
+  }
+  // A length-prefixed string, as a view into the data.
+  bool str(std::string_view& out) {
+    uint64_t size = 0;
+    return u64(size) && bytes(size, out);
   }
   size_t remaining() const { return failed_ ? 0 : data_.size() - pos_; }
 
@@ -91,4 +95,4 @@ class ByteReader {
   bool failed_ = false;
 };
 
-}  // namespace plaidml::jit
+}  // namespace plaidml
