@@ -10,6 +10,7 @@
 #include "core/base/env.h"
 #include "core/base/hash.h"
 #include "core/base/logging.h"
+#include "core/ir/constant.h"
 #include "jit/cache/artifact_key.h"
 #include "jit/codegen/llvm/llvm_codegen.h"
 #include "jit/codegen/opencl/opencl_codegen.h"
@@ -211,8 +212,7 @@ bool bind_constant_slots(PlanRecord& record, const ir::Program& program) {
   for (size_t id = 0; id < program.nodes.size(); ++id) {
     const ir::Node& n = program.nodes[id];
     if (n.kind != ir::NodeKind::kConstant || !n.constant) continue;
-    nodes.emplace(std::pair{n.constant->digest, n.constant->shape.to_string()},
-                  static_cast<int>(id));
+    nodes.emplace(ir::constant_identity(*n.constant), static_cast<int>(id));
   }
   for (size_t s = 0; s < record.slots.size(); ++s) {
     BufferSlot& slot = record.slots[s];

@@ -11,6 +11,7 @@
 #include "core/base/env.h"
 #include "core/base/hash.h"
 #include "core/base/logging.h"
+#include "core/ir/constant.h"
 #include "core/ir/printer.h"
 #include "core/parse/parse.h"
 #include "core/parse/program_file.h"
@@ -74,7 +75,7 @@ bool round_trips(const ir::Program& program) {
   std::map<std::pair<uint64_t, std::string>, std::shared_ptr<const ir::ConstantData>> constants;
   for (const ir::Node& n : program.nodes) {
     if (n.kind != ir::NodeKind::kConstant || !n.constant) continue;
-    constants[{n.constant->digest, n.constant->shape.to_string()}] = n.constant;
+    constants[ir::constant_identity(*n.constant)] = n.constant;
   }
   auto resolve = [&](const Shape& shape, uint64_t digest)
       -> Expected<std::shared_ptr<const ir::ConstantData>> {

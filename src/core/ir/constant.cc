@@ -80,6 +80,10 @@ std::shared_ptr<const ConstantData> adopt_constant(const Shape& shape, const voi
   return c;
 }
 
+std::pair<uint64_t, std::string> constant_identity(const ConstantData& c) {
+  return {c.digest, c.shape.to_string()};
+}
+
 double constant_element(const ConstantData& c, int64_t i) {
   switch (c.shape.dtype) {
     case DType::Bool: return load<uint8_t>(c.data, i) ? 1.0 : 0.0;

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "core/base/status.h"
 #include "core/ir/program.h"
@@ -31,6 +32,11 @@ std::shared_ptr<const ConstantData> adopt_constant(const Shape& shape, const voi
 // Tile text of a constant's value: `constant(f32[2], [1.5, -2])` for a small one,
 // `constant(f32[64, 3, 7, 7], digest "0123456789abcdef")` for a large one.
 std::string constant_text(const ConstantData& constant);
+
+// What identifies a constant's data: its digest and its shape's text (equal bytes may be
+// constants of several shapes). Program files, the program cache and plan entries match
+// constants by it.
+std::pair<uint64_t, std::string> constant_identity(const ConstantData& constant);
 
 // Element i of a constant as a double (bool 0/1, f16/bf16 widened, integers converted).
 double constant_element(const ConstantData& constant, int64_t i);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -42,11 +43,11 @@ struct ConstantEntry {
 // The constants the printed text names by digest (one entry per digest and shape).
 std::vector<std::shared_ptr<const ir::ConstantData>> digest_constants(const ir::Program& p) {
   std::vector<std::shared_ptr<const ir::ConstantData>> out;
-  std::map<std::pair<uint64_t, std::string>, bool> seen;
+  std::set<std::pair<uint64_t, std::string>> seen;
   for (const ir::Node& n : p.nodes) {
     if (n.kind != ir::NodeKind::kConstant || !n.constant) continue;
     if (n.constant->shape.elements() <= ir::kMaxPrintedConstantElements) continue;
-    if (seen.emplace(std::pair{n.constant->digest, n.constant->shape.to_string()}, true).second) {
+    if (seen.insert(ir::constant_identity(*n.constant)).second) {
       out.push_back(n.constant);
     }
   }

@@ -223,6 +223,26 @@ TEST_CASE("plan store: a damaged entry warns, is not used, and is rewritten") {
   CHECK(read_file(path) == bytes);
 }
 
+TEST_CASE("plan store: a whole entry whose payload is not a plan warns and is rewritten") {
+  TempDir dir;
+  run_dense(*runtime_on(dir.path()), 2);
+  auto files = list_files(dir.path("plans"));
+  REQUIRE(files.size() == 1);
+  std::string path = dir.path("plans/" + files[0]);
+  std::string bytes = read_file(path);  // ParsedEntry views these bytes
+  jit::ParsedEntry entry = jit::parse_disk_entry(bytes);
+  REQUIRE(entry.problem.empty());
+  std::string key_text(entry.key_text);
+  // A valid entry (its checksum matches) holding a payload no writer makes.
+  jit::DiskCache(dir.path("plans")).write(entry.digest, key_text, "not a plan");
+  LogCapture log;
+  auto rt = runtime_on(dir.path());
+  run_dense(*rt, 2);
+  CHECK(rt->stats().plan_disk_misses == 1);
+  CHECK(rt->stats().plan_disk_writes == 1);
+  CHECK(log.warnings_with("ignoring the plan entry " + path + ": malformed plan entry: ") == 1);
+}
+
 TEST_CASE("plan store: an entry whose constant slots are not the program's constants is unused") {
   TempDir dir;
   run_dense(*runtime_on(dir.path()), 4);
