@@ -49,7 +49,9 @@ class Decoder {
     uint64_t n = 0;
     if (!ok()) return 0;
     if (!r_.u64(n)) return fail(fmt::format("{}: truncated", what)), 0;
-    if (n > kMaxCount) return fail(fmt::format("{}: count {}", what, n)), 0;
+    // Every element takes at least one byte of what is left: a damaged count cannot make the
+    // decoder allocate beyond the payload's size.
+    if (n > kMaxCount || n > r_.remaining()) return fail(fmt::format("{}: count {}", what, n)), 0;
     return n;
   }
   int64_t i64(const char* what) {
