@@ -145,6 +145,11 @@ std::vector<BenchCase> cpu_cases() {
       conv_case(conv3x3(14, 256)),
       conv_case(conv3x3(7, 512)),
       conv_case({.h = 56, .w = 56, .ci = 256, .co = 64, .kh = 1, .kw = 1}),
+      // ResNet-50's deep 1x1 layers: few rows (196 and 49 pixels), weights of 1 to 4 MiB.
+      conv_case({.h = 14, .w = 14, .ci = 256, .co = 1024, .kh = 1, .kw = 1}),
+      conv_case({.h = 14, .w = 14, .ci = 1024, .co = 256, .kh = 1, .kw = 1}),
+      conv_case({.h = 7, .w = 7, .ci = 512, .co = 2048, .kh = 1, .kw = 1}),
+      conv_case({.h = 7, .w = 7, .ci = 2048, .co = 512, .kh = 1, .kw = 1}),
       conv_case(fused),
       softmax_case(64, 1000),
   };

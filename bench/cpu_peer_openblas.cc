@@ -22,7 +22,7 @@ void sgemm(int64_t m, int64_t k, int64_t n, const float* a, const float* b, floa
               int(n), 0.0f, c, int(n));
 }
 
-PreparedCase prepare_matmul(const MatmulOp& op, const HostInputs& in) {
+PreparedCase prepare_sgemm_matmul(const MatmulOp& op, const HostInputs& in) {
   auto out = std::make_shared<std::vector<float>>(size_t(op.m * op.n));
   PreparedCase p;
   p.detail = "sgemm";
@@ -65,7 +65,7 @@ void bias_relu(float* out, const float* bias, int64_t pixels, int64_t channels, 
   }
 }
 
-PreparedCase prepare_conv(const ConvOp& op, const HostInputs& in, int threads) {
+PreparedCase prepare_im2col_conv(const ConvOp& op, const HostInputs& in, int threads) {
   const int64_t pixels = op.n * op.out_h() * op.out_w(), width = op.kh * op.kw * op.ci;
   const bool direct = op.kh == 1 && op.kw == 1 && op.stride == 1 && op.pad == 0;
   auto out = std::make_shared<std::vector<float>>(size_t(pixels * op.co));
@@ -110,8 +110,8 @@ Peer openblas_peer() {
     openblas_set_num_threads(threads);
     HostInputs inputs = make_inputs(c, settings.seed);
     return run_prepared(c, inputs, settings, [&]() -> PreparedCase {
-      if (const auto* op = std::get_if<MatmulOp>(&c.op)) return prepare_matmul(*op, inputs);
-      return prepare_conv(std::get<ConvOp>(c.op), inputs, threads);
+      if (const auto* op = std::get_if<MatmulOp>(&c.op)) return prepare_sgemm_matmul(*op, inputs);
+      return prepare_im2col_conv(std::get<ConvOp>(c.op), inputs, threads);
     });
   };
   return p;

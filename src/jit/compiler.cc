@@ -217,7 +217,8 @@ bool bind_constant_slots(PlanRecord& record, const ir::Program& program) {
   for (size_t s = 0; s < record.slots.size(); ++s) {
     BufferSlot& slot = record.slots[s];
     if (slot.role != BufferSlot::Role::kConstant) continue;
-    auto it = nodes.find({record.constant_digests[s], slot.shape.to_string()});
+    const Shape& shape = slot.packing.packed() ? slot.packing.source : slot.shape;
+    auto it = nodes.find({record.constant_digests[s], shape.to_string()});
     if (it == nodes.end()) return false;
     slot.index = it->second;
   }

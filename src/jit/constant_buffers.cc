@@ -3,11 +3,12 @@
 namespace plaidml::jit {
 
 Expected<std::shared_ptr<Buffer>> ConstantBuffers::get(
-    const std::shared_ptr<const ir::ConstantData>& constant, int device, const Upload& upload) {
+    const std::shared_ptr<const ir::ConstantData>& constant, int device,
+    const PanelPacking& packing, const Upload& upload) {
   // Uploading under the lock keeps concurrent first runs from uploading twice; it happens once
   // per constant and device, so the serialisation costs only the first run.
   std::lock_guard<std::mutex> lock(mutex_);
-  auto key = std::make_pair(constant.get(), device);
+  Key key{constant.get(), device, packing.rows, packing.cols, packing.width};
   auto it = entries_.find(key);
   // An expired entry at the same address belongs to a freed constant: never reuse it.
   if (it != entries_.end() && !it->second.constant.expired()) return it->second.buffer;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/base/byte_io.h"
+#include "jit/lower/panel_packing.h"
 
 namespace plaidml::jit {
 namespace {
@@ -137,6 +138,20 @@ void get_memory(Decoder& d, MemoryPlan& plan, MemoryFigures& figures) {
   }
 }
 
+// A packed constant's panels (PanelPacking) cover exactly its source's elements, so packing it
+// reads nothing beyond the constant.
+bool packing_consistent(const BufferSlot& slot) {
+  const PanelPacking& p = slot.packing;
+  if (!p.packed()) return p.rows == 0 && p.cols == 0 && p.width == 0;
+  if (slot.role != BufferSlot::Role::kConstant || p.rows <= 0 || p.cols <= 0) return false;
+  constexpr int64_t kWidestTile = 4096;  // 32 vectors of 128 lanes, far beyond any tile
+  if (p.width > kWidestTile || p.source.elements() / p.cols != p.rows ||
+      p.source.elements() % p.cols != 0) {
+    return false;
+  }
+  return slot.shape == Shape(p.source.dtype, {packed_elements(p)});
+}
+
 // Every index the plan follows at run time lies inside what it indexes.
 Status check_indices(const PlanRecord& r) {
   size_t slots = r.slots.size();
@@ -156,6 +171,7 @@ Status check_indices(const PlanRecord& r) {
     if (r.slots[s].index < 0 || static_cast<size_t>(r.slots[s].index) >= io) {
       return malformed(fmt::format("slot {}: index {}", s, r.slots[s].index));
     }
+    if (!packing_consistent(r.slots[s])) return malformed(fmt::format("slot {}: packing", s));
   }
   for (size_t c = 0; c < r.calls.size(); ++c) {
     const KernelCall& call = r.calls[c];
@@ -183,6 +199,11 @@ std::string encode_plan_record(const PlanRecord& record) {
     w.i64(record.slots[s].index);
     put_shape(w, record.slots[s].shape);
     w.u64(record.constant_digests[s]);
+    const PanelPacking& p = record.slots[s].packing;
+    w.i64(p.rows);
+    w.i64(p.cols);
+    w.i64(p.width);
+    if (p.packed()) put_shape(w, p.source);
   }
   w.u64(record.calls.size());
   for (size_t c = 0; c < record.calls.size(); ++c) {
@@ -212,6 +233,11 @@ Expected<PlanRecord> decode_plan_record(std::string_view payload) {
     r.slots[s].index = static_cast<int>(d.i64("slot index"));
     r.slots[s].shape = d.shape("slot shape");
     r.constant_digests[s] = d.u64("slot digest");
+    PanelPacking& p = r.slots[s].packing;
+    p.rows = d.i64("slot packing");
+    p.cols = d.i64("slot packing");
+    p.width = d.i64("slot packing");
+    if (p.packed()) p.source = d.shape("slot packing");
   }
   r.calls.resize(d.count("calls"));
   r.launch_info.resize(r.calls.size());

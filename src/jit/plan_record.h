@@ -21,7 +21,7 @@
 namespace plaidml::jit {
 
 // The version of this encoding; part of every plan key (jit/plan_store.h).
-inline constexpr uint32_t kPlanCodecVersion = 1;
+inline constexpr uint32_t kPlanCodecVersion = 2;  // 2: packed constants
 
 // What profiles say of one launch.
 struct LaunchInfo {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "jit/lower/panel_packing.h"
 #include "jit/runtime_impl.h"
 
 namespace plaidml::jit {
@@ -28,7 +29,7 @@ class RunCall {
   Status check_fits() const;
   Status poison_temporaries(size_t kernel, const std::vector<const devices::DeviceBuffer*>& slots);
   Status launch();
-  Expected<std::shared_ptr<Buffer>> resident_constant(int node);
+  Expected<std::shared_ptr<Buffer>> resident_constant(const BufferSlot& slot);
 
   RuntimeImpl& rt_;
   const std::shared_ptr<const ir::Program>& program_;
@@ -153,11 +154,19 @@ Status RunCall::bind_outputs(NamedBuffers* outputs) {
   return Status::ok();
 }
 
-Expected<std::shared_ptr<Buffer>> RunCall::resident_constant(int node) {
-  const auto& constant = program_->nodes.at(static_cast<size_t>(node)).constant;
-  return rt_.constants_.get(constant, device_index_, [&](const ir::ConstantData& c) {
-    return rt_.resident(device_index_, c);
-  });
+Expected<std::shared_ptr<Buffer>> RunCall::resident_constant(const BufferSlot& slot) {
+  const auto& constant = program_->nodes.at(static_cast<size_t>(slot.index)).constant;
+  if (!constant || (slot.packing.packed() ? slot.packing.source : slot.shape) != constant->shape) {
+    return make_error(StatusCode::kInternal, "constant slot of node {} does not match its node",
+                      slot.index);
+  }
+  return rt_.constants_.get(
+      constant, device_index_, slot.packing,
+      [&](const ir::ConstantData& c) -> Expected<std::shared_ptr<Buffer>> {
+        if (!slot.packing.packed()) return rt_.resident(device_index_, c);
+        std::vector<uint8_t> packed = pack_panels(c.data, dtype_size(c.shape.dtype), slot.packing);
+        return rt_.upload(device_index_, slot.shape, packed.data());
+      });
 }
 
 // A program that cannot fit the device fails here, before anything is allocated or launched.
@@ -202,7 +211,7 @@ Status RunCall::launch() {
             &static_cast<const RuntimeBuffer*>(output_targets_.at(slot.index).get())->storage());
         break;
       case BufferSlot::Role::kConstant: {
-        PLAIDML_ASSIGN(auto constant, resident_constant(slot.index));
+        PLAIDML_ASSIGN(auto constant, resident_constant(slot));
         keep_alive_.push_back(constant);
         slots.push_back(&static_cast<const RuntimeBuffer*>(constant.get())->storage());
         break;

@@ -32,7 +32,12 @@ ArtifactKey make_artifact_key(const LoweredProgram& program, const ArtifactTarge
                   target.description);
   for (size_t i = 0; i < program.slots.size(); ++i) {
     const BufferSlot& s = program.slots[i];
-    text += fmt::format("slot {} {} {} {}\n", i, role_name(s.role), s.index, s.shape.to_string());
+    text += fmt::format("slot {} {} {} {}", i, role_name(s.role), s.index, s.shape.to_string());
+    if (s.packing.packed()) {
+      text += fmt::format(" packed {}x{} in panels of {} from {}", s.packing.rows, s.packing.cols,
+                          s.packing.width, s.packing.source.to_string());
+    }
+    text += "\n";
   }
   for (const loop::Kernel& k : program.kernels) {
     // work is launch metadata computed beside the kernel, not printed with it.

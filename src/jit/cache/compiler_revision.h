@@ -14,7 +14,8 @@ namespace plaidml::jit {
 // division corrected to half an ulp; OpenCL f32 division and sqrt correctly rounded where the
 // device can; 5: LLVM machine code at CodeGenOptLevel::Less; 6: kernels take their parameters
 // (loop::parameters), not every slot of the program; 7: libm calls are pure (the vectorizer may
-// call libmvec's variants), edge tiles split their reduction over accumulator sets.
-inline constexpr int kCompilerRevision = 7;
+// call libmvec's variants), edge tiles split their reduction over accumulator sets; 8: large
+// constant weights are read from panels (jit/passes/weight_packing.h).
+inline constexpr int kCompilerRevision = 8;
 
 }  // namespace plaidml::jit

@@ -88,6 +88,28 @@ StmtPtr substitute(const StmtPtr& s, const std::map<std::string, ExprPtr>& bindi
   return copy;
 }
 
+namespace {
+
+ExprPtr renumber_expr(const ExprPtr& e, const std::vector<int>& new_slot) {
+  if (e->args.empty() && e->kind != ExprKind::kLoad) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  if (copy->kind == ExprKind::kLoad) copy->slot = new_slot.at(static_cast<size_t>(copy->slot));
+  for (auto& a : copy->args) a = renumber_expr(a, new_slot);
+  return copy;
+}
+
+}  // namespace
+
+StmtPtr renumber_slots(const StmtPtr& s, const std::vector<int>& new_slot) {
+  auto copy = std::make_shared<Stmt>(*s);
+  for (ExprPtr* e : {&copy->lo, &copy->hi, &copy->cond, &copy->index, &copy->value}) {
+    if (*e) *e = renumber_expr(*e, new_slot);
+  }
+  if (copy->kind == StmtKind::kStore) copy->slot = new_slot.at(static_cast<size_t>(copy->slot));
+  for (auto& b : copy->body) b = renumber_slots(b, new_slot);
+  return copy;
+}
+
 bool same_expr(const Expr& a, const Expr& b) {
   if (a.kind != b.kind || a.dtype != b.dtype || a.lanes != b.lanes ||
       a.args.size() != b.args.size()) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "jit/loop/loop_ir.h"
 
@@ -39,6 +40,9 @@ ExprPtr substitute(const ExprPtr& e, const std::map<std::string, ExprPtr>& bindi
 StmtPtr deep_copy(const StmtPtr& s);
 // A deep copy of `s` with every variable named in `bindings` replaced in all its expressions.
 StmtPtr substitute(const StmtPtr& s, const std::map<std::string, ExprPtr>& bindings);
+
+// A copy of `s` whose loads and stores use slot new_slot[old] (every slot it names must map).
+StmtPtr renumber_slots(const StmtPtr& s, const std::vector<int>& new_slot);
 
 // Structural equality.
 bool same_expr(const Expr& a, const Expr& b);

@@ -10,6 +10,19 @@
 
 namespace plaidml::jit {
 
+// A constant's values repacked for the CPU's register tiles (passes/weight_packing.h): the
+// constant seen as `rows` rows of `cols` columns (row-major) becomes ceil(cols / width) panels,
+// one after the other, each `rows` x `width` and contiguous; columns past `cols` hold zeros.
+// width 0: the constant as it is.
+struct PanelPacking {
+  int64_t rows = 0, cols = 0, width = 0;
+  Shape source;  // the constant's own shape (the slot's shape is the packed one)
+  bool packed() const { return width > 0; }
+  bool operator==(const PanelPacking& o) const {
+    return rows == o.rows && cols == o.cols && width == o.width && source == o.source;
+  }
+};
+
 // A buffer the kernels of a program read or write.
 struct BufferSlot {
   enum class Role { kInput, kOutput, kTemp, kConstant };
@@ -18,6 +31,7 @@ struct BufferSlot {
   // constant's buffer is uploaded once and stays resident: jit/constant_buffers.h).
   int index = 0;
   Shape shape;
+  PanelPacking packing;  // kConstant only
 };
 
 struct LoweredProgram {

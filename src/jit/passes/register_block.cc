@@ -13,6 +13,7 @@
 #include "jit/passes/register_tile_search.h"
 #include "jit/passes/row_form_match.h"
 #include "jit/passes/vectorize_expr.h"
+#include "jit/passes/weight_packing.h"
 
 namespace plaidml::jit::passes {
 namespace {
@@ -23,6 +24,13 @@ using loop::Stmt;
 using loop::StmtKind;
 using loop::StmtPtr;
 
+// The column operand read from panels (weight_packing.h).
+struct PackedOperand {
+  PackableLoad load;
+  int64_t width = 0;  // the column tile's width
+  int slot = -1;      // the packed slot
+};
+
 // Emits the tiles of one Match.
 class TileEmitter {
  public:
@@ -30,10 +38,11 @@ class TileEmitter {
   // parallel loop around the band; the tiles here are then those of one column tile.
   // cache.kc > 0 blocks the reduction loop m.chain[k_index] (its block loop: k0_var()).
   // registers: the vector register file (CpuTarget::vector_registers).
+  // packed: the column operand's load to read from panels instead.
   TileEmitter(const Match& m, const RegisterTile& tile, const CacheTile& cache, size_t k_index,
-              bool columns_outer, int registers)
+              bool columns_outer, int registers, std::optional<PackedOperand> packed)
       : m_(m), tile_(tile), cache_(cache), columns_outer_(columns_outer), k_index_(k_index),
-        registers_(registers) {
+        registers_(registers), packed_(std::move(packed)) {
     x0_ = m.x + "$rb";
     j0_ = m.j + "$rb";
     x1_ = m.x + "$mc";
@@ -51,6 +60,10 @@ class TileEmitter {
   bool prepare() {
     value_ = vectorize_along(m_.value, m_.j, tile_.lanes);
     if (!value_) return false;
+    if (packed_) {
+      packed_source_ = vectorize_along(packed_->load.load, m_.j, tile_.lanes);
+      if (!packed_source_) return false;
+    }
     if (m_.init) {
       init_ = vectorize_along(m_.init->store->value, m_.j, tile_.lanes);
       if (!init_) return false;
@@ -205,6 +218,14 @@ class TileEmitter {
     return {main, rest};
   }
 
+  // The value accumulated into column vector c, its column operand read from panels when packed.
+  ExprPtr column_value(int c) const {
+    if (!packed_) return value_;
+    ExprPtr index = packed_index(packed_->load, packed_->width, j0_, int64_t(c) * tile_.lanes);
+    return replace_load(value_, *packed_source_,
+                        loop::vload(packed_->slot, m_.dtype, index, tile_.lanes));
+  }
+
   static ExprPtr replace_load(const ExprPtr& e, const loop::Expr& load, const ExprPtr& with) {
     if (loop::same_expr(*e, load)) return with;
     if (e->args.empty()) return e;
@@ -322,7 +343,7 @@ class TileEmitter {
       std::vector<StmtPtr> out;
       for (int r : rows) {
         for (int c = 0; c < vectors; ++c) {
-          ExprPtr v = loop::substitute(value_, at(r, c));
+          ExprPtr v = loop::substitute(column_value(c), at(r, c));
           out.push_back(loop::assign(acc(r, c, set),
                                      loop::op(m_.agg, m_.dtype, {acc_var(r, c, set), v})));
         }
@@ -400,8 +421,9 @@ class TileEmitter {
   size_t k_index_ = 0;
   int registers_ = 16;
   size_t innermost_for_ = SIZE_MAX;  // the chain's innermost reduction loop (none: SIZE_MAX)
+  std::optional<PackedOperand> packed_;
   std::string x0_, j0_, x1_, k0_;
-  ExprPtr value_, init_, finish_;
+  ExprPtr value_, init_, finish_, packed_source_;
 };
 
 // Loop order: when the column operand's slice for the whole reduction (the weights of a conv:
@@ -433,11 +455,12 @@ bool wide_weights_for_threads(const Match& m, const RegisterTile& tile, const Cp
 }
 
 // With the column tiles outermost, the reduction's innermost loop (a conv's input channels) runs
-// in blocks whose slice of the weights stays in L2 even though it is strided: a column tile
-// reads only its RN columns of each weight row, so its lines fall in a fraction of L2's sets.
-// An eighth of L2 is the budget. Returns {chain index, block} or nullopt (no blocking needed).
+// in blocks whose slice of the weights stays in cache while every row tile reads it: `budget`
+// bytes (strided weights: a column tile reads only its RN columns of each weight row, so its
+// lines fall in a fraction of L2's sets, and an eighth of L2 is the budget; packed weights: half
+// of L1). Returns {chain index, block} or nullopt (no blocking needed).
 std::optional<std::pair<size_t, int64_t>> reduction_block(const Match& m, const RegisterTile& tile,
-                                                          const CpuTarget& target) {
+                                                          int64_t budget) {
   size_t index = m.chain.size();
   for (size_t k = 0; k < m.chain.size(); ++k) {
     if (m.chain[k]->kind == StmtKind::kFor) index = k;
@@ -446,7 +469,7 @@ std::optional<std::pair<size_t, int64_t>> reduction_block(const Match& m, const 
   int64_t trips = loop::trip_count(*m.chain[index]);
   int64_t per_step = reduction_points(m) / std::max<int64_t>(1, trips) * int64_t(tile.vectors) *
                      tile.lanes * (dtype_bits(m.dtype) / 8);
-  int64_t block = target.l2_bytes / 8 / std::max<int64_t>(1, per_step) / 16 * 16;
+  int64_t block = budget / std::max<int64_t>(1, per_step) / 16 * 16;
   if (block < 16 || block >= trips) return std::nullopt;
   return std::make_pair(index, block);
 }
@@ -459,9 +482,35 @@ size_t top_parallel_index(const loop::Kernel& kernel) {
   return 0;
 }
 
+// Packing pays where the column operand's panel for the whole reduction leaves L2's quarter (a
+// smaller one stays in cache as it is) and there are column tiles for every thread to own several.
+std::optional<PackedOperand> choose_packing(const Match& m, const RegisterTile& tile,
+                                            const CpuTarget& target,
+                                            std::vector<BufferSlot>* slots) {
+  if (!slots || panel_bytes(m) <= target.l2_bytes / 4) return std::nullopt;
+  if (column_tiles(m, tile) < 4 * int64_t(target.threads)) return std::nullopt;
+  int64_t width = int64_t(tile.vectors) * tile.lanes;
+  auto load = find_packable_load(m, width, tile.lanes, *slots);
+  if (!load) return std::nullopt;
+  return PackedOperand{*load, width, -1};
+}
+
+// The kernel's slots after packing: the packed slot read, the source no longer if nothing reads
+// it now.
+void update_reads(loop::Kernel& kernel, const PackedOperand& p) {
+  kernel.reads.push_back(p.slot);
+  int source = p.load.source_slot;
+  bool stores = std::find(kernel.writes.begin(), kernel.writes.end(), source) != kernel.writes.end();
+  if (!stores && !loads_slot(*kernel.body, source)) {
+    kernel.reads.erase(std::remove(kernel.reads.begin(), kernel.reads.end(), source),
+                       kernel.reads.end());
+  }
+}
+
 }  // namespace
 
-loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target) {
+loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
+                            std::vector<BufferSlot>* slots) {
   if (target.vector_bits == 0) return kernel;
   loop::Kernel out = kernel;
   out.body = loop::deep_copy(kernel.body);
@@ -476,15 +525,20 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target)
     cache = search_cache_tile(m->x_hi - m->x_lo, loop::trip_count(*m->chain[0]), m->j_hi - m->j_lo,
                               dtype_bits(m->dtype) / 8, tile.rows, target);
   }
+  std::optional<PackedOperand> packed = choose_packing(*m, tile, target, slots);
   bool columns_outer = (cache.kc == 0 && wants_columns_outer(*m, tile, target)) ||
-                       wide_weights_for_threads(*m, tile, target);
+                       wide_weights_for_threads(*m, tile, target) || packed;
   if (columns_outer) cache = CacheTile{};  // reduction blocks, if any, come from reduction_block
   size_t k_index = 0;
   if (columns_outer) {
-    if (auto block = reduction_block(*m, tile, target)) std::tie(k_index, cache.kc) = *block;
+    int64_t budget = packed ? target.l1_bytes / 2 : target.l2_bytes / 8;
+    if (auto block = reduction_block(*m, tile, budget)) std::tie(k_index, cache.kc) = *block;
   }
-  TileEmitter emitter(*m, tile, cache, k_index, columns_outer, target.vector_registers);
+  std::vector<BufferSlot> new_slots = slots ? *slots : std::vector<BufferSlot>{};
+  if (packed) packed->slot = packed_slot(packed->load, packed->width, new_slots);
+  TileEmitter emitter(*m, tile, cache, k_index, columns_outer, target.vector_registers, packed);
   if (!emitter.prepare()) return kernel;
+  if (packed) *slots = std::move(new_slots);
   size_t top = top_parallel_index(out);
   // The chain's statements belong to the x loop, which the next line replaces.
   int64_t k_lo = m->chain.empty() ? 0 : m->chain[k_index]->lo->int_value;
@@ -501,6 +555,7 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target)
     columns->step = emitter.column_width();
     out.body->body[top] = columns;
   }
+  if (packed) update_reads(out, *packed);
   return out;
 }
 

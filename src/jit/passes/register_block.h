@@ -17,14 +17,20 @@
 // guards are conjunctions of affine inequalities, so the rows that pass form an interval), and
 // the whole tile runs unguarded; otherwise each row runs under its own guard. So interior tiles
 // pay one test per guard level and no per-element test.
+// With `slots` (the program's), a column operand that is a constant may be read from a packed
+// copy (weight_packing.h): its slot is appended to `slots` and the kernel reads that instead.
 // Kernels that do not match are returned unchanged.
 #pragma once
 
+#include <vector>
+
 #include "jit/loop/loop_ir.h"
+#include "jit/lower/lower.h"
 #include "jit/passes/cpu_target.h"
 
 namespace plaidml::jit::passes {
 
-loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target);
+loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
+                            std::vector<BufferSlot>* slots = nullptr);
 
 }  // namespace plaidml::jit::passes

@@ -7,6 +7,7 @@
 #include "cache_test_util.h"
 #include "core/ir/builder.h"
 #include "core/ir/constant.h"
+#include "core/parse/parse.h"
 #include "jit/plan_record.h"
 #include "jit/plan_store.h"
 #include "jit/runtime/runtime_test_util.h"
@@ -59,12 +60,14 @@ jit::PlanRecord sample_record() {
   r.slots = {{jit::BufferSlot::Role::kInput, 0, r.input_shapes[0]},
              {jit::BufferSlot::Role::kConstant, 1, Shape(DType::F32, {3, 2})},
              {jit::BufferSlot::Role::kTemp, 2, Shape(DType::F32, {4, 2})},
-             {jit::BufferSlot::Role::kOutput, 0, r.output_shapes[0]}};
-  r.constant_digests = {0, 0x0123456789abcdefULL, 0, 0};
-  r.calls = {{0, {0, 1, 2}}, {1, {2, 3}}};
+             {jit::BufferSlot::Role::kOutput, 0, r.output_shapes[0]},
+             {jit::BufferSlot::Role::kConstant, 1, Shape(DType::F32, {6}),
+              jit::PanelPacking{3, 2, 2, Shape(DType::F32, {3, 2})}}};
+  r.constant_digests = {0, 0x0123456789abcdefULL, 0, 0, 0x0123456789abcdefULL};
+  r.calls = {{0, {0, 4, 2}}, {1, {2, 3}}};
   r.launch_info = {{{"n1 (MatMul)"}, 80}, {{"n2 (Relu)", "n3 (Cast)"}, 96}};
-  r.memory_plan.block_of = {-1, -1, 0, -1};
-  r.memory_plan.first_kernel = {-1, -1, 0, -1};
+  r.memory_plan.block_of = {-1, -1, 0, -1, -1};
+  r.memory_plan.first_kernel = {-1, -1, 0, -1, -1};
   r.memory_plan.block_bytes = {32};
   r.memory_plan.arena_bytes = 32;
   r.memory_plan.unshared_bytes = 32;
@@ -83,14 +86,17 @@ TEST_CASE("plan record: a record round-trips") {
   REQUIRE(back.has_value());
   CHECK(back->input_shapes == r.input_shapes);
   CHECK(back->output_shapes == r.output_shapes);
-  REQUIRE(back->slots.size() == 4);
+  REQUIRE(back->slots.size() == 5);
   CHECK(back->slots[1].role == jit::BufferSlot::Role::kConstant);
   CHECK(back->slots[1].index == 1);
+  CHECK_FALSE(back->slots[1].packing.packed());
   CHECK(back->slots[3].shape == r.output_shapes[0]);
+  CHECK(back->slots[4].packing == r.slots[4].packing);
+  CHECK(back->slots[4].shape == r.slots[4].shape);
   CHECK(back->constant_digests == r.constant_digests);
   REQUIRE(back->calls.size() == 2);
   CHECK(back->calls[1].kernel == 1);
-  CHECK(back->calls[0].args == std::vector<int>{0, 1, 2});
+  CHECK(back->calls[0].args == std::vector<int>{0, 4, 2});
   CHECK(back->launch_info[1].origins == r.launch_info[1].origins);
   CHECK(back->launch_info[0].bytes == 80);
   CHECK(back->memory_plan.block_of == r.memory_plan.block_of);
@@ -124,8 +130,8 @@ TEST_CASE("plan record: indices out of range are refused, naming what is wrong")
     return d.status().message();
   };
   jit::PlanRecord r = sample_record();
-  r.calls[1].args[1] = 4;
-  CHECK(refused(r) == "malformed plan entry: call 1: argument 4 of 4 slots");
+  r.calls[1].args[1] = 5;
+  CHECK(refused(r) == "malformed plan entry: call 1: argument 5 of 5 slots");
   r = sample_record();
   r.calls[0].kernel = 2;
   CHECK(refused(r) == "malformed plan entry: call 0: kernel 2 of 2");
@@ -141,6 +147,16 @@ TEST_CASE("plan record: indices out of range are refused, naming what is wrong")
   r = sample_record();
   r.memory_plan.block_of.pop_back();
   CHECK(refused(r) == "malformed plan entry: memory plan: slot count");
+  // Panels that would read past the constant, or a buffer of another size than they fill.
+  r = sample_record();
+  r.slots[4].packing.rows = 4;
+  CHECK(refused(r) == "malformed plan entry: slot 4: packing");
+  r = sample_record();
+  r.slots[4].shape = Shape(DType::F32, {8});
+  CHECK(refused(r) == "malformed plan entry: slot 4: packing");
+  r = sample_record();
+  r.slots[2].packing = r.slots[4].packing;  // a temporary is never packed
+  CHECK(refused(r) == "malformed plan entry: slot 2: packing");
 }
 
 TEST_CASE("plan key: program, shapes, target and schedule each change it") {
@@ -189,6 +205,42 @@ TEST_CASE("plan store: a second runtime makes its plan from the entry and comput
   run_dense(*four, 5);
   CHECK(four->stats().plan_disk_hits == 0);
   CHECK(list_files(dir.path("plans")).size() == 3);
+}
+
+// relu(A x W) for a 512 x 1024 constant W: wide enough that the CPU schedule reads W from panels
+// (a packed constant slot, jit/passes/weight_packing.h).
+std::shared_ptr<const ir::Program> wide_dense() {
+  auto resolver = [](const Shape& shape, uint64_t) {
+    HostTensor w = random_tensor(shape, 17);
+    return ir::copy_constant(shape, w.bytes.data());
+  };
+  auto program = parse::parse_tile(
+      "function (A[M, K]) -> (C) {\n"
+      "  W = constant(f32[512, 1024], digest \"00000000000000ff\");\n"
+      "  P[i, j : M, 1024] = +(A[i, k] * W[k, j]);\n"
+      "  C = relu(P);\n"
+      "}",
+      "wide_dense", resolver);
+  REQUIRE_MESSAGE(program.has_value(), program.status().message());
+  return *program;
+}
+
+TEST_CASE("plan store: a packed constant slot is bound and packed again from the entry") {
+  TempDir dir;
+  HostTensor a = random_tensor({DType::F32, {20, 512}}, 3);
+  auto first = runtime_on(dir.path());
+  run_and_check(*first, wide_dense(), {a});
+  auto plan = first->prepare(wide_dense(), {a.shape}, 0);
+  REQUIRE(plan.has_value());
+  // The panels replace the constant: 43 panels of 24 columns (AVX2) or 22 of 48 (AVX-512),
+  // never fewer bytes than the constant's 2 MiB.
+  CHECK((*plan)->memory().constants_bytes >= 512 * 1024 * 4);
+  CHECK((*plan)->memory().constants_bytes < 512 * 1056 * 4);
+
+  auto second = runtime_on(dir.path());
+  run_and_check(*second, wide_dense(), {a});  // a new program object, the same constant bytes
+  CHECK(second->stats().plan_disk_hits == 1);
+  CHECK(second->stats().kernels_compiled == 0);
 }
 
 TEST_CASE("plan store: an entry whose kernels are gone regenerates them and is still used") {

@@ -4,6 +4,7 @@
 // reference interpreter (eval::evaluate).
 #pragma once
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "devices/cpu/orc_loader.h"
 #include "jit/codegen/llvm/llvm_codegen.h"
 #include "jit/lower/lower.h"
+#include "jit/lower/panel_packing.h"
 #include "jit/passes/pipeline.h"
 #include "support/tensors.h"
 
@@ -38,6 +40,18 @@ inline const TargetDesc& target() {
 // The CPU passes' view of this host, as the CPU device with 2 threads sees it.
 inline passes::CpuTarget host_cpu() { return passes::cpu_target_for(target().vector_bits, 2); }
 
+// A constant slot's contents: the node's values, packed as the slot says.
+inline HostTensor constant_buffer(const ir::Program& program, const BufferSlot& slot) {
+  const ir::ConstantData& c = *program.nodes.at(static_cast<size_t>(slot.index)).constant;
+  HostTensor t(slot.shape);
+  if (slot.packing.packed()) {
+    t.bytes = pack_panels(c.data, dtype_size(c.shape.dtype), slot.packing);
+  } else {
+    std::memcpy(t.bytes.data(), c.data, t.bytes.size());
+  }
+  return t;
+}
+
 // Compiles (scheduled for `cpu`) and runs; returns the outputs or the first error.
 inline Expected<std::vector<HostTensor>> run_jit(const ir::BoundProgram& bound,
                                                  const std::vector<HostTensor>& inputs,
@@ -54,6 +68,8 @@ inline Expected<std::vector<HostTensor>> run_jit(const ir::BoundProgram& bound,
   for (const auto& slot : lowered.slots) {
     if (slot.role == BufferSlot::Role::kInput) {
       buffers.push_back(inputs[slot.index]);
+    } else if (slot.role == BufferSlot::Role::kConstant) {
+      buffers.push_back(constant_buffer(*bound.program, slot));
     } else {
       HostTensor t(slot.shape);
       std::fill(t.bytes.begin(), t.bytes.end(), uint8_t{0xA5});  // garbage: kernels must init
