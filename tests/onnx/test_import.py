@@ -130,6 +130,26 @@ def conv_net(rng):
                  [vinfo("Y", None), vinfo("Z", None)], inits)
 
 
+class GemmWeights(unittest.TestCase):
+    def test_transposed_weights_known_at_import_match_onnxruntime(self):
+        # Gemm's B as an initializer with transB=1 (PyTorch's Linear) moves to [K, N] on the
+        # host; one row (a vector times the weights) and several, with alpha, beta and C.
+        import onnxruntime
+        rng = np.random.default_rng(11)
+        w = numpy_helper.from_array(rng.random((1000, 300)).astype(np.float32), "W")
+        c = numpy_helper.from_array(rng.random(1000).astype(np.float32), "C")
+        for rows in (1, 3):
+            for attrs in ({}, {"alpha": 0.5, "beta": 2.0}):
+                m = model([helper.make_node("Gemm", ["X", "W", "C"], ["Y"], transB=1, **attrs)],
+                          [vinfo("X", [rows, 300])], [vinfo("Y", None)], [w, c])
+                feeds = {"X": rng.random((rows, 300)).astype(np.float32)}
+                want = onnxruntime.InferenceSession(
+                    m.SerializeToString(), providers=["CPUExecutionProvider"]).run(["Y"], feeds)
+                got = plaidml.run(plaidml.onnx.load_bytes(m.SerializeToString()), feeds)
+                np.testing.assert_allclose(got["Y"], want[0], rtol=1e-4, atol=1e-4,
+                                           err_msg="rows %d, %s" % (rows, attrs))
+
+
 class ChannelsLast(unittest.TestCase):
     def test_both_layouts_match_onnxruntime(self):
         import onnxruntime

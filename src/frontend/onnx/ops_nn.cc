@@ -1,6 +1,7 @@
 // ONNX operators: nn group. The list of converters, and MatMul, Gemm, Softmax, LogSoftmax,
 // Hardmax. Convolutions are in ops_nn_conv.cc, pools in ops_nn_pool.cc, normalisations in
 // ops_nn_norm.cc, Einsum in ops_nn_einsum.cc, Resize/Upsample in ops_nn_resize.cc.
+#include "layout.h"
 #include "ops_nn_util.h"
 
 namespace plaidml::onnx_import {
@@ -106,15 +107,25 @@ void gemm(NodeContext& cx) {
   double alpha = cx.attr_float("alpha", 1.0), beta = cx.attr_float("beta", 1.0);
   bool is_float = dtype_is_float(cx.dtype(0));
   plaidml::Attrs attrs;
+  bool trans_b = cx.attr_int("transB", 0) != 0;
+  // Known weights stored [N, K] (transB, as PyTorch's Linear exports them) move to [K, N] on the
+  // host, once: the contraction then reads B's rows along its output columns, the unit-stride
+  // form the CPU's register tiles need (transposed, every product of a row is N floats apart).
+  const Value& b = cx.input(1);
+  plaidml::Tensor b_operand = cx.tensor(1);
+  if (trans_b && b.host) {
+    b_operand = cx.constant(transpose(*b.host, {1, 0}));
+    trans_b = false;
+  }
   attrs.set("trans_a", cx.attr_int("transA", 0) != 0 ? 1 : 0);
-  attrs.set("trans_b", cx.attr_int("transB", 0) != 0 ? 1 : 0);
+  attrs.set("trans_b", trans_b ? 1 : 0);
   bool use_c = cx.has_input(2) && (is_float || beta != 0.0);
   if (!is_float && (alpha != 1.0 || (use_c && beta != 1.0))) {
     unsupported("Gemm on {} with alpha {} / beta {} (only 1 is supported for integers)",
                 dtype_text(cx.dtype(0)), alpha, beta);
   }
   attrs.set("alpha", alpha).set("beta", beta);
-  std::vector<plaidml::Tensor> operands = {cx.tensor(0), cx.tensor(1)};
+  std::vector<plaidml::Tensor> operands = {cx.tensor(0), b_operand};
   if (use_c) {
     if (cx.rank(2) > 2) invalid("Gemm's C must have rank 2 or less");
     operands.push_back(cx.tensor(2));

@@ -482,17 +482,23 @@ size_t top_parallel_index(const loop::Kernel& kernel) {
   return 0;
 }
 
-// Packing pays where the column operand's panel for the whole reduction leaves L2's quarter (a
-// smaller one stays in cache as it is) and there are column tiles for every thread to own several.
+// Packing pays where the column operand's panel for the whole reduction does not stay in half of
+// L1 (a smaller one stays there however strided).
 std::optional<PackedOperand> choose_packing(const Match& m, const RegisterTile& tile,
                                             const CpuTarget& target,
                                             std::vector<BufferSlot>* slots) {
-  if (!slots || panel_bytes(m) <= target.l2_bytes / 4) return std::nullopt;
-  if (column_tiles(m, tile) < 4 * int64_t(target.threads)) return std::nullopt;
+  if (!slots || panel_bytes(m) <= target.l1_bytes / 2) return std::nullopt;
   int64_t width = int64_t(tile.vectors) * tile.lanes;
   auto load = find_packable_load(m, width, tile.lanes, *slots);
   if (!load) return std::nullopt;
   return PackedOperand{*load, width, -1};
+}
+
+// Packed panels go outermost (each panel's reduction block in L1 while every row reads it) where
+// the whole panel leaves L2's quarter and there are column tiles for every thread to own several;
+// otherwise the rows stay outermost and each row tile reads the panels from L2, contiguously.
+bool panels_outer(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
+  return panel_bytes(m) > target.l2_bytes / 4 && column_tiles(m, tile) >= 4 * int64_t(target.threads);
 }
 
 // The kernel's slots after packing: the packed slot read, the source no longer if nothing reads
@@ -515,7 +521,13 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
   loop::Kernel out = kernel;
   out.body = loop::deep_copy(kernel.body);
   std::optional<Match> m = match_row_form(out);
-  if (!m) return kernel;
+  if (!m) {
+    std::optional<loop::Kernel> single = as_single_row(kernel);
+    if (!single) return kernel;
+    out = std::move(*single);
+    m = match_row_form(out);
+    if (!m) return kernel;
+  }
   RegisterTile tile =
       search_register_tile(m->x_hi - m->x_lo, m->j_hi - m->j_lo, dtype_bits(m->dtype), target);
   if (tile.lanes == 0) return kernel;
@@ -527,11 +539,12 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
   }
   std::optional<PackedOperand> packed = choose_packing(*m, tile, target, slots);
   bool columns_outer = (cache.kc == 0 && wants_columns_outer(*m, tile, target)) ||
-                       wide_weights_for_threads(*m, tile, target) || packed;
+                       wide_weights_for_threads(*m, tile, target) ||
+                       (packed && panels_outer(*m, tile, target));
   if (columns_outer) cache = CacheTile{};  // reduction blocks, if any, come from reduction_block
   size_t k_index = 0;
   if (columns_outer) {
-    int64_t budget = packed ? target.l1_bytes / 2 : target.l2_bytes / 8;
+    int64_t budget = packed ? target.l1_bytes / 2 : target.l2_bytes / 8;  // packed: see above
     if (auto block = reduction_block(*m, tile, budget)) std::tie(k_index, cache.kc) = *block;
   }
   std::vector<BufferSlot> new_slots = slots ? *slots : std::vector<BufferSlot>{};

@@ -97,14 +97,65 @@ bool chain_ok(const Match& m) {
 
 bool index_ok(const Match& m) {
   auto a = loop::affine_of(*m.index);
-  if (!a || a->coeff(m.j) != 1 || a->coeff(m.x) == 0) return false;
+  // A single row (as_single_row) does not depend on its row variable.
+  if (!a || a->coeff(m.j) != 1 || (a->coeff(m.x) == 0 && m.x_hi - m.x_lo != 1)) return false;
   for (const Stmt* s : m.chain) {
     if (s->kind == StmtKind::kFor && a->coeff(s->var) != 0) return false;
   }
   return true;
 }
 
+// `s` with every loop over `j` of bounds [jb * block, min(jb * block + block, n)) running over
+// [0, n); false when a loop over j has other bounds.
+bool unblock_columns(Stmt& s, const std::string& j, const std::string& jb) {
+  if (s.kind == StmtKind::kFor && s.var == j) {
+    auto lo = loop::affine_of(*s.lo);
+    const loop::Expr& hi = *s.hi;
+    if (!lo || lo->constant != 0 || lo->coeffs.size() != 1 || lo->coeff(jb) <= 0) return false;
+    if (hi.kind != loop::ExprKind::kOp || hi.op != OpKind::Min || !hi.args[1]->is_const()) {
+      return false;
+    }
+    auto end = loop::affine_of(*hi.args[0]);
+    if (!end || end->coeff(jb) != lo->coeff(jb) || end->constant != lo->coeff(jb)) return false;
+    s.lo = loop::int_const(0);
+    s.hi = hi.args[1];
+  }
+  for (auto& b : s.body) {
+    if (!unblock_columns(*b, j, jb)) return false;
+  }
+  return !(s.kind == StmtKind::kFor && s.var != j && (loop::mentions(*s.lo, jb) ||
+                                                      loop::mentions(*s.hi, jb)));
+}
+
 }  // namespace
+
+std::optional<loop::Kernel> as_single_row(const loop::Kernel& kernel) {
+  const auto& top = kernel.body->body;
+  loop::Kernel out = kernel;
+  out.body = loop::deep_copy(kernel.body);
+  std::vector<loop::StmtPtr> row_body;
+  if (top.size() == 1 && top[0]->kind == StmtKind::kFor && top[0]->parallel) {
+    const Stmt& blocks = *out.body->body[0];
+    const std::string& jb = blocks.var;
+    constexpr std::string_view kSuffix = "$blk";
+    if (jb.size() <= kSuffix.size() || jb.substr(jb.size() - kSuffix.size()) != kSuffix ||
+        !const_bounds(blocks) || blocks.lo->int_value != 0) {
+      return std::nullopt;
+    }
+    std::string j = jb.substr(0, jb.size() - kSuffix.size());
+    for (const auto& s : blocks.body) {
+      if (!unblock_columns(*s, j, jb)) return std::nullopt;
+    }
+    row_body = blocks.body;
+  } else {
+    for (const auto& s : top) {
+      if (s->kind == StmtKind::kFor && s->parallel) return std::nullopt;
+    }
+    row_body = out.body->body;
+  }
+  out.body->body = {loop::for_loop("$row", 0, 1, std::move(row_body), /*parallel=*/true)};
+  return out;
+}
 
 std::optional<Match> match_row_form(loop::Kernel& kernel) {
   Match m;

@@ -38,6 +38,12 @@ bool const_bounds(const loop::Stmt& s);
 // The row form of `kernel` (which the caller may then edit through Match::x_loop), or nullopt.
 std::optional<Match> match_row_form(loop::Kernel& kernel);
 
+// A contraction of one output row (a vector times a matrix) has no row loop: its lowering loops
+// over the columns, in parallel blocks of them (`j$blk`) when there are many. This gives the
+// same kernel with one row loop `$row` over [0, 1) (parallel) around the columns' statements,
+// their blocks undone, for match_row_form; nullopt when the kernel is not of that kind.
+std::optional<loop::Kernel> as_single_row(const loop::Kernel& kernel);
+
 // Points of the reduction chain's loops (all have constant bounds), or 0.
 int64_t reduction_points(const Match& m);
 

@@ -133,6 +133,24 @@ TEST_CASE("register-blocked kernels match the interpreter at tile and vector edg
   }
 }
 
+TEST_CASE("a single row (a vector times a matrix) is register-blocked too") {
+  // M = 1 leaves no row loop: the lowering loops over the columns, in parallel blocks of 256
+  // (j$blk) when there are more. Both become one row of register tiles.
+  const char* gemv_bias =
+      "function (A[M, K], B[K, N], C[N]) -> (O) {\n"
+      "  O[i, j : M, N] = +(A[i, k] * B[k, j]) default C;\n}";
+  for (int64_t n : {40, 256, 1000}) {
+    CAPTURE(n);
+    std::vector<Shape> shapes = {Shape(DType::F32, {1, 300}), Shape(DType::F32, {300, n}),
+                                 Shape(DType::F32, {n})};
+    std::string text = scheduled(gemv_bias, shapes, 256);
+    CHECK(text.find("var $acc0_0: f32x8") != std::string::npos);
+    CHECK(text.find("$blk") == std::string::npos);
+    check_against_interpreter(gemv_bias, {positive({1, 300}, 8 + uint64_t(n)),
+                                          positive({300, n}, 9), positive({n}, 10)});
+  }
+}
+
 TEST_CASE("small edge tiles split their reduction over several accumulator sets") {
   // AVX2 (16 registers): a 7-wide conv leaves one-column tiles at the padding, whose two
   // accumulators alone would wait on each FMA. Their channel loop runs four ways unrolled into

@@ -93,8 +93,11 @@ std::string dense_text(int64_t k, int64_t n) {
 }
 
 TEST_CASE("weight packing: a dense layer with wide constant weights reads them from panels") {
-  // 1024 columns: 42 full tiles of 24 and a narrow one of 16 on AVX2; reduction blocks of K.
-  for (auto [m, k, n] : {std::tuple{37, 512, 1024}, std::tuple{6, 300, 776}}) {
+  // 1024 columns: 42 full tiles of 24 and a narrow one of 16 on AVX2, the panels outermost in
+  // reduction blocks of K; 64 x 256 (64 KiB, beyond half of L1 but within a quarter of L2): the
+  // rows stay outermost and read the panels.
+  for (auto [m, k, n] :
+       {std::tuple{37, 512, 1024}, std::tuple{6, 300, 776}, std::tuple{50, 64, 256}}) {
     CAPTURE(m);
     CAPTURE(k);
     CAPTURE(n);
@@ -135,8 +138,8 @@ TEST_CASE("weight packing: a padded 3x3 conv whose weights are a constant, with 
 }
 
 TEST_CASE("weight packing: weights that stay in cache, inputs and ragged rows are read as they are") {
-  // Small: the panel of 64 x 256 floats stays in L2.
-  ir::BoundProgram small = bind_with_constants(dense_text(64, 256), {Shape(DType::F32, {9, 64})}, 1);
+  // Small: the panel of 16 x 128 floats stays in half of L1 however strided.
+  ir::BoundProgram small = bind_with_constants(dense_text(16, 128), {Shape(DType::F32, {9, 16})}, 1);
   CHECK(packed_slots(schedule(small, host_cpu()).lowered) == 0);
   // Columns not a multiple of the vector width: the scalar columns would read the source.
   ir::BoundProgram ragged =
