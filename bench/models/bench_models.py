@@ -86,8 +86,11 @@ def child_plaidml(args, spec, feeds):
     # keeps exported shape arithmetic concrete (with the sequence symbolic, GPT-2's import
     # builds dim expressions that grow without bound: docs/onnx.md, known issues).
     dims = {"batch": args.batch} if args.symbolic else {}
-    if any(d == "sequence" for i in spec["inputs"] for d in i["dims"]):
+    named = {d for i in spec["inputs"] for d in i["dims"]}
+    if "sequence" in named:
         dims["sequence"] = args.sequence
+    if "past" in named:  # a decode step (export_models.py gpt2_decode)
+        dims["past"] = args.sequence - 1
     program = plaidml.onnx.load(args.path, **dims)
     imported = time.perf_counter() - start
     ctx = plaidml.Context(device=args.device, num_threads=args.threads, cache_dir=args.cache)

@@ -5,7 +5,9 @@ torchvision and transformers are installed (the GPU machine); the files are not 
     python bench/models/export_models.py --out /tmp/models [--only resnet50,bert_base]
 
 bert_tiny and gpt2_tiny (not exported by default) are the same architectures at 64 wide and two
-layers: files of a few MiB, to bring back from the GPU machine for debugging.
+layers: files of a few MiB, to bring back from the GPU machine for debugging. gpt2_decode is one
+decode step of GPT-2 (a token beside the past keys and values of every layer; its dims "past" =
+"sequence" - 1).
 
 Each model is exported twice where the exporter allows: by the TorchScript exporter at opset 17
 (the Shape -> Gather -> Concat -> Reshape graphs of older exports) as <name>.onnx, and by the
@@ -79,8 +81,57 @@ def text(name):
     return TextWrapper(model, outputs).eval(), example, inputs, dynamic, outputs
 
 
+class DecodeWrapper(torch.nn.Module):
+    """One decode step of GPT-2: a token per sequence beside the keys and values of the `past`
+    tokens before it (flat: layer 0's key, layer 0's value, ...); returns the logits and the
+    keys and values with the new token appended."""
+
+    def __init__(self, model, layers):
+        super().__init__()
+        self.model, self.layers = model, layers
+
+    def forward(self, input_ids, attention_mask, *past):
+        cache = tuple((past[2 * i], past[2 * i + 1]) for i in range(self.layers))
+        try:
+            from transformers.cache_utils import DynamicCache
+            cache = DynamicCache.from_legacy_cache(cache)
+        except (ImportError, AttributeError):
+            pass  # an older transformers takes the tuples themselves
+        out = self.model(input_ids=input_ids, attention_mask=attention_mask,
+                         past_key_values=cache, use_cache=True, return_dict=True)
+        present = out.past_key_values
+        if hasattr(present, "to_legacy_cache"):
+            present = present.to_legacy_cache()
+        return (out.logits, *[t for kv in present for t in kv])
+
+
+def decode(name):
+    """gpt2_decode: input_ids [batch, 1], attention_mask [batch, sequence] and the past keys and
+    values [batch, heads, past, head size] of every layer, past = sequence - 1."""
+    import transformers as tf
+    config = tf.GPT2Config(**(TINY_GPT2 if "tiny" in name else {}))
+    model = tf.GPT2LMHeadModel(config).eval()
+    heads, size = config.n_head, config.n_embd // config.n_head
+    past = 15
+    names = [f"past_{kind}_{i}" for i in range(config.n_layer) for kind in ("key", "value")]
+    example = (torch.randint(0, config.vocab_size, (2, 1)),
+               torch.ones(2, past + 1, dtype=torch.int64),
+               *[torch.randn(2, heads, past, size) for _ in names])
+    inputs = [{"name": "input_ids", "dims": ["batch", 1], "dtype": "int64",
+               "range": [0, config.vocab_size]},
+              {"name": "attention_mask", "dims": ["batch", "sequence"], "dtype": "int64",
+               "range": [1, 2]}]
+    inputs += [{"name": n, "dims": ["batch", heads, "past", size], "dtype": "float32"}
+               for n in names]
+    dynamic = {"input_ids": {0: "batch"}, "attention_mask": {0: "batch", 1: "sequence"}}
+    dynamic.update({n: {0: "batch", 2: "past"} for n in names})
+    outputs = ["logits"] + ["present" + n[4:] for n in names]
+    return DecodeWrapper(model, config.n_layer).eval(), example, inputs, dynamic, outputs
+
+
 MODELS = {"resnet50": vision, "mobilenet_v3": vision, "vit_b_16": vision, "bert_base": text,
-          "gpt2": text, "bert_tiny": text, "gpt2_tiny": text}
+          "gpt2": text, "bert_tiny": text, "gpt2_tiny": text, "gpt2_decode": decode,
+          "gpt2_tiny_decode": decode}
 DEFAULT = "resnet50,mobilenet_v3,vit_b_16,bert_base,gpt2"
 
 

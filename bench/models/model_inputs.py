@@ -1,5 +1,6 @@
 """Random inputs for an exported model, from export_models.py's manifest entry (or a spec of the
-same form): dims named "batch" and "sequence" take the sizes asked for; int64 inputs (tokens,
+same form): dims named "batch" and "sequence" take the sizes asked for, "past" (a decode step's
+past tokens) one less than the sequence; int64 inputs (tokens,
 masks) are drawn from the entry's "range", floats from a standard normal."""
 import numpy as np
 
@@ -7,7 +8,8 @@ import numpy as np
 def make_inputs(spec, batch, seq, rng):
     feeds = {}
     for inp in spec["inputs"]:
-        dims = [batch if d == "batch" else seq if d == "sequence" else d for d in inp["dims"]]
+        sizes = {"batch": batch, "sequence": seq, "past": seq - 1}
+        dims = [sizes.get(d, d) if isinstance(d, str) else d for d in inp["dims"]]
         if inp["dtype"] == "int64":
             lo, hi = inp.get("range", [0, 100])
             feeds[inp["name"]] = rng.integers(lo, hi, size=dims, dtype=np.int64)

@@ -1,7 +1,8 @@
 // Resident constants: a program's constant tensors (weights) are uploaded to a device the first
 // time a run needs them and stay there for every later run, as long as a program holding the
-// constant lives; so are their packed copies (PanelPacking), one per packing. Keyed by the constant object itself (not by shape), so constants are never
-// part of the shape key and their bytes are never read again to find them.
+// constant lives; so are their packed copies (PanelPacking), one per packing. Keyed by the
+// constant object itself (not by shape), so constants are never part of the shape key and their
+// bytes are never read again to find them.
 // Thread-safe: concurrent first runs upload a constant once.
 #pragma once
 

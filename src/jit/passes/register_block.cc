@@ -498,7 +498,8 @@ std::optional<PackedOperand> choose_packing(const Match& m, const RegisterTile& 
 // the whole panel leaves L2's quarter and there are column tiles for every thread to own several;
 // otherwise the rows stay outermost and each row tile reads the panels from L2, contiguously.
 bool panels_outer(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
-  return panel_bytes(m) > target.l2_bytes / 4 && column_tiles(m, tile) >= 4 * int64_t(target.threads);
+  return panel_bytes(m) > target.l2_bytes / 4 &&
+         column_tiles(m, tile) >= 4 * int64_t(target.threads);
 }
 
 // The kernel's slots after packing: the packed slot read, the source no longer if nothing reads
@@ -506,8 +507,9 @@ bool panels_outer(const Match& m, const RegisterTile& tile, const CpuTarget& tar
 void update_reads(loop::Kernel& kernel, const PackedOperand& p) {
   kernel.reads.push_back(p.slot);
   int source = p.load.source_slot;
-  bool stores = std::find(kernel.writes.begin(), kernel.writes.end(), source) != kernel.writes.end();
-  if (!stores && !loads_slot(*kernel.body, source)) {
+  bool writes = std::find(kernel.writes.begin(), kernel.writes.end(), source) !=
+                kernel.writes.end();
+  if (!writes && !loads_slot(*kernel.body, source)) {
     kernel.reads.erase(std::remove(kernel.reads.begin(), kernel.reads.end(), source),
                        kernel.reads.end());
   }
