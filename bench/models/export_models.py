@@ -91,18 +91,18 @@ class DecodeWrapper(torch.nn.Module):
         self.model, self.layers = model, layers
 
     def forward(self, input_ids, attention_mask, *past):
-        cache = tuple((past[2 * i], past[2 * i + 1]) for i in range(self.layers))
-        try:
-            from transformers.cache_utils import DynamicCache
-            cache = DynamicCache.from_legacy_cache(cache)
-        except (ImportError, AttributeError):
-            pass  # an older transformers takes the tuples themselves
+        from transformers.cache_utils import DynamicCache
+        cache = DynamicCache()
+        for i in range(self.layers):
+            cache.update(past[2 * i], past[2 * i + 1], i)
         out = self.model(input_ids=input_ids, attention_mask=attention_mask,
                          past_key_values=cache, use_cache=True, return_dict=True)
         present = out.past_key_values
-        if hasattr(present, "to_legacy_cache"):
-            present = present.to_legacy_cache()
-        return (out.logits, *[t for kv in present for t in kv])
+        if hasattr(present, "layers"):  # transformers 4.56 and later
+            pairs = [(layer.keys, layer.values) for layer in present.layers]
+        else:
+            pairs = [present[i] for i in range(self.layers)]
+        return (out.logits, *[t for kv in pairs for t in kv])
 
 
 def decode(name):
@@ -182,7 +182,9 @@ def main():
     manifest, failures = previous_exports(args.out), []
     done = {(e["model"], e["exporter"]) for e in manifest}
     for name in args.only.split(","):
-        for dynamo in ((False,) if args.no_dynamo else (False, True)):
+        # A decode step's varargs of past tensors: the TorchScript exporter only.
+        only_torchscript = args.no_dynamo or name.endswith("decode")
+        for dynamo in ((False,) if only_torchscript else (False, True)):
             if (name, "dynamo" if dynamo else "torchscript") in done:
                 continue  # exported by an earlier call into the same folder
             try:

@@ -1,6 +1,22 @@
 #include "jit/constant_buffers.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+
 namespace plaidml::jit {
+
+void drop_file_pages(const ir::ConstantData& constant) {
+  if (!constant.file_backed) return;
+  auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  auto begin = reinterpret_cast<uintptr_t>(constant.data);
+  uintptr_t end = begin + constant.byte_size();
+  begin = (begin + page - 1) / page * page;  // whole pages only: a neighbour may share the edges
+  end = end / page * page;
+  // A private read-only mapping: dropped pages read back the same bytes from the file.
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
 
 Expected<std::shared_ptr<Buffer>> ConstantBuffers::get(
     const std::shared_ptr<const ir::ConstantData>& constant, int device,

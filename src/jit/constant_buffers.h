@@ -21,6 +21,11 @@
 
 namespace plaidml::jit {
 
+// Drops the pages of a file-backed constant (ConstantData::file_backed) from this process's
+// memory, once its packed copy holds what the kernels read: they read back from the file if
+// anything touches them again. Other constants are left alone.
+void drop_file_pages(const ir::ConstantData& constant);
+
 class ConstantBuffers {
  public:
   // Allocates a buffer of the constant's shape on the device and writes its bytes.

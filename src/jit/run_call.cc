@@ -165,7 +165,9 @@ Expected<std::shared_ptr<Buffer>> RunCall::resident_constant(const BufferSlot& s
       [&](const ir::ConstantData& c) -> Expected<std::shared_ptr<Buffer>> {
         if (!slot.packing.packed()) return rt_.resident(device_index_, c);
         std::vector<uint8_t> packed = pack_panels(c.data, dtype_size(c.shape.dtype), slot.packing);
-        return rt_.upload(device_index_, slot.shape, packed.data());
+        auto buffer = rt_.upload(device_index_, slot.shape, packed.data());
+        drop_file_pages(c);
+        return buffer;
       });
 }
 

@@ -67,7 +67,8 @@ Expected<std::shared_ptr<const ConstantData>> copy_constant(const Shape& shape, 
 }
 
 std::shared_ptr<const ConstantData> adopt_constant(const Shape& shape, const void* bytes,
-                                                   std::function<void()> release) {
+                                                   std::function<void()> release,
+                                                   bool file_backed) {
   // The owner first: if making it fails, its deleter has already run the release.
   std::shared_ptr<const void> owner(bytes, [release = std::move(release)](const void*) {
     if (release) release();
@@ -77,6 +78,7 @@ std::shared_ptr<const ConstantData> adopt_constant(const Shape& shape, const voi
   c->data = bytes;
   c->digest = digest_of(bytes, static_cast<size_t>(shape.byte_size()));
   c->owner = std::move(owner);
+  c->file_backed = file_backed;
   return c;
 }
 

@@ -26,8 +26,10 @@ Expected<std::shared_ptr<const ConstantData>> copy_constant(const Shape& shape, 
 
 // A constant over the caller's memory, which must stay valid and unchanged until `release` is
 // called (exactly once, when the last program holding the constant goes). Hashes it once.
+// file_backed: the memory is a read-only file mapping (ConstantData::file_backed).
 std::shared_ptr<const ConstantData> adopt_constant(const Shape& shape, const void* bytes,
-                                                   std::function<void()> release);
+                                                   std::function<void()> release,
+                                                   bool file_backed = false);
 
 // Tile text of a constant's value: `constant(f32[2], [1.5, -2])` for a small one,
 // `constant(f32[64, 3, 7, 7], digest "0123456789abcdef")` for a large one.

@@ -92,6 +92,9 @@ struct ConstantData {
   uint64_t digest = 0;         // FNV-1a 64 of the bytes
   // Keeps `data` alive: a copy the builder made, or the caller's memory with its release call.
   std::shared_ptr<const void> owner;
+  // `data` lies in a read-only mapping of a file (a program file): its pages may be dropped from
+  // memory and read back from the file when touched again (jit/constant_buffers.h).
+  bool file_backed = false;
 
   size_t byte_size() const { return static_cast<size_t>(shape.byte_size()); }
 };

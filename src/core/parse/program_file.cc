@@ -258,7 +258,8 @@ Expected<std::shared_ptr<const ir::Program>> load_program(const std::string& pat
                      uint64_t digest) -> Expected<std::shared_ptr<const ir::ConstantData>> {
     for (const ConstantEntry& e : header.constants) {
       if (e.digest != digest || e.shape != shape) continue;
-      auto c = ir::adopt_constant(shape, mapping->base + e.offset, [mapping] {});
+      auto c = ir::adopt_constant(shape, mapping->base + e.offset, [mapping] {},
+                                  /*file_backed=*/true);
       if (c->digest == digest) return c;
       problem = damaged(path, fmt::format("constant {} does not match its digest",
                                           shape.to_string()));

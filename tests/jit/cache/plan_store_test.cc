@@ -8,6 +8,8 @@
 #include "core/ir/builder.h"
 #include "core/ir/constant.h"
 #include "core/parse/parse.h"
+#include "core/parse/program_file.h"
+#include "jit/constant_buffers.h"
 #include "jit/plan_record.h"
 #include "jit/plan_store.h"
 #include "jit/runtime/runtime_test_util.h"
@@ -241,6 +243,28 @@ TEST_CASE("plan store: a packed constant slot is bound and packed again from the
   run_and_check(*second, wide_dense(), {a});  // a new program object, the same constant bytes
   CHECK(second->stats().plan_disk_hits == 1);
   CHECK(second->stats().kernels_compiled == 0);
+}
+
+TEST_CASE("a packed constant of a program file: its pages dropped, later runs still right") {
+  // Loaded from a program file, the weights are a read-only file mapping: once packed, their
+  // pages leave the process (jit/constant_buffers.h) and read back from the file if touched.
+  TempDir dir;
+  std::string path = dir.path("wide.plaidml");
+  REQUIRE(parse::save_program(*wide_dense(), path).is_ok());
+  auto loaded = parse::load_program(path);
+  REQUIRE_MESSAGE(loaded.has_value(), loaded.status().message());
+  const ir::ConstantData* w = nullptr;
+  for (const ir::Node& n : (*loaded)->nodes) {
+    if (n.constant) w = n.constant.get();
+  }
+  REQUIRE(w != nullptr);
+  CHECK(w->file_backed);
+  HostTensor a = random_tensor({DType::F32, {3, 512}}, 5);
+  auto rt = runtime_on(dir.path());
+  run_and_check(*rt, *loaded, {a});  // packs W, then drops its pages
+  jit::drop_file_pages(*w);          // again, explicitly: the bytes read back the same
+  CHECK(ir::copy_constant(w->shape, w->data).value()->digest == w->digest);
+  run_and_check(*rt, *loaded, {a});
 }
 
 TEST_CASE("plan store: an entry whose kernels are gone regenerates them and is still used") {
