@@ -138,17 +138,34 @@ void get_memory(Decoder& d, MemoryPlan& plan, MemoryFigures& figures) {
   }
 }
 
+// Elements of a decoded shape, or nullopt when a dim is negative or the product overflows (a
+// damaged payload must not overflow anything).
+std::optional<int64_t> checked_elements(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape.dims) {
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return std::nullopt;
+  }
+  return n;
+}
+
 // A packed constant's panels (PanelPacking) cover exactly its source's elements, so packing it
 // reads nothing beyond the constant.
 bool packing_consistent(const BufferSlot& slot) {
   const PanelPacking& p = slot.packing;
   if (!p.packed()) return p.rows == 0 && p.cols == 0 && p.width == 0;
-  if (slot.role != BufferSlot::Role::kConstant || p.rows <= 0 || p.cols <= 0) return false;
   constexpr int64_t kWidestTile = 4096;  // 32 vectors of 128 lanes, far beyond any tile
-  if (p.width > kWidestTile || p.source.elements() / p.cols != p.rows ||
-      p.source.elements() % p.cols != 0) {
+  if (slot.role != BufferSlot::Role::kConstant || p.rows <= 0 || p.cols <= 0 ||
+      p.width > kWidestTile) {
     return false;
   }
+  std::optional<int64_t> source = checked_elements(p.source);
+  int64_t rows_cols = 0, padded_cols = 0, packed = 0;
+  if (!source || __builtin_mul_overflow(p.rows, p.cols, &rows_cols) || rows_cols != *source ||
+      __builtin_add_overflow(p.cols, p.width, &padded_cols) ||
+      __builtin_mul_overflow(p.rows, padded_cols, &packed)) {
+    return false;
+  }
+  // rows * (cols + width) bounds packed_elements(p), which now cannot overflow.
   return slot.shape == Shape(p.source.dtype, {packed_elements(p)});
 }
 
