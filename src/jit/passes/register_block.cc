@@ -482,6 +482,16 @@ size_t top_parallel_index(const loop::Kernel& kernel) {
   return 0;
 }
 
+// Rows too few to feed the threads (a single row: a decode step's projections), and more column
+// tiles than row tiles: the columns are what there is to split. (With one row the register tile
+// is one row of up to eight vectors: a 768 x 3072 weight in 24 tiles of 128 columns on AVX-512,
+// too few for the other rules' several tiles per thread, and the kernel ran on one thread.)
+bool few_rows_for_threads(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
+  if (target.threads <= 1 || !m.x_loop->parallel) return false;
+  int64_t row_tiles = (m.x_hi - m.x_lo + tile.rows - 1) / tile.rows;
+  return row_tiles < target.threads && column_tiles(m, tile) > row_tiles;
+}
+
 // Packing pays where the column operand's panel for the whole reduction does not stay in half of
 // L1 (a smaller one stays there however strided).
 std::optional<PackedOperand> choose_packing(const Match& m, const RegisterTile& tile,
@@ -542,6 +552,7 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
   std::optional<PackedOperand> packed = choose_packing(*m, tile, target, slots);
   bool columns_outer = (cache.kc == 0 && wants_columns_outer(*m, tile, target)) ||
                        wide_weights_for_threads(*m, tile, target) ||
+                       few_rows_for_threads(*m, tile, target) ||
                        (packed && panels_outer(*m, tile, target));
   if (columns_outer) cache = CacheTile{};  // reduction blocks, if any, come from reduction_block
   size_t k_index = 0;

@@ -151,6 +151,18 @@ TEST_CASE("a single row (a vector times a matrix) is register-blocked too") {
   }
 }
 
+TEST_CASE("a single row on many threads splits its columns across them") {
+  // AVX-512 with 16 threads: one row of 8-vector tiles leaves 24 column tiles of 128 for a
+  // 768 x 3072 weight, which the threads share (the parallel loop is the column tiles').
+  const char* gemv =
+      "function (A[M, K], B[K, N]) -> (O) { O[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+  passes::CpuTarget many = passes::cpu_target_for(512, 16);
+  std::string text =
+      scheduled(gemv, {Shape(DType::F32, {1, 768}), Shape(DType::F32, {768, 3072})}, 512, many);
+  CHECK(text.find("parallel for j$rb in [0, 3072)") != std::string::npos);
+  check_against_interpreter(gemv, {positive({1, 768}, 21), positive({768, 3072}, 22)}, many);
+}
+
 TEST_CASE("small edge tiles split their reduction over several accumulator sets") {
   // AVX2 (16 registers): a 7-wide conv leaves one-column tiles at the padding, whose two
   // accumulators alone would wait on each FMA. Their channel loop runs four ways unrolled into
