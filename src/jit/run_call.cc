@@ -155,11 +155,9 @@ Status RunCall::bind_outputs(NamedBuffers* outputs) {
 }
 
 Expected<std::shared_ptr<Buffer>> RunCall::resident_constant(const BufferSlot& slot) {
+  // Lowering made the slot from this node, or a plan entry's slot was bound to a node of the
+  // same digest and (source) shape (bind_constant_slots), whose size the entry's packing matches.
   const auto& constant = program_->nodes.at(static_cast<size_t>(slot.index)).constant;
-  if (!constant || (slot.packing.packed() ? slot.packing.source : slot.shape) != constant->shape) {
-    return make_error(StatusCode::kInternal, "constant slot of node {} does not match its node",
-                      slot.index);
-  }
   return rt_.constants_.get(
       constant, device_index_, slot.packing,
       [&](const ir::ConstantData& c) -> Expected<std::shared_ptr<Buffer>> {

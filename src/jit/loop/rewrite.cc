@@ -47,6 +47,33 @@ std::optional<AffineIndex> affine_of(const Expr& e) {
   return std::nullopt;  // a product of variables
 }
 
+namespace {
+
+void collect_loads(const Expr& e, std::set<int>& reads) {
+  if (e.kind == ExprKind::kLoad) reads.insert(e.slot);
+  for (const auto& a : e.args) collect_loads(*a, reads);
+}
+
+}  // namespace
+
+void collect_slots(const Stmt& s, std::set<int>& reads, std::set<int>& writes) {
+  for (const ExprPtr& e : {s.lo, s.hi, s.cond, s.index, s.value}) {
+    if (e) collect_loads(*e, reads);
+  }
+  if (s.kind == StmtKind::kStore) writes.insert(s.slot);
+  for (const auto& child : s.body) collect_slots(*child, reads, writes);
+}
+
+bool mentions(const Stmt& s, const std::string& name) {
+  for (const ExprPtr& e : {s.lo, s.hi, s.cond, s.index, s.value}) {
+    if (e && mentions(*e, name)) return true;
+  }
+  for (const auto& child : s.body) {
+    if (mentions(*child, name)) return true;
+  }
+  return false;
+}
+
 bool mentions(const Expr& e, const std::string& name) {
   if (e.kind == ExprKind::kVar && e.name == name) return true;
   for (const auto& a : e.args) {

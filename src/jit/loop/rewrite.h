@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ std::optional<AffineIndex> affine_of(const Expr& e);
 
 // Whether `e` reads variable `name`.
 bool mentions(const Expr& e, const std::string& name);
+// Whether any expression of `s` (or of a statement inside it) reads variable `name`.
+bool mentions(const Stmt& s, const std::string& name);
+// The slots that `s` loads from (reads) and stores to (writes), added to the sets.
+void collect_slots(const Stmt& s, std::set<int>& reads, std::set<int>& writes);
 
 // `e` with every variable named in `bindings` replaced by its expression. `after`, when given,
 // is applied to every rebuilt or kept node that has operands, bottom-up (simplify folds there).

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "jit/loop/rewrite.h"
+
 namespace plaidml::jit {
 
 using loop::ExprPtr;
@@ -17,19 +19,6 @@ DType widest_of_domain(DType t) {
   if (t == DType::Bool) return t;
   if (dtype_is_float(t)) return DType::F64;
   return dtype_is_signed(t) ? DType::I64 : DType::U64;
-}
-
-void collect_slots(const loop::Expr& e, std::set<int>& reads) {
-  if (e.kind == loop::ExprKind::kLoad) reads.insert(e.slot);
-  for (const auto& a : e.args) collect_slots(*a, reads);
-}
-
-void collect_slots(const loop::Stmt& s, std::set<int>& reads, std::set<int>& writes) {
-  for (const ExprPtr& e : {s.lo, s.hi, s.cond, s.index, s.value}) {
-    if (e) collect_slots(*e, reads);
-  }
-  if (s.kind == loop::StmtKind::kStore) writes.insert(s.slot);
-  for (const auto& child : s.body) collect_slots(*child, reads, writes);
 }
 
 std::string symbol_safe(const std::string& name) {
@@ -140,7 +129,7 @@ void LowerContext::add_kernel(const std::string& base, StmtPtr body, double work
   loop::Kernel kernel;
   kernel.name = fmt::format("k{}_{}", out_.kernels.size(), symbol_safe(base));
   std::set<int> reads, writes;
-  collect_slots(*body, reads, writes);
+  loop::collect_slots(*body, reads, writes);
   kernel.reads.assign(reads.begin(), reads.end());
   kernel.writes.assign(writes.begin(), writes.end());
   kernel.body = std::move(body);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "jit/loop/rewrite.h"
@@ -512,17 +513,13 @@ bool panels_outer(const Match& m, const RegisterTile& tile, const CpuTarget& tar
          column_tiles(m, tile) >= 4 * int64_t(target.threads);
 }
 
-// The kernel's slots after packing: the packed slot read, the source no longer if nothing reads
-// it now.
-void update_reads(loop::Kernel& kernel, const PackedOperand& p) {
-  kernel.reads.push_back(p.slot);
-  int source = p.load.source_slot;
-  bool writes = std::find(kernel.writes.begin(), kernel.writes.end(), source) !=
-                kernel.writes.end();
-  if (!writes && !loads_slot(*kernel.body, source)) {
-    kernel.reads.erase(std::remove(kernel.reads.begin(), kernel.reads.end(), source),
-                       kernel.reads.end());
-  }
+// The kernel's slots from its rewritten body (packing swaps the constant's slot for the packed
+// one), as lowering lists them.
+void update_slots(loop::Kernel& kernel) {
+  std::set<int> reads, writes;
+  loop::collect_slots(*kernel.body, reads, writes);
+  kernel.reads.assign(reads.begin(), reads.end());
+  kernel.writes.assign(writes.begin(), writes.end());
 }
 
 }  // namespace
@@ -581,7 +578,7 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
     columns->step = emitter.column_width();
     out.body->body[top] = columns;
   }
-  if (packed) update_reads(out, *packed);
+  if (packed) update_slots(out);
   return out;
 }
 

@@ -123,18 +123,7 @@ bool unblock_columns(Stmt& s, const std::string& j, const std::string& jb) {
   for (auto& b : s.body) {
     if (!unblock_columns(*b, j, jb)) return false;
   }
-  return !(s.kind == StmtKind::kFor && s.var != j && (loop::mentions(*s.lo, jb) ||
-                                                      loop::mentions(*s.hi, jb)));
-}
-
-bool stmt_mentions(const Stmt& s, const std::string& name) {
-  for (const auto& e : {s.lo, s.hi, s.cond, s.index, s.value}) {
-    if (e && loop::mentions(*e, name)) return true;
-  }
-  for (const auto& b : s.body) {
-    if (stmt_mentions(*b, name)) return true;
-  }
-  return false;
+  return true;
 }
 
 }  // namespace
@@ -155,7 +144,7 @@ std::optional<loop::Kernel> as_single_row(const loop::Kernel& kernel) {
     std::string j = jb.substr(0, jb.size() - kSuffix.size());
     for (const auto& s : blocks.body) {
       // Unblocked, nothing may still refer to the block variable the loop defined.
-      if (!unblock_columns(*s, j, jb) || stmt_mentions(*s, jb)) return std::nullopt;
+      if (!unblock_columns(*s, j, jb) || loop::mentions(*s, jb)) return std::nullopt;
     }
     row_body = blocks.body;
   } else {

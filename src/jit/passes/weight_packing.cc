@@ -17,14 +17,6 @@ void collect_loads(const ExprPtr& e, std::vector<ExprPtr>& out) {
   for (const auto& a : e->args) collect_loads(a, out);
 }
 
-bool expr_loads_slot(const Expr& e, int slot) {
-  if (e.kind == ExprKind::kLoad && e.slot == slot) return true;
-  for (const auto& a : e.args) {
-    if (expr_loads_slot(*a, slot)) return true;
-  }
-  return false;
-}
-
 // The row of an index cols * rho + j, or nullopt when the index is not of that form (only the
 // reduction loops' variables may appear beside j, each with a multiple of cols).
 std::optional<loop::AffineIndex> row_of(const Expr& index, const std::string& j, int64_t cols,
@@ -92,16 +84,6 @@ ExprPtr packed_index(const PackableLoad& load, int64_t width, const std::string&
     index = loop::idx_add(index, loop::idx_mul(loop::var(v), c * width));
   }
   return index;
-}
-
-bool loads_slot(const Stmt& s, int slot) {
-  for (const ExprPtr& e : {s.lo, s.hi, s.cond, s.index, s.value}) {
-    if (e && expr_loads_slot(*e, slot)) return true;
-  }
-  for (const auto& b : s.body) {
-    if (loads_slot(*b, slot)) return true;
-  }
-  return false;
 }
 
 }  // namespace plaidml::jit::passes

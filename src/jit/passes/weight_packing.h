@@ -44,7 +44,4 @@ int packed_slot(const PackableLoad& load, int64_t width, std::vector<BufferSlot>
 loop::ExprPtr packed_index(const PackableLoad& load, int64_t width, const std::string& tile_start,
                            int64_t offset);
 
-// Whether any load in `s` reads `slot`.
-bool loads_slot(const loop::Stmt& s, int slot);
-
 }  // namespace plaidml::jit::passes

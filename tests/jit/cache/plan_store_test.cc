@@ -55,6 +55,13 @@ void run_dense(jit::Runtime& rt, int64_t rows) {
   run_and_check(rt, dense(), {random_tensor({DType::F32, {rows, 6}}, 7)});
 }
 
+// The path of the folder's one plan entry.
+std::string only_plan_entry(const TempDir& dir) {
+  auto files = list_files(dir.path("plans"));
+  REQUIRE(files.size() == 1);
+  return dir.path("plans/" + files[0]);
+}
+
 jit::PlanRecord sample_record() {
   jit::PlanRecord r;
   r.input_shapes = {Shape(DType::F32, {4, 3})};
@@ -285,9 +292,7 @@ TEST_CASE("plan store: an entry whose kernels are gone regenerates them and is s
 TEST_CASE("plan store: a damaged entry warns, is not used, and is rewritten") {
   TempDir dir;
   run_dense(*runtime_on(dir.path()), 3);
-  auto files = list_files(dir.path("plans"));
-  REQUIRE(files.size() == 1);
-  std::string path = dir.path("plans/" + files[0]);
+  std::string path = only_plan_entry(dir);
   std::string bytes = read_file(path);
   write_file(path, bytes.substr(0, bytes.size() - 9));
   LogCapture log;
@@ -302,9 +307,7 @@ TEST_CASE("plan store: a damaged entry warns, is not used, and is rewritten") {
 TEST_CASE("plan store: a whole entry whose payload is not a plan warns and is rewritten") {
   TempDir dir;
   run_dense(*runtime_on(dir.path()), 2);
-  auto files = list_files(dir.path("plans"));
-  REQUIRE(files.size() == 1);
-  std::string path = dir.path("plans/" + files[0]);
+  std::string path = only_plan_entry(dir);
   std::string bytes = read_file(path);  // ParsedEntry views these bytes
   jit::ParsedEntry entry = jit::parse_disk_entry(bytes);
   REQUIRE(entry.problem.empty());
@@ -322,10 +325,8 @@ TEST_CASE("plan store: a whole entry whose payload is not a plan warns and is re
 TEST_CASE("plan store: an entry whose constant slots are not the program's constants is unused") {
   TempDir dir;
   run_dense(*runtime_on(dir.path()), 4);
-  auto files = list_files(dir.path("plans"));
-  REQUIRE(files.size() == 1);
   // Rewrite the entry with a constant slot's digest changed (as if the node ids had moved).
-  std::string path = dir.path("plans/" + files[0]);
+  std::string path = only_plan_entry(dir);
   std::string bytes = read_file(path);  // ParsedEntry views these bytes
   jit::ParsedEntry entry = jit::parse_disk_entry(bytes);
   REQUIRE(entry.problem.empty());

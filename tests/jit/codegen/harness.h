@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "core/parse/parse.h"
 #include "devices/cpu/orc_loader.h"
 #include "jit/codegen/llvm/llvm_codegen.h"
+#include "jit/loop/printer.h"
 #include "jit/lower/lower.h"
 #include "jit/lower/panel_packing.h"
 #include "jit/passes/pipeline.h"
@@ -101,27 +103,61 @@ inline ir::BoundProgram bind_tile(const std::string& text, const std::vector<Sha
   return std::move(*bound);
 }
 
-// Runs `text` on `inputs` through the JIT and the interpreter and checks every output.
-inline std::vector<HostTensor> check_against_interpreter(
-    const std::string& text, const std::vector<HostTensor>& inputs,
-    const passes::CpuTarget& cpu = host_cpu()) {
-  std::vector<Shape> shapes;
-  for (const auto& t : inputs) shapes.push_back(t.shape);
-  ir::BoundProgram bound = bind_tile(text, shapes);
+// Runs `bound` on `inputs` through the JIT and the interpreter and checks every output (within
+// `tolerance`, else compare_tensors' default); `what` names the program in failures.
+inline std::vector<HostTensor> check_bound_against_interpreter(
+    const ir::BoundProgram& bound, const std::vector<HostTensor>& inputs,
+    const passes::CpuTarget& cpu, const std::string& what,
+    std::optional<plaidml::testing::Tolerance> tolerance = std::nullopt) {
   auto expected = eval::evaluate(bound, inputs);
   REQUIRE_MESSAGE(expected.has_value(), expected.status().message());
   auto actual = run_jit(bound, inputs, cpu);
   REQUIRE_MESSAGE(actual.has_value(), actual.status().message());
   REQUIRE(actual->size() == expected->size());
   for (size_t o = 0; o < expected->size(); ++o) {
-    std::string report = plaidml::testing::compare_tensors((*actual)[o], (*expected)[o]);
-    CHECK_MESSAGE(report.empty(), text, "\noutput ", o, ": ", report);
+    std::string report =
+        plaidml::testing::compare_tensors((*actual)[o], (*expected)[o], tolerance);
+    CHECK_MESSAGE(report.empty(), what, "\noutput ", o, ": ", report);
   }
   return std::move(*actual);
 }
 
+// Runs `text` on `inputs` through the JIT and the interpreter and checks every output.
+inline std::vector<HostTensor> check_against_interpreter(
+    const std::string& text, const std::vector<HostTensor>& inputs,
+    const passes::CpuTarget& cpu = host_cpu()) {
+  std::vector<Shape> shapes;
+  for (const auto& t : inputs) shapes.push_back(t.shape);
+  return check_bound_against_interpreter(bind_tile(text, shapes), inputs, cpu, text);
+}
+
+// A lowered program after the loop passes (scheduled for `cpu`, verified after every pass), and
+// its kernels' text.
+struct Scheduled {
+  LoweredProgram lowered;
+  std::string text;
+};
+
+inline Scheduled schedule(const ir::BoundProgram& bound, const passes::CpuTarget& cpu) {
+  auto lowered = lower(bound);
+  REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
+  passes::PipelineOptions options;
+  options.cpu = cpu;
+  Status status = passes::run_pipeline(*lowered, options);
+  REQUIRE_MESSAGE(status.is_ok(), status.message());
+  std::string text;
+  for (const auto& k : lowered->kernels) text += loop::to_string(k);
+  return {std::move(*lowered), std::move(text)};
+}
+
 inline HostTensor random(DType dtype, std::vector<int64_t> dims, uint64_t seed) {
   return plaidml::testing::random_tensor(Shape(dtype, std::move(dims)), seed);
+}
+
+// F32 values in [0, 1): sums without cancellation, so FMA contraction stays within the default
+// tolerance however many terms a sum has.
+inline HostTensor positive(std::vector<int64_t> dims, uint64_t seed) {
+  return plaidml::testing::random_tensor(Shape(DType::F32, std::move(dims)), seed, {0.0, 1.0});
 }
 
 }  // namespace plaidml::jit::testing

@@ -37,24 +37,10 @@ passes::CpuTarget avx512_with_l2(int64_t l2_bytes) {
   return t;
 }
 
-// Values in [0, 1): sums without cancellation, so FMA contraction stays within the default
-// tolerance however many terms a sum has.
-HostTensor positive(std::vector<int64_t> dims, uint64_t seed) {
-  return plaidml::testing::random_tensor(Shape(DType::F32, std::move(dims)), seed, {0.0, 1.0});
-}
-
 std::string scheduled(const std::string& text, const std::vector<Shape>& shapes, int vector_bits,
                       std::optional<passes::CpuTarget> target = std::nullopt) {
-  ir::BoundProgram bound = bind_tile(text, shapes);
-  auto lowered = lower(bound);
-  REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
-  passes::PipelineOptions options;
-  options.cpu = target.value_or(passes::cpu_target_for(vector_bits, 1));
-  Status status = passes::run_pipeline(*lowered, options);  // verifies after every pass
-  REQUIRE_MESSAGE(status.is_ok(), status.message());
-  std::string out;
-  for (const auto& k : lowered->kernels) out += loop::to_string(k);
-  return out;
+  return schedule(bind_tile(text, shapes), target.value_or(passes::cpu_target_for(vector_bits, 1)))
+      .text;
 }
 
 TEST_CASE("register tile search: within the register budget, narrower for short rows") {

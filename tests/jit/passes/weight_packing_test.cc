@@ -6,7 +6,6 @@
 
 #include "core/ir/constant.h"
 #include "jit/codegen/harness.h"
-#include "jit/loop/printer.h"
 #include "jit/lower/panel_packing.h"
 
 namespace plaidml::jit::testing {
@@ -24,23 +23,6 @@ ir::BoundProgram bind_with_constants(const std::string& text, const std::vector<
   auto bound = ir::bind(*program, shapes);
   REQUIRE_MESSAGE(bound.has_value(), bound.status().message());
   return std::move(*bound);
-}
-
-struct Scheduled {
-  LoweredProgram lowered;
-  std::string text;
-};
-
-Scheduled schedule(const ir::BoundProgram& bound, const passes::CpuTarget& cpu) {
-  auto lowered = lower(bound);
-  REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
-  passes::PipelineOptions options;
-  options.cpu = cpu;
-  Status status = passes::run_pipeline(*lowered, options);  // verifies after every pass
-  REQUIRE_MESSAGE(status.is_ok(), status.message());
-  std::string text;
-  for (const auto& k : lowered->kernels) text += loop::to_string(k);
-  return {std::move(*lowered), std::move(text)};
 }
 
 int packed_slots(const LoweredProgram& p) {
@@ -61,19 +43,7 @@ int constant_slots(const LoweredProgram& p) {
 void check_numbers(const ir::BoundProgram& bound, const std::vector<HostTensor>& inputs,
                    const passes::CpuTarget& cpu) {
   constexpr plaidml::testing::Tolerance kSumOf150{1e-5, 2e-3};
-  auto expected = eval::evaluate(bound, inputs);
-  REQUIRE_MESSAGE(expected.has_value(), expected.status().message());
-  auto actual = run_jit(bound, inputs, cpu);
-  REQUIRE_MESSAGE(actual.has_value(), actual.status().message());
-  for (size_t o = 0; o < expected->size(); ++o) {
-    std::string report =
-        plaidml::testing::compare_tensors((*actual)[o], (*expected)[o], kSumOf150);
-    CHECK_MESSAGE(report.empty(), "output ", o, ": ", report);
-  }
-}
-
-HostTensor values01(std::vector<int64_t> dims, uint64_t seed) {
-  return plaidml::testing::random_tensor(Shape(DType::F32, std::move(dims)), seed, {0.0, 1.0});
+  check_bound_against_interpreter(bound, inputs, cpu, "packing", kSumOf150);
 }
 
 const char* kDenseBiasRelu =
@@ -116,7 +86,7 @@ TEST_CASE("weight packing: a dense layer with wide constant weights reads them f
     CHECK(packed->packing.cols == n);
     CHECK(packed->packing.source == Shape(DType::F32, {k, n}));
     CHECK(packed->shape.elements() == packed_elements(packed->packing));
-    check_numbers(bound, {values01({m, k}, 5)}, host_cpu());
+    check_numbers(bound, {positive({m, k}, 5)}, host_cpu());
   }
 }
 
@@ -134,9 +104,9 @@ TEST_CASE("weight packing: a padded 3x3 conv whose weights are a constant, with 
   passes::CpuTarget cpu = host_cpu();
   Scheduled s = schedule(bound, cpu);
   CHECK(packed_slots(s.lowered) == 1);
-  check_numbers(bound, {values01({1, 7, 7, 64}, 2)}, cpu);
+  check_numbers(bound, {positive({1, 7, 7, 64}, 2)}, cpu);
   cpu.threads = 1;  // one column-tile loop for a thread: the same numbers
-  check_numbers(bound, {values01({1, 7, 7, 64}, 2)}, cpu);
+  check_numbers(bound, {positive({1, 7, 7, 64}, 2)}, cpu);
 }
 
 TEST_CASE("weight packing: weights that stay in cache, inputs and ragged rows are read as they are") {
@@ -147,7 +117,7 @@ TEST_CASE("weight packing: weights that stay in cache, inputs and ragged rows ar
   ir::BoundProgram ragged =
       bind_with_constants(dense_text(512, 1001), {Shape(DType::F32, {5, 512})}, 2);
   CHECK(packed_slots(schedule(ragged, host_cpu()).lowered) == 0);
-  check_numbers(ragged, {values01({5, 512}, 4)}, host_cpu());
+  check_numbers(ragged, {positive({5, 512}, 4)}, host_cpu());
   // Weights given as an input change every run: nothing to pack once.
   ir::BoundProgram input = bind_tile(
       "function (A[M, K], W[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * W[k, j]); }",
