@@ -8,6 +8,7 @@
 #include "jit/loop/printer.h"
 #include "jit/loop/rewrite.h"
 #include "jit/loop/verifier.h"
+#include "jit/passes/coalesce_rows.h"
 #include "jit/passes/register_block.h"
 #include "jit/passes/simplify.h"
 
@@ -28,6 +29,10 @@ const std::vector<Pass>& passes() {
   static const std::vector<Pass> kPasses = {
       {"simplify", [](const loop::Kernel& k, const PipelineOptions&,
                       std::vector<BufferSlot>&) { return simplify(k); }},
+      {"coalesce-rows",
+       [](const loop::Kernel& k, const PipelineOptions& o, std::vector<BufferSlot>&) {
+         return coalesce_rows(k, o.cpu);
+       }},
       {"register-block",
        [](const loop::Kernel& k, const PipelineOptions& o, std::vector<BufferSlot>& slots) {
          return register_block(k, o.cpu, &slots);

@@ -458,8 +458,8 @@ bool wide_weights_for_threads(const Match& m, const RegisterTile& tile, const Cp
 // With the column tiles outermost, the reduction's innermost loop (a conv's input channels) runs
 // in blocks whose slice of the weights stays in cache while every row tile reads it: `budget`
 // bytes (strided weights: a column tile reads only its RN columns of each weight row, so its
-// lines fall in a fraction of L2's sets, and an eighth of L2 is the budget; packed weights: half
-// of L1). Returns {chain index, block} or nullopt (no blocking needed).
+// lines fall in a fraction of L2's sets, and an eighth of L2 is the budget; packed weights:
+// packed_block_budget). Returns {chain index, block} or nullopt (no blocking needed).
 std::optional<std::pair<size_t, int64_t>> reduction_block(const Match& m, const RegisterTile& tile,
                                                           int64_t budget) {
   size_t index = m.chain.size();
@@ -472,6 +472,10 @@ std::optional<std::pair<size_t, int64_t>> reduction_block(const Match& m, const 
                      tile.lanes * (dtype_bits(m.dtype) / 8);
   int64_t block = budget / std::max<int64_t>(1, per_step) / 16 * 16;
   if (block < 16 || block >= trips) return std::nullopt;
+  // Equal blocks (2048 channels in 1024 + 1024, not 1360 + 688): the last one as long as others.
+  int64_t blocks = (trips + block - 1) / block;
+  block = ((trips + blocks - 1) / blocks + 15) / 16 * 16;
+  if (block >= trips) return std::nullopt;
   return std::make_pair(index, block);
 }
 
@@ -503,6 +507,33 @@ std::optional<PackedOperand> choose_packing(const Match& m, const RegisterTile& 
   auto load = find_packable_load(m, width, tile.lanes, *slots);
   if (!load) return std::nullopt;
   return PackedOperand{*load, width, -1};
+}
+
+// The row operand's bytes: the largest buffer that the reduction's value reads other than
+// along the columns (a conv's input image).
+int64_t row_operand_bytes(const loop::Expr& e, const std::string& j,
+                          const std::vector<BufferSlot>& slots) {
+  int64_t bytes = 0;
+  if (e.kind == loop::ExprKind::kLoad && !loop::mentions(*e.args[0], j) && e.slot >= 0 &&
+      static_cast<size_t>(e.slot) < slots.size()) {
+    const Shape& shape = slots[static_cast<size_t>(e.slot)].shape;
+    bytes = shape.elements() * (dtype_bits(shape.dtype) / 8);
+  }
+  for (const auto& arg : e.args) bytes = std::max(bytes, row_operand_bytes(*arg, j, slots));
+  return bytes;
+}
+
+// Reduction blocks over packed panels: each panel's block stays in half of L1 while every row
+// tile reads it, as long as re-reading the row operand once per block is cheap (it stays in half
+// of L2: a 14x14 image of 256 channels). A larger row operand (ResNet's stride-2 convs read
+// 56x56x128 floats, 1.6 MB) would stream from L3 once per block: the blocks then fill a quarter
+// of L2 (reading the panel from L2 costs less), most often the whole reduction. Measured on the
+// light ResNet-50 (Zen 3, 512 KiB L2): its stride-2 3x3 convs 10 to 19 % faster, 3x3 convs of a
+// 14x14x256 input (200 KiB) 5 % slower with the larger blocks (docs/cpu-schedule.md).
+int64_t packed_block_budget(const Match& m, const std::vector<BufferSlot>& slots,
+                            const CpuTarget& target) {
+  bool row_operand_stays = row_operand_bytes(*m.value, m.j, slots) <= target.l2_bytes / 2;
+  return row_operand_stays ? target.l1_bytes / 2 : target.l2_bytes / 4;
 }
 
 // Packed panels go outermost (each panel's reduction block in L1 while every row reads it) where
@@ -554,7 +585,7 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
   if (columns_outer) cache = CacheTile{};  // reduction blocks, if any, come from reduction_block
   size_t k_index = 0;
   if (columns_outer) {
-    int64_t budget = packed ? target.l1_bytes / 2 : target.l2_bytes / 8;  // packed: see above
+    int64_t budget = packed ? packed_block_budget(*m, *slots, target) : target.l2_bytes / 8;
     if (auto block = reduction_block(*m, tile, budget)) std::tie(k_index, cache.kc) = *block;
   }
   std::vector<BufferSlot> new_slots = slots ? *slots : std::vector<BufferSlot>{};

@@ -6,6 +6,7 @@
 
 #include "core/ir/constant.h"
 #include "jit/codegen/harness.h"
+#include "jit/loop/printer.h"
 #include "jit/lower/panel_packing.h"
 
 namespace plaidml::jit::testing {
@@ -87,6 +88,31 @@ TEST_CASE("weight packing: a dense layer with wide constant weights reads them f
     CHECK(packed->packing.source == Shape(DType::F32, {k, n}));
     CHECK(packed->shape.elements() == packed_elements(packed->packing));
     check_numbers(bound, {positive({m, k}, 5)}, host_cpu());
+  }
+}
+
+TEST_CASE("weight packing: reduction blocks keep a panel in L1 unless the rows leave L2") {
+  // AVX2 (tiles of 24 columns: 96 bytes of panel per reduction step), 1 MiB of L2. Rows of
+  // 37 x 512 floats (74 KiB) stay in L2: blocks of the panel within half of L1 (at most 160
+  // steps), equal ones (4 x 128, not 160 + 160 + 160 + 32). Rows of 300 x 512 (600 KiB) would be
+  // read again from L3 once per block: a quarter of L2 holds the whole reduction (no blocks).
+  // 64 x 3072 (768 KiB): 2720 steps at most, in two equal blocks of 1536.
+  passes::CpuTarget avx2 = passes::cpu_target_for(256, 2);
+  for (auto [m, k, n, block] : {std::tuple{37, 512, 1024, 128}, std::tuple{300, 512, 256, 0},
+                                std::tuple{64, 3072, 256, 1536}}) {
+    CAPTURE(m);
+    CAPTURE(k);
+    ir::BoundProgram bound = bind_with_constants(dense_text(k, n), {Shape(DType::F32, {m, k})}, 4);
+    Scheduled s = schedule(bound, avx2);
+    REQUIRE(packed_slots(s.lowered) == 1);
+    std::string text = loop::to_string(s.lowered.kernels.at(0));
+    CAPTURE(text);
+    if (block > 0) {
+      CHECK(text.find(fmt::format("$kc in [0, {}) step {} {{", k, block)) != std::string::npos);
+    } else {
+      CHECK(text.find("$kc in") == std::string::npos);
+    }
+    check_numbers(bound, {positive({m, k}, 6)}, avx2);
   }
 }
 
