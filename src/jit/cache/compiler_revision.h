@@ -15,7 +15,8 @@ namespace plaidml::jit {
 // device can; 5: LLVM machine code at CodeGenOptLevel::Less; 6: kernels take their parameters
 // (loop::parameters), not every slot of the program; 7: libm calls are pure (the vectorizer may
 // call libmvec's variants), edge tiles split their reduction over accumulator sets; 8: large
-// constant weights are read from panels (jit/passes/weight_packing.h).
-inline constexpr int kCompilerRevision = 8;
+// constant weights are read from panels (jit/passes/weight_packing.h); 9: coalesce-rows, packed
+// reduction blocks by where the row operand lives.
+inline constexpr int kCompilerRevision = 9;
 
 }  // namespace plaidml::jit
