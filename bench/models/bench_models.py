@@ -16,9 +16,13 @@ thread count and batch, both runtimes report:
     checked and reported); the import comes from the import cache and the compile from the
     plan entries (plan_disk_hits is reported);
   - latency: the median of --runs timed runs after --warmup untimed ones (inputs and outputs are
-    copied between numpy and the runtime in both, as an application would);
+    copied between numpy and the runtime in both, as an application would), pooled over
+    --rounds: each round a new warm plaidml process and a new onnxruntime process, one after
+    the other, so that both meet the same machine (a shared VM's speed drifts by 20 % over
+    seconds; one process each would compare whichever was luckier);
   - throughput: samples per second at that batch;
-  - peak memory: the process's resident high-water mark (VmHWM), import to the last run.
+  - peak memory: the process's resident high-water mark (VmHWM), import to the last run (the
+    largest of the rounds); the warm start figures are the rounds' medians.
 The ratio columns are ours / onnxruntime's (below 1.0: plaidml is faster or smaller).
 """
 import argparse
@@ -75,7 +79,7 @@ def timed_runs(run, warmup, runs):
         start = time.perf_counter()
         run()
         times.append(time.perf_counter() - start)
-    return float(np.median(times)), float(np.min(times))
+    return times
 
 
 def child_plaidml(args, spec, feeds):
@@ -100,10 +104,9 @@ def child_plaidml(args, spec, feeds):
     ctx.run(program, feeds)
     ready = time.perf_counter() - start
     stats = ctx.stats()
-    median, best = timed_runs(lambda: ctx.run(program, feeds), args.warmup, args.runs)
+    times = timed_runs(lambda: ctx.run(program, feeds), args.warmup, args.runs)
     memory = ctx.memory(program, shapes)
-    return {"import_s": imported, "compiled_s": compiled, "ready_s": ready, "median_s": median,
-            "min_s": best,
+    return {"import_s": imported, "compiled_s": compiled, "ready_s": ready, "times_s": times,
             "kernels_compiled": stats["kernels_compiled"], "disk_hits": stats["disk_hits"],
             "plan_disk_hits": stats["plan_disk_hits"],
             "planned_peak_bytes": memory["peak_bytes"], "arena_bytes": memory["arena_bytes"],
@@ -120,8 +123,8 @@ def child_ort(args, spec, feeds):
     session = ort.InferenceSession(args.path, options, providers=providers)
     session.run(None, feeds)
     ready = time.perf_counter() - start
-    median, best = timed_runs(lambda: session.run(None, feeds), args.warmup, args.runs)
-    return {"ready_s": ready, "median_s": median, "min_s": best,
+    times = timed_runs(lambda: session.run(None, feeds), args.warmup, args.runs)
+    return {"ready_s": ready, "times_s": times,
             "provider": session.get_providers()[0], "rss_peak_bytes": vm_hwm_bytes()}
 
 
@@ -144,8 +147,8 @@ def child_torch(args, spec, feeds):
         torch.cuda.synchronize()
     run()
     ready = time.perf_counter() - start
-    median, best = timed_runs(run, args.warmup, args.runs)
-    return {"ready_s": ready, "median_s": median, "min_s": best, "provider": "torch-cuda",
+    times = timed_runs(run, args.warmup, args.runs)
+    return {"ready_s": ready, "times_s": times, "provider": "torch-cuda",
             "rss_peak_bytes": vm_hwm_bytes(),
             "cuda_peak_bytes": int(torch.cuda.max_memory_allocated())}
 
@@ -181,22 +184,42 @@ def run_child(args, which, name, path, spec, threads, batch, cache, timeout):
     return {"error": "%s exited %d: %s" % (which, out.returncode, tail)}
 
 
+# One result from several processes' (rounds'): the first error, or the first result with the
+# timed runs pooled (median_s, min_s over all of them), the start-up figures the rounds' medians
+# and the peak memory their largest.
+def pooled(results):
+    for r in results:
+        if "error" in r:
+            return r
+    out = dict(results[0])
+    times = [t for r in results for t in r["times_s"]]
+    out.update(median_s=float(np.median(times)), min_s=float(np.min(times)), rounds=len(results),
+               rss_peak_bytes=max(r["rss_peak_bytes"] for r in results))
+    for key in ("ready_s", "compiled_s", "import_s"):
+        if key in out:
+            out[key] = float(np.median([r[key] for r in results]))
+    return out
+
+
 def measure(args, name, path, spec):
     rows = []
     symbolic = any(d == "batch" for i in spec["inputs"] for d in i["dims"])
     for threads in args.threads:
         for batch in (args.batch if symbolic else [1]):
+            warms, orts = [], []
             with tempfile.TemporaryDirectory() as cache:
                 cold = run_child(args, "plaidml", name, path, spec, threads, batch, cache,
                                  args.timeout)
-                warm = run_child(args, "plaidml", name, path, spec, threads, batch, cache,
-                                 args.timeout)
-            ort = run_child(args, "ort", name, path, spec, threads, batch, "", args.timeout)
+                for _ in range(args.rounds):
+                    warms.append(run_child(args, "plaidml", name, path, spec, threads, batch,
+                                           cache, args.timeout))
+                    orts.append(run_child(args, "ort", name, path, spec, threads, batch, "",
+                                          args.timeout))
             row = {"model": name, "threads": threads, "batch": batch, "device": args.device,
-                   "cold": cold, "warm": warm, "ort": ort}
+                   "cold": pooled([cold]), "warm": pooled(warms), "ort": pooled(orts)}
             if args.torch:
-                row["torch"] = run_child(args, "torch", name, path, spec, threads, batch, "",
-                                         args.timeout)
+                row["torch"] = pooled([run_child(args, "torch", name, path, spec, threads,
+                                                 batch, "", args.timeout)])
             rows.append(row)
             print(format_row(row), flush=True)
     return rows
@@ -271,6 +294,8 @@ def main():
                         "export_models.py, where torch, torchvision and transformers are")
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--rounds", type=int, default=3,
+                   help="warm plaidml and onnxruntime processes, alternating; runs pooled")
     p.add_argument("--timeout", type=int, default=900)
     p.add_argument("--json")
     p.add_argument("--markdown")

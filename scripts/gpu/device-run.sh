@@ -218,7 +218,8 @@ onnx_models() {
 # Whole models beside onnxruntime (bench/models/bench_models.py), exported here unless an
 # earlier step on this machine did -> $OUT/bench_models_<device>.{json,md}.
 # BENCH_MODELS: which (default resnet50,mobilenet_v3,bert_base); BENCH_DEVICES: which plaidml
-# devices (default the CPU and every GPU device); BENCH_THREADS for the CPU (default all cores).
+# devices (default the CPU and every GPU device); BENCH_THREADS for the CPU (default all cores);
+# BENCH_RUNS timed runs per process, BENCH_ROUNDS processes of each runtime, alternating.
 bench_models() {
   local py models=${ONNX_MODEL_DIR:-/tmp/plaidml-onnx-models} device providers threads extra
   py=$(torch_python) || { echo "bench-models: no python with onnxruntime here"; return 3; }
@@ -239,7 +240,8 @@ bench_models() {
       "$root/bench/models/bench_models.py" --models "$models" \
       --only "${BENCH_MODELS:-resnet50,mobilenet_v3,bert_base}" --threads "$threads" \
       --batch "${BENCH_BATCH:-1,8}" --device "$device" --ort-providers "$providers" \
-      --runs "${BENCH_RUNS:-10}" --timeout "${BENCH_TIMEOUT:-300}" $extra \
+      --runs "${BENCH_RUNS:-10}" --rounds "${BENCH_ROUNDS:-3}" \
+      --timeout "${BENCH_TIMEOUT:-300}" $extra \
       --json "$OUT/bench_models_${device//:/}.json" --markdown "$OUT/bench_models_${device//:/}.md"
   done
 }

@@ -92,6 +92,8 @@ static void test_profiled_runs(void) {
     /* One fused kernel computes both labels; no compile (the plan is cached); one read. */
     CHECK(count(json, "\"cat\": \"kernel\"") >= 1);
     CHECK(count(json, "mm1 (MatMul)") >= 1 && count(json, "act (Relu)") >= 1);
+    /* The matmul's FLOPs: 2 x 3 x 2 multiply-adds, two operations each. */
+    CHECK(count(json, "\"flops\": 24") == 1);
     CHECK(count(json, "\"cat\": \"compile\"") == 0);
     CHECK(count(json, "\"name\": \"read\"") == 1);
     CHECK(count(json, "\"traceEvents\"") == 1 && count(json, "\"dropped_events\": 0") == 1);

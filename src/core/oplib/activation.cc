@@ -106,8 +106,9 @@ Expected<ValueId> softmax_op(OpCall& c) {
   PLAIDML_ASSIGN(int64_t a, c.get_int("axis", -1));
   PLAIDML_ASSIGN(int64_t axis, c.normalize_axis(a, dims.size(), "axis"));
   LogSumExp lse = log_sum_exp(c, c.operand(0), dims, axis);
-  ValueId log_p = c.sub(lse.shifted, lse.log_sum);
-  return c.finish(kLog ? log_p : c.call("exp", {log_p}));
+  // softmax: exp(shifted) / sum, not exp(shifted - log_sum), which takes exp twice per element.
+  if (kLog) return c.finish(c.sub(lse.shifted, c.call("log", {lse.sum})));
+  return c.finish(c.div(lse.exp, lse.sum));
 }
 
 }  // namespace

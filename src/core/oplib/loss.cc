@@ -69,7 +69,7 @@ Expected<ValueId> categorical_crossentropy_op(OpCall& c) {
   ValueId log_p;
   if (a.from_logits) {
     LogSumExp lse = log_sum_exp(c, o, a.dims, axis);
-    log_p = c.sub(lse.shifted, lse.log_sum);
+    log_p = c.sub(lse.shifted, c.call("log", {lse.sum}));
   } else {
     log_p = c.call("log", {clip(c, o, a.epsilon, 1.0 - a.epsilon)});
   }

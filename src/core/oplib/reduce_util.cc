@@ -65,8 +65,8 @@ LogSumExp log_sum_exp(OpCall& c, ValueId x, const SymbolicDims& dims, int64_t ax
   ValueId m = reduce(c, ir::AggOp::kMax, x, dims, set, true);
   LogSumExp r;
   r.shifted = c.sub(x, m);
-  ValueId sum = reduce(c, ir::AggOp::kSum, c.call("exp", {r.shifted}), dims, set, true);
-  r.log_sum = c.call("log", {sum});
+  r.exp = c.call("exp", {r.shifted});
+  r.sum = reduce(c, ir::AggOp::kSum, r.exp, dims, set, true);
   return r;
 }
 

@@ -35,11 +35,12 @@ IntExprPtr reduced_count(const SymbolicDims& dims, const AxisSet& axes);
 ValueId reduce_mean(OpCall& c, ValueId x, const SymbolicDims& dims, const AxisSet& axes,
                     bool keepdims);
 
-// The numerically stable softmax pieces over `axis`: X - max(X), and log(sum(exp(X - max))),
-// both broadcasting against X.
+// The numerically stable softmax pieces over `axis`: X - max(X), its exp, and the sum of that,
+// all broadcasting against X.
 struct LogSumExp {
   ValueId shifted = -1;  // X - max over axis
-  ValueId log_sum = -1;  // log(sum(exp(shifted))) over axis, keepdims
+  ValueId exp = -1;      // exp(shifted)
+  ValueId sum = -1;      // sum(exp) over axis, keepdims (log_softmax: shifted - log(sum))
 };
 LogSumExp log_sum_exp(OpCall& c, ValueId x, const SymbolicDims& dims, int64_t axis);
 

@@ -411,10 +411,13 @@ void ContractionLowering::emit_round(int acc_slot) {
   cx_.add_kernel(v_, "_round", std::move(round), static_cast<double>(bn_.shape.elements()));
 }
 
+// Operations per index point: a multiply per extra input and the aggregation, so a matmul's or
+// conv's work is its FLOPs as usually counted (2 per multiply-add; a conv's padded taps
+// included), which the profiler reports (GFLOP/s per kernel).
 double ContractionLowering::work() const {
   double points = 1;
   for (const auto& r : bc_.ranges) points *= static_cast<double>(r.extent());
-  return points * (1.0 + bc_.inputs.size());
+  return points * static_cast<double>(std::max<size_t>(1, bc_.inputs.size()));
 }
 
 

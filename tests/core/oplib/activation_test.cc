@@ -139,6 +139,24 @@ TEST_CASE("softmax / log_softmax: default axis -1, large magnitudes") {
   check_tensor(run_ok("log_softmax", {{"X", f64({2}, {0, 2000})}}), f64({2}, {-2000, 0}));
 }
 
+TEST_CASE("softmax takes one exp per element: exp(x - max) / sum, no log") {
+  // exp(x - max - log(sum)) would take exp twice per element (the sum's, then the result's).
+  auto occurrences = [](const std::string& text, const std::string& word) {
+    int n = 0;
+    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n;
+    return n;
+  };
+  OpRun r = run_op("softmax", {{"X", f32({2, 3}, {1, 2, 3, 4, 5, 6})}});
+  REQUIRE(r.status.is_ok());
+  CAPTURE(r.tile);
+  CHECK(occurrences(r.tile, "exp(") == 1);
+  CHECK(occurrences(r.tile, "log(") == 0);
+  OpRun l = run_op("log_softmax", {{"X", f32({2, 3}, {1, 2, 3, 4, 5, 6})}});
+  REQUIRE(l.status.is_ok());
+  CAPTURE(l.tile);
+  CHECK(occurrences(l.tile, "log(") == 1);
+}
+
 TEST_CASE("activations: errors") {
   HostTensor x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
   check_op_error("clip", {{"X", x}}, {{"min", 2.0}, {"max", 1.0}}, StatusCode::kInvalidArgument,

@@ -1,4 +1,9 @@
 // Contractions compiled to native code, against hand-computed values and the interpreter.
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+
+#include "core/base/logging.h"
 #include "jit/codegen/harness.h"
 
 namespace plaidml::jit::testing {
@@ -167,6 +172,39 @@ TEST_CASE("row form: rows the loops do not cover, rational indices, integer wrap
       {make_tensor(DType::I8, {1, 3}, {100, 100, 100}),
        make_tensor(DType::I8, {3, 2}, {1, 2, 1, 2, 1, 2})});
   CHECK(to_doubles(out[0]) == std::vector<double>{44, 88});  // 300 and 600 mod 256, signed
+}
+
+}  // namespace
+}  // namespace plaidml::jit::testing
+
+namespace plaidml::jit::testing {
+namespace {
+
+// The optimized LLVM IR of what `fn` compiles (PLAIDML_DUMP=llvm, captured from the log).
+std::string dumped_llvm(const std::function<void()>& fn) {
+  auto text = std::make_shared<std::string>();
+  set_log_callback([text](LogLevel, std::string_view line) { *text += std::string(line) + "\n"; });
+  ::setenv("PLAIDML_DUMP", "llvm", 1);
+  fn();
+  ::unsetenv("PLAIDML_DUMP");
+  set_log_callback(nullptr);
+  return *text;
+}
+
+TEST_CASE("a float sum over the contiguous axis is vectorized, in another order of adds") {
+  // A serial chain of adds (one per element, each waiting for the last) unless the adds may be
+  // reassociated: then LLVM sums the row in vector accumulators. Within f32 rounding of the
+  // interpreter's order; a max keeps its order (vectorizing it would need "no NaNs").
+  const char* sum = "function (X[M, N]) -> (O) { O[i : M] = +(X[i, j]); }";
+  std::string ir = dumped_llvm(
+      [&] { check_against_interpreter(sum, {random(DType::F32, {37, 301}, 3)}); });
+  CHECK(ir.find("llvm.vector.reduce.fadd") != std::string::npos);
+  const char* max = "function (X[M, N]) -> (O) { O[i : M] = >(X[i, j]); }";
+  std::vector<double> v(3 * 40);
+  for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<double>(k % 17);
+  v[45] = std::nan("");  // row 1: maxnum ignores the NaN, as the interpreter does
+  auto out = check_against_interpreter(max, {make_tensor(DType::F32, {3, 40}, v)});
+  CHECK(to_doubles(out[0]) == std::vector<double>{16, 16, 16});
 }
 
 }  // namespace

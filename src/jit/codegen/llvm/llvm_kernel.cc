@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "jit/codegen/llvm/llvm_emitter.h"
+#include "jit/loop/rewrite.h"
 
 namespace plaidml::jit::llvmgen {
 
@@ -113,6 +114,37 @@ class KernelEmitter {
         b_.CreateAlignedLoad(t, address(e.slot, *e.args[0]), element_align(e.dtype));
     tag(raw, e.slot);
     return raw;
+  }
+
+  // S[o] = S[o] + v or acc = acc + v in f32 or f64: an aggregation's update (the accumulator is
+  // the first operand), in memory or in a local.
+  static bool is_sum_update(const Stmt& s) {
+    const Expr& v = *s.value;
+    if (v.kind != ExprKind::kOp || v.op != ir::OpKind::Add || v.lanes != 1 ||
+        (v.dtype != DType::F32 && v.dtype != DType::F64)) {
+      return false;
+    }
+    const Expr& acc = *v.args[0];
+    if (s.kind == StmtKind::kAssign) return acc.kind == ExprKind::kVar && acc.name == s.var;
+    return acc.kind == ExprKind::kLoad && acc.slot == s.slot &&
+           loop::same_expr(*acc.args[0], *s.index);
+  }
+
+  // The value a statement stores or assigns. A float sum's update adds with reassociation
+  // allowed (that add only, not what v computes), so that LLVM's vectorizer sums a row in
+  // several vector accumulators: a softmax's or layer norm's sum over its contiguous axis is
+  // otherwise a serial chain of adds, latency-bound. Sums then round as register tiles and GPUs
+  // already do, in another order (docs/cpu-schedule.md, Vectors). Max updates keep their order:
+  // vectorizing them needs "no NaNs", which inputs do not promise.
+  Value* stmt_value(const Stmt& s) {
+    if (!is_sum_update(s)) return expr(*s.value);
+    Value* acc = expr(*s.value->args[0]);
+    Value* v = expr(*s.value->args[1]);
+    llvm::IRBuilderBase::FastMathFlagGuard guard(b_);
+    llvm::FastMathFlags flags;
+    flags.setAllowReassoc();
+    b_.setFastMathFlags(flags);
+    return b_.CreateFAdd(acc, v);
   }
 
   Value* op_expr(const Expr& e) {
@@ -223,7 +255,7 @@ class KernelEmitter {
               s.slot);
           return Status::ok();
         }
-        Value* value = to_memory(env_, expr(*s.value), s.value->dtype);
+        Value* value = to_memory(env_, stmt_value(s), s.value->dtype);
         tag(b_.CreateStore(value, address(s.slot, *s.index)), s.slot);
         return Status::ok();
       }
@@ -236,7 +268,7 @@ class KernelEmitter {
       case StmtKind::kAssign: {
         auto it = vars_.find(s.var);
         if (it == vars_.end() || it->second.empty()) return fail("assign to unknown " + s.var);
-        b_.CreateStore(expr(*s.value), it->second.back());
+        b_.CreateStore(stmt_value(s), it->second.back());
         return Status::ok();
       }
     }
