@@ -16,7 +16,8 @@ namespace plaidml::jit {
 // (loop::parameters), not every slot of the program; 7: libm calls are pure (the vectorizer may
 // call libmvec's variants), edge tiles split their reduction over accumulator sets; 8: large
 // constant weights are read from panels (jit/passes/weight_packing.h); 9: coalesce-rows, packed
-// reduction blocks by where the row operand lives, a contraction's work counted as its FLOPs.
+// reduction blocks by where the row operand lives, a contraction's work counted as its FLOPs,
+// scalar float sums reassociated.
 inline constexpr int kCompilerRevision = 9;
 
 }  // namespace plaidml::jit
