@@ -11,6 +11,7 @@
 #include "jit/passes/coalesce_rows.h"
 #include "jit/passes/register_block.h"
 #include "jit/passes/simplify.h"
+#include "jit/passes/split_reduction.h"
 
 namespace plaidml::jit::passes {
 namespace {
@@ -36,6 +37,10 @@ const std::vector<Pass>& passes() {
       {"register-block",
        [](const loop::Kernel& k, const PipelineOptions& o, std::vector<BufferSlot>& slots) {
          return register_block(k, o.cpu, &slots);
+       }},
+      {"split-reduction",
+       [](const loop::Kernel& k, const PipelineOptions& o, std::vector<BufferSlot>&) {
+         return split_reduction(k, o.cpu);
        }},
       {"simplify", [](const loop::Kernel& k, const PipelineOptions&,
                       std::vector<BufferSlot>&) { return simplify(k); }},

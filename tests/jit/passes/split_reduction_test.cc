@@ -1,0 +1,66 @@
+// split-reduction (jit/passes/split_reduction.h): a float max or min reduction loop runs as eight
+// chains combined at the end, with the interpreter's results, NaN included; other loops keep
+// their form.
+#include <cmath>
+
+#include "jit/codegen/harness.h"
+
+namespace plaidml::jit::testing {
+namespace {
+
+using plaidml::testing::make_tensor;
+using plaidml::testing::to_doubles;
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string scheduled(const std::string& text, const std::vector<Shape>& shapes,
+                      const passes::CpuTarget& cpu = host_cpu()) {
+  return schedule(bind_tile(text, shapes), cpu).text;
+}
+
+TEST_CASE("split-reduction: a max over the contiguous axis runs as eight chains") {
+  const char* max = "function (X[M, N]) -> (O) { O[i : M] = >(X[i, j]); }";
+  const char* min = "function (X[M, N]) -> (O) { O[i : M] = <(X[i, j]); }";
+  for (int64_t n : {16, 40, 301}) {  // 301: 296 in chains, a tail of 5 in chain 0
+    CAPTURE(n);
+    std::string text = scheduled(max, {Shape(DType::F32, {5, n})});
+    CHECK(has(text, "$chain0_7"));
+    CHECK(has(text, fmt::format("[0, {}) step 8", n / 8 * 8)));
+    for (DType dtype : {DType::F32, DType::F64}) {
+      check_against_interpreter(max, {random(dtype, {5, n}, 2)});
+      check_against_interpreter(min, {random(dtype, {5, n}, 3)});
+    }
+  }
+}
+
+TEST_CASE("split-reduction: NaN comes out as the serial max says") {
+  // maxnum ignores a NaN beside a number; a row of NaN alone keeps the starting value (-inf).
+  // Row 0: a NaN among numbers (16 the largest), row 1: all NaN, row 2: NaN in every chain
+  // but one, which holds the largest (7).
+  const char* max = "function (X[M, N]) -> (O) { O[i : M] = >(X[i, j]); }";
+  std::vector<double> v(3 * 40);
+  for (size_t k = 0; k < 40; ++k) v[k] = static_cast<double>(k % 17);
+  v[5] = std::nan("");
+  for (size_t k = 40; k < 80; ++k) v[k] = std::nan("");
+  for (size_t k = 80; k < 120; ++k) v[k] = (k - 80) % 8 == 3 ? 7.0 : std::nan("");
+  auto out = check_against_interpreter(max, {make_tensor(DType::F32, {3, 40}, v)});
+  std::vector<double> got = to_doubles(out[0]);
+  CHECK(got[0] == 16);
+  CHECK(got[1] == -INFINITY);
+  CHECK(got[2] == 7);
+}
+
+TEST_CASE("split-reduction: sums, short loops and GPU targets keep their form") {
+  const char* sum = "function (X[M, N]) -> (O) { O[i : M] = +(X[i, j]); }";
+  CHECK_FALSE(has(scheduled(sum, {Shape(DType::F32, {4, 64})}), "$chain"));
+  const char* max = "function (X[M, N]) -> (O) { O[i : M] = >(X[i, j]); }";
+  CHECK_FALSE(has(scheduled(max, {Shape(DType::F32, {4, 15})}), "$chain"));
+  CHECK_FALSE(has(scheduled(max, {Shape(DType::F32, {4, 64})}, passes::CpuTarget{}), "$chain"));
+  // An integer max: LLVM vectorizes it itself.
+  CHECK_FALSE(has(scheduled(max, {Shape(DType::I32, {4, 64})}), "$chain"));
+}
+
+}  // namespace
+}  // namespace plaidml::jit::testing
