@@ -2,7 +2,6 @@
 // loop over its pixels, and computes the interpreter's numbers; convolutions whose accesses do
 // not see the two loops as one index keep them.
 #include "jit/codegen/harness.h"
-#include "jit/loop/printer.h"
 #include "jit/passes/coalesce_rows.h"
 
 namespace plaidml::jit::testing {
@@ -10,16 +9,7 @@ namespace {
 
 std::string lowered_kernels(const std::string& text, const std::vector<Shape>& shapes,
                             const passes::CpuTarget& cpu) {
-  ir::BoundProgram bound = bind_tile(text, shapes);
-  auto lowered = lower(bound);
-  REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
-  passes::PipelineOptions options;
-  options.cpu = cpu;
-  Status status = passes::run_pipeline(*lowered, options);
-  REQUIRE_MESSAGE(status.is_ok(), status.message());
-  std::string out;
-  for (const auto& k : lowered->kernels) out += loop::to_string(k);
-  return out;
+  return schedule(bind_tile(text, shapes), cpu).text;
 }
 
 // relu(1x1 conv + bias) + residual, NHWC.
