@@ -193,7 +193,9 @@ def pooled(results):
             return r
     out = dict(results[0])
     times = [t for r in results for t in r["times_s"]]
-    out.update(median_s=float(np.median(times)), min_s=float(np.min(times)), rounds=len(results),
+    out.update(times_s=times, median_s=float(np.median(times)), min_s=float(np.min(times)),
+               rounds=len(results),
+               round_medians_s=[float(np.median(r["times_s"])) for r in results],
                rss_peak_bytes=max(r["rss_peak_bytes"] for r in results))
     for key in ("ready_s", "compiled_s", "import_s"):
         if key in out:
