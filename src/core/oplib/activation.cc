@@ -105,10 +105,10 @@ Expected<ValueId> softmax_op(OpCall& c) {
   PLAIDML_ASSIGN(SymbolicDims dims, c.dims(0));
   PLAIDML_ASSIGN(int64_t a, c.get_int("axis", -1));
   PLAIDML_ASSIGN(int64_t axis, c.normalize_axis(a, dims.size(), "axis"));
-  LogSumExp lse = log_sum_exp(c, c.operand(0), dims, axis);
+  SoftmaxParts parts = softmax_parts(c, c.operand(0), dims, axis);
   // softmax: exp(shifted) / sum, not exp(shifted - log_sum), which takes exp twice per element.
-  if (kLog) return c.finish(c.sub(lse.shifted, c.call("log", {lse.sum})));
-  return c.finish(c.div(lse.exp, lse.sum));
+  if (kLog) return c.finish(c.sub(parts.shifted, c.call("log", {parts.sum})));
+  return c.finish(c.div(parts.exp, parts.sum));
 }
 
 }  // namespace

@@ -68,8 +68,8 @@ Expected<ValueId> categorical_crossentropy_op(OpCall& c) {
   ValueId o = c.operand(1);
   ValueId log_p;
   if (a.from_logits) {
-    LogSumExp lse = log_sum_exp(c, o, a.dims, axis);
-    log_p = c.sub(lse.shifted, c.call("log", {lse.sum}));
+    SoftmaxParts parts = softmax_parts(c, o, a.dims, axis);
+    log_p = c.sub(parts.shifted, c.call("log", {parts.sum}));
   } else {
     log_p = c.call("log", {clip(c, o, a.epsilon, 1.0 - a.epsilon)});
   }

@@ -59,11 +59,11 @@ ValueId reduce_mean(OpCall& c, ValueId x, const SymbolicDims& dims, const AxisSe
   return c.div(sum, c.size_value(reduced_count(dims, axes)));
 }
 
-LogSumExp log_sum_exp(OpCall& c, ValueId x, const SymbolicDims& dims, int64_t axis) {
+SoftmaxParts softmax_parts(OpCall& c, ValueId x, const SymbolicDims& dims, int64_t axis) {
   AxisSet set = single_axis(dims.size(), axis);
   // Subtracting the max keeps exp() within range: the largest term is exp(0) = 1.
   ValueId m = reduce(c, ir::AggOp::kMax, x, dims, set, true);
-  LogSumExp r;
+  SoftmaxParts r;
   r.shifted = c.sub(x, m);
   r.exp = c.call("exp", {r.shifted});
   r.sum = reduce(c, ir::AggOp::kSum, r.exp, dims, set, true);

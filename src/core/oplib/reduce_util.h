@@ -37,12 +37,12 @@ ValueId reduce_mean(OpCall& c, ValueId x, const SymbolicDims& dims, const AxisSe
 
 // The numerically stable softmax pieces over `axis`: X - max(X), its exp, and the sum of that,
 // all broadcasting against X.
-struct LogSumExp {
+struct SoftmaxParts {
   ValueId shifted = -1;  // X - max over axis
   ValueId exp = -1;      // exp(shifted)
   ValueId sum = -1;      // sum(exp) over axis, keepdims (log_softmax: shifted - log(sum))
 };
-LogSumExp log_sum_exp(OpCall& c, ValueId x, const SymbolicDims& dims, int64_t axis);
+SoftmaxParts softmax_parts(OpCall& c, ValueId x, const SymbolicDims& dims, int64_t axis);
 
 // A float attribute value as a literal: an integral value becomes an integer literal, so that it
 // keeps an integer tensor's dtype (an integer literal beside a float tensor takes its dtype).

@@ -47,14 +47,21 @@ std::optional<AffineIndex> affine_of(const Expr& e) {
   return std::nullopt;  // a product of variables
 }
 
-namespace {
-
 void collect_loads(const Expr& e, std::set<int>& reads) {
   if (e.kind == ExprKind::kLoad) reads.insert(e.slot);
   for (const auto& a : e.args) collect_loads(*a, reads);
 }
 
-}  // namespace
+bool updates_itself(const Stmt& s) {
+  if ((s.kind != StmtKind::kStore && s.kind != StmtKind::kAssign) || !s.value ||
+      s.value->kind != ExprKind::kOp || s.value->args.empty()) {
+    return false;
+  }
+  const Expr& first = *s.value->args[0];
+  if (s.kind == StmtKind::kAssign) return first.kind == ExprKind::kVar && first.name == s.var;
+  return first.kind == ExprKind::kLoad && first.slot == s.slot &&
+         same_expr(*first.args[0], *s.index);
+}
 
 void collect_slots(const Stmt& s, std::set<int>& reads, std::set<int>& writes) {
   for (const ExprPtr& e : {s.lo, s.hi, s.cond, s.index, s.value}) {

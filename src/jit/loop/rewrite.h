@@ -34,6 +34,11 @@ bool mentions(const Expr& e, const std::string& name);
 bool mentions(const Stmt& s, const std::string& name);
 // The slots that `s` loads from (reads) and stores to (writes), added to the sets.
 void collect_slots(const Stmt& s, std::set<int>& reads, std::set<int>& writes);
+// The slots that `e` loads from, added to the set.
+void collect_loads(const Expr& e, std::set<int>& reads);
+// Whether `s` is an aggregation's update of its own target, T = op(T, ...): a store whose value's
+// first operand loads the element it stores to, or an assignment whose first operand is the local.
+bool updates_itself(const Stmt& s);
 
 // `e` with every variable named in `bindings` replaced by its expression. `after`, when given,
 // is applied to every rebuilt or kept node that has operands, bottom-up (simplify folds there).

@@ -22,13 +22,18 @@ bool index_ok(const Expr& index, const Pair& p) {
   return affine && affine->coeff(p.a) == p.b_extent * affine->coeff(p.b);
 }
 
-// Every use of a or b in `e` is the index of a load that index_ok accepts.
+bool expr_ok(const Expr& e, const Pair& p);
+
+// A load or store at `index`: index_ok, and a non-affine index (a gather's) uses a and b only as
+// expr_ok allows.
+bool access_ok(const Expr& index, const Pair& p) {
+  return index_ok(index, p) && (loop::affine_of(index) || expr_ok(index, p));
+}
+
+// Every use of a or b in `e` is the index of a load that access_ok accepts.
 bool expr_ok(const Expr& e, const Pair& p) {
   if (e.kind == ExprKind::kVar) return e.name != p.a && e.name != p.b;
-  if (e.kind == ExprKind::kLoad) {
-    if (!index_ok(*e.args[0], p)) return false;
-    return !loop::affine_of(*e.args[0]) ? expr_ok(*e.args[0], p) : true;
-  }
+  if (e.kind == ExprKind::kLoad) return access_ok(*e.args[0], p);
   for (const auto& arg : e.args) {
     if (!expr_ok(*arg, p)) return false;
   }
@@ -39,10 +44,7 @@ bool stmt_ok(const Stmt& s, const Pair& p) {
   for (const auto& e : {s.lo, s.hi, s.cond, s.value}) {
     if (e && !expr_ok(*e, p)) return false;
   }
-  if (s.kind == StmtKind::kStore && !index_ok(*s.index, p)) return false;
-  if (s.kind == StmtKind::kStore && !loop::affine_of(*s.index) && !expr_ok(*s.index, p)) {
-    return false;
-  }
+  if (s.kind == StmtKind::kStore && !access_ok(*s.index, p)) return false;
   for (const auto& b : s.body) {
     if (!stmt_ok(*b, p)) return false;
   }

@@ -516,8 +516,7 @@ int64_t row_operand_bytes(const loop::Expr& e, const std::string& j,
   int64_t bytes = 0;
   if (e.kind == loop::ExprKind::kLoad && !loop::mentions(*e.args[0], j) && e.slot >= 0 &&
       static_cast<size_t>(e.slot) < slots.size()) {
-    const Shape& shape = slots[static_cast<size_t>(e.slot)].shape;
-    bytes = shape.elements() * (dtype_bits(shape.dtype) / 8);
+    bytes = slots[static_cast<size_t>(e.slot)].shape.byte_size();
   }
   for (const auto& arg : e.args) bytes = std::max(bytes, row_operand_bytes(*arg, j, slots));
   return bytes;

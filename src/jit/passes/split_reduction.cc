@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "jit/loop/rewrite.h"
 
 namespace plaidml::jit::passes {
@@ -14,34 +16,23 @@ using loop::Stmt;
 using loop::StmtKind;
 using loop::StmtPtr;
 
-// Whether `e` loads from `slot`.
-bool reads_slot(const Expr& e, int slot) {
-  if (e.kind == ExprKind::kLoad && e.slot == slot) return true;
-  for (const auto& arg : e.args) {
-    if (reads_slot(*arg, slot)) return true;
-  }
-  return false;
-}
-
 // The accumulator T of `update` (T = agg(T, v)) as an expression, or nullptr when the statement
 // is not a float max/min update that the loop variable j leaves in place.
 ExprPtr accumulator(const Stmt& update, const std::string& j) {
-  if (update.kind != StmtKind::kStore && update.kind != StmtKind::kAssign) return nullptr;
+  if (!loop::updates_itself(update)) return nullptr;
   const Expr& v = *update.value;
-  if (v.kind != ExprKind::kOp || (v.op != ir::OpKind::Max && v.op != ir::OpKind::Min) ||
-      v.lanes != 1 || (v.dtype != DType::F32 && v.dtype != DType::F64)) {
+  if ((v.op != ir::OpKind::Max && v.op != ir::OpKind::Min) || v.args.size() != 2 || v.lanes != 1 ||
+      (v.dtype != DType::F32 && v.dtype != DType::F64)) {
     return nullptr;
   }
-  const ExprPtr& acc = v.args[0];
   const Expr& term = *v.args[1];
   if (update.kind == StmtKind::kAssign) {
-    bool same = acc->kind == ExprKind::kVar && acc->name == update.var;
-    return same && !loop::mentions(term, update.var) ? acc : nullptr;
+    return loop::mentions(term, update.var) ? nullptr : v.args[0];
   }
-  bool same = acc->kind == ExprKind::kLoad && acc->slot == update.slot &&
-              loop::same_expr(*acc->args[0], *update.index);
-  if (!same || loop::mentions(*update.index, j)) return nullptr;
-  return reads_slot(term, update.slot) ? nullptr : acc;  // v must not read T's buffer
+  if (loop::mentions(*update.index, j)) return nullptr;
+  std::set<int> reads;
+  loop::collect_loads(term, reads);
+  return reads.count(update.slot) ? nullptr : v.args[0];  // v must not read T's buffer
 }
 
 // for j in [lo, hi) { T = agg(T, v) } as eight chains (split_reduction.h), or nullptr.

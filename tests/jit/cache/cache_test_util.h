@@ -1,5 +1,5 @@
-// Helpers for the kernel-cache tests: scratch folders, whole-file reads and writes, and a log
-// sink that keeps the lines plaidml logs, to check the user-facing warnings.
+// Helpers for the kernel-cache tests: scratch folders and whole-file reads and writes (and, from
+// support/log_capture.h, the log sink that checks the user-facing warnings).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -9,12 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "core/base/logging.h"
+#include "support/log_capture.h"
 
 namespace plaidml::testing {
 
@@ -68,39 +67,5 @@ inline std::vector<std::string> list_files(const std::string& dir) {
 
 // Root writes into folders whatever their mode bits say.
 inline bool running_as_root() { return ::geteuid() == 0; }
-
-// Keeps every line plaidml logs while it lives (through the logger's callback).
-class LogCapture {
- public:
-  LogCapture() : lines_(std::make_shared<Lines>()) {
-    set_log_callback([lines = lines_](LogLevel level, std::string_view line) {
-      std::lock_guard<std::mutex> lock(lines->mutex);
-      lines->entries.emplace_back(level, std::string(line));
-    });
-  }
-  ~LogCapture() { set_log_callback(nullptr); }
-  // The lines at warn level or above that contain text.
-  int warnings_with(const std::string& text) const {
-    std::lock_guard<std::mutex> lock(lines_->mutex);
-    int n = 0;
-    for (const auto& [level, line] : lines_->entries) {
-      if (level >= LogLevel::kWarn && line.find(text) != std::string::npos) ++n;
-    }
-    return n;
-  }
-  std::string all() const {
-    std::lock_guard<std::mutex> lock(lines_->mutex);
-    std::string out;
-    for (const auto& entry : lines_->entries) out += entry.second + "\n";
-    return out;
-  }
-
- private:
-  struct Lines {
-    std::mutex mutex;
-    std::vector<std::pair<LogLevel, std::string>> entries;
-  };
-  std::shared_ptr<Lines> lines_;
-};
 
 }  // namespace plaidml::testing

@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <functional>
 
-#include "core/base/logging.h"
 #include "jit/codegen/harness.h"
+#include "support/log_capture.h"
 
 namespace plaidml::jit::testing {
 namespace {
@@ -182,13 +182,11 @@ namespace {
 
 // The optimized LLVM IR of what `fn` compiles (PLAIDML_DUMP=llvm, captured from the log).
 std::string dumped_llvm(const std::function<void()>& fn) {
-  auto text = std::make_shared<std::string>();
-  set_log_callback([text](LogLevel, std::string_view line) { *text += std::string(line) + "\n"; });
+  plaidml::testing::LogCapture log;
   ::setenv("PLAIDML_DUMP", "llvm", 1);
   fn();
   ::unsetenv("PLAIDML_DUMP");
-  set_log_callback(nullptr);
-  return *text;
+  return log.all();
 }
 
 TEST_CASE("a float sum over the contiguous axis is vectorized, in another order of adds") {

@@ -116,18 +116,12 @@ class KernelEmitter {
     return raw;
   }
 
-  // S[o] = S[o] + v or acc = acc + v in f32 or f64: an aggregation's update (the accumulator is
-  // the first operand), in memory or in a local.
+  // S[o] = S[o] + v or acc = acc + v in f32 or f64: a sum's update (loop::updates_itself).
   static bool is_sum_update(const Stmt& s) {
+    if (!loop::updates_itself(s)) return false;
     const Expr& v = *s.value;
-    if (v.kind != ExprKind::kOp || v.op != ir::OpKind::Add || v.lanes != 1 ||
-        (v.dtype != DType::F32 && v.dtype != DType::F64)) {
-      return false;
-    }
-    const Expr& acc = *v.args[0];
-    if (s.kind == StmtKind::kAssign) return acc.kind == ExprKind::kVar && acc.name == s.var;
-    return acc.kind == ExprKind::kLoad && acc.slot == s.slot &&
-           loop::same_expr(*acc.args[0], *s.index);
+    return v.op == ir::OpKind::Add && v.lanes == 1 &&
+           (v.dtype == DType::F32 || v.dtype == DType::F64);
   }
 
   // The value a statement stores or assigns. A float sum's update adds with reassociation
