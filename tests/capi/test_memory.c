@@ -6,13 +6,15 @@
 
 /* A chain of four kernels, each reading the one before: S, T and U are intermediates of 4000
  * bytes at N = 1000 f32 (12000 without sharing), and U can take S's block, which is free once
- * T's kernel has read it: an arena of 8000. Inputs 8000 bytes, output 4000. */
+ * T's kernel has read it: an arena of 8000. Inputs 8000 bytes, output 4000. Each kernel reads
+ * the one before in reverse, so that the CPU's row fusion (which would run the four as one
+ * kernel, their intermediates live together) leaves them apart. */
 static const char* kProgram =
     "function (A[N], B[N]) -> (C) {\n"
     "  S[i : N] = +(A[i] + B[i]);\n"
-    "  T[i : N] = +(S[i] * A[i]);\n"
-    "  U[i : N] = +(T[i] * B[i]);\n"
-    "  C[i : N] = +(U[i] * A[i]);\n"
+    "  T[i : N] = +(S[N - 1 - i] * A[i]);\n"
+    "  U[i : N] = +(T[N - 1 - i] * B[i]);\n"
+    "  C[i : N] = +(U[N - 1 - i] * A[i]);\n"
     "}\n";
 
 static void test_figures(void) {

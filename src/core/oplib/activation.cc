@@ -106,9 +106,11 @@ Expected<ValueId> softmax_op(OpCall& c) {
   PLAIDML_ASSIGN(int64_t a, c.get_int("axis", -1));
   PLAIDML_ASSIGN(int64_t axis, c.normalize_axis(a, dims.size(), "axis"));
   SoftmaxParts parts = softmax_parts(c, c.operand(0), dims, axis);
-  // softmax: exp(shifted) / sum, not exp(shifted - log_sum), which takes exp twice per element.
+  // softmax: exp(shifted) / sum, not exp(shifted - log_sum), which takes exp twice per element;
+  // and as exp(shifted) * (1 / sum), one division per row instead of one per element (within
+  // 1.5 ulp of the quotient).
   if (kLog) return c.finish(c.sub(parts.shifted, c.call("log", {parts.sum})));
-  return c.finish(c.div(parts.exp, parts.sum));
+  return c.finish(c.mul(parts.exp, c.call("recip", {parts.sum})));
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <functional>
 
+#include <fmt/ranges.h>
+
 #include "core/base/env.h"
 #include "core/base/logging.h"
 #include "jit/loop/printer.h"
@@ -10,6 +12,7 @@
 #include "jit/loop/verifier.h"
 #include "jit/passes/coalesce_rows.h"
 #include "jit/passes/register_block.h"
+#include "jit/passes/row_fusion.h"
 #include "jit/passes/simplify.h"
 #include "jit/passes/split_reduction.h"
 
@@ -97,6 +100,7 @@ PipelineOptions default_pipeline_options() {
 std::vector<std::string> pipeline_pass_names() {
   std::vector<std::string> names;
   for (const auto& p : passes()) names.push_back(p.name);
+  names.push_back("row-fusion");
   return names;
 }
 
@@ -120,6 +124,13 @@ Status run_pipeline(LoweredProgram& program, const PipelineOptions& options) {
                    program.kernels.size());
     PLAIDML_TRY(check(pass.name));
   }
+  // Over the kernel list, once each kernel has its schedule: fused members keep their loops.
+  std::vector<std::string> fused = fuse_rows(program.kernels, options.cpu);
+  for (const auto& line : fused) logger().debug("row-fusion: {}", line);
+  if (options.dump && !fused.empty()) {
+    logger().warn("PLAIDML_DUMP row-fusion fused:\n  {}", fmt::join(fused, "\n  "));
+  }
+  PLAIDML_TRY(check("row-fusion"));
   drop_unused_constants(program);
   return Status::ok();
 }

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "jit/codegen/llvm/llvm_emitter.h"
+#include "jit/codegen/llvm/llvm_exp.h"
 
 namespace plaidml::jit::llvmgen {
 
@@ -96,6 +97,9 @@ Value* libm_call(Env& env, const char* name, std::vector<Value*> args) {
   return env.b.CreateCall(callee, args);
 }
 
+// f32 values, and F16/BF16 ones (computed in f32), scalar or vector.
+bool is_f32(llvm::Type* t) { return t->getScalarType()->isFloatTy(); }
+
 Value* float_op(Env& env, OpKind op, std::vector<Value*> v) {
   auto& b = env.b;
   llvm::Type* t = v[0]->getType();
@@ -114,7 +118,7 @@ Value* float_op(Env& env, OpKind op, std::vector<Value*> v) {
     case OpKind::Gt: return b.CreateFCmpOGT(v[0], v[1]);
     case OpKind::Le: return b.CreateFCmpOLE(v[0], v[1]);
     case OpKind::Ge: return b.CreateFCmpOGE(v[0], v[1]);
-    case OpKind::Exp: return un(llvm::Intrinsic::exp);
+    case OpKind::Exp: return is_f32(t) ? emit_exp_f32(b, v[0]) : un(llvm::Intrinsic::exp);
     case OpKind::Log: return un(llvm::Intrinsic::log);
     case OpKind::Sqrt: return un(llvm::Intrinsic::sqrt);
     case OpKind::Pow: return b.CreateBinaryIntrinsic(llvm::Intrinsic::pow, v[0], v[1]);
@@ -140,7 +144,8 @@ Value* float_op(Env& env, OpKind op, std::vector<Value*> v) {
     case OpKind::Atanh: return libm_call(env, "atanh", v);
     case OpKind::Erf: return libm_call(env, "erf", v);
     case OpKind::Sigmoid: {
-      Value* e = b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, b.CreateFNeg(v[0]));
+      Value* minus = b.CreateFNeg(v[0]);
+      Value* e = is_f32(t) ? emit_exp_f32(b, minus) : b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, minus);
       return b.CreateFDiv(c(1.0), b.CreateFAdd(c(1.0), e));
     }
     case OpKind::Sign: {
