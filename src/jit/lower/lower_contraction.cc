@@ -121,14 +121,25 @@ class ContractionLowering {
 };
 
 std::optional<std::string> ContractionLowering::simple_out_var(size_t d) const {
+  // Beside another variable, index variables of extent 1 are constants (order_loops): a
+  // depthwise conv's output channel g * 1 + o, o in [0, 1), is g.
   const poly::Affine& a = bc_.out_access[d];
-  if (a.terms().size() != 1 || !a.constant().is_integer()) return std::nullopt;
-  const auto& [name, coeff] = *a.terms().begin();
-  if (!(coeff == poly::Rational(1))) return std::nullopt;
-  for (size_t e = 0; e < bc_.out_access.size(); ++e) {
-    if (e != d && !(bc_.out_access[e].coeff(name) == poly::Rational(0))) return std::nullopt;
+  std::optional<std::string> found;
+  poly::Rational constant = a.constant();
+  for (const auto& [name, coeff] : a.terms()) {
+    const poly::IndexRange& range = bc_.ranges[range_index(name)];
+    if (range.extent() == 1 && a.terms().size() > 1) {
+      constant = constant + coeff * poly::Rational(range.lo);
+      continue;
+    }
+    if (found || !(coeff == poly::Rational(1))) return std::nullopt;
+    found = name;
   }
-  return name;
+  if (!found || !constant.is_integer()) return std::nullopt;
+  for (size_t e = 0; e < bc_.out_access.size(); ++e) {
+    if (e != d && !(bc_.out_access[e].coeff(*found) == poly::Rational(0))) return std::nullopt;
+  }
+  return found;
 }
 
 bool ContractionLowering::register_form() const {
