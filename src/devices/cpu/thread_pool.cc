@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 
 #include "core/base/env.h"
 
@@ -14,8 +15,36 @@ struct ThreadPool::Job {
   std::atomic<int64_t> next{0};  // next unclaimed chunk
   std::mutex done_mutex;
   std::condition_variable done_cv;
-  int64_t remaining = 0;  // chunks not finished, guarded by done_mutex
+  std::atomic<int64_t> remaining{0};  // chunks not finished; reaching 0 notifies under done_mutex
 };
+
+namespace {
+
+// How long a thread polls before it sleeps: a network's kernels come microseconds apart, while
+// a wake-up through the condition variable (a futex) took tens of microseconds on a shared VM,
+// as long as a small kernel's whole run.
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Polls `ready` for up to kSpin; whether it became true.
+template <typename Ready>
+bool spin_until(const Ready& ready) {
+  auto deadline = std::chrono::steady_clock::now() + kSpin;
+  while (!ready()) {
+    for (int i = 0; i < 64; ++i) cpu_relax();
+    if (std::chrono::steady_clock::now() > deadline) return ready();
+  }
+  return true;
+}
+
+}  // namespace
 
 ThreadPool::ThreadPool(int num_threads) {
   if (num_threads <= 0) num_threads = default_thread_count();
@@ -46,8 +75,10 @@ bool ThreadPool::run_one_chunk(Job& job) {
   int64_t begin = job.extent * c / job.chunks;
   int64_t end = job.extent * (c + 1) / job.chunks;
   (*job.fn)(begin, end);
-  std::lock_guard<std::mutex> lock(job.done_mutex);
-  if (--job.remaining == 0) job.done_cv.notify_all();
+  if (job.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    std::lock_guard<std::mutex> lock(job.done_mutex);
+    job.done_cv.notify_all();
+  }
   return true;
 }
 
@@ -67,6 +98,7 @@ void ThreadPool::parallel_for(int64_t extent, int64_t chunks,
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(job);
+    queued_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
   while (run_one_chunk(*job)) {
@@ -75,26 +107,32 @@ void ThreadPool::parallel_for(int64_t extent, int64_t chunks,
     // Every chunk is claimed: make sure no worker picks the job up again.
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = std::find(queue_.begin(), queue_.end(), job);
-    if (it != queue_.end()) queue_.erase(it);
+    if (it != queue_.end()) {
+      queue_.erase(it);
+      queued_.fetch_sub(1, std::memory_order_relaxed);
+    }
   }
+  auto done = [&] { return job->remaining.load(std::memory_order_acquire) == 0; };
+  if (spin_until(done)) return;
   std::unique_lock<std::mutex> lock(job->done_mutex);
-  job->done_cv.wait(lock, [&] { return job->remaining == 0; });
+  job->done_cv.wait(lock, done);
 }
 
 void ThreadPool::worker_loop() {
-  std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
+    spin_until([this] { return queued_.load(std::memory_order_acquire) > 0; });
+    std::unique_lock<std::mutex> lock(mutex_);
     wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (stopping_) return;
     std::shared_ptr<Job> job = queue_.front();
     if (job->next.load(std::memory_order_relaxed) >= job->chunks) {
       queue_.pop_front();
+      queued_.fetch_sub(1, std::memory_order_relaxed);
       continue;
     }
     lock.unlock();
     while (run_one_chunk(*job)) {
     }
-    lock.lock();
   }
 }
 

@@ -1,9 +1,10 @@
-// A persistent pool of worker threads for splitting a kernel's parallel range. Workers sleep on
-// a condition variable when there is nothing to do (never spin), and the thread that submits a
-// job works on it too, so a pool of N threads has N - 1 workers and a job never waits for a
+// A persistent pool of worker threads for splitting a kernel's parallel range. Workers poll for
+// 50 us after their last job, then sleep on a condition variable (as the submitter polls for its
+// job's last chunks before it sleeps), and the thread that submits a job works on it too, so a pool of N threads has N - 1 workers and a job never waits for a
 // free worker: concurrent and nested submissions cannot deadlock.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -42,6 +43,7 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Job>> queue_;  // jobs with chunks not yet claimed
+  std::atomic<int> queued_{0};               // queue_.size(), for polling without the mutex
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };

@@ -17,7 +17,8 @@ namespace plaidml::jit {
 // call libmvec's variants), edge tiles split their reduction over accumulator sets; 8: large
 // constant weights are read from panels (jit/passes/weight_packing.h); 9: coalesce-rows, packed
 // reduction blocks by where the row operand lives, a contraction's work counted as its FLOPs,
-// scalar float sums reassociated; 10: row-fusion, f32 exp as inline arithmetic.
+// scalar float sums reassociated; 10: row-fusion, f32 exp as inline arithmetic, depthwise convs
+// in the row form.
 inline constexpr int kCompilerRevision = 10;
 
 }  // namespace plaidml::jit
