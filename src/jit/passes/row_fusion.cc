@@ -112,6 +112,28 @@ StmtPtr member_row(const RowLoops& rows, const std::vector<int64_t>& ends) {
   return nullptr;  // unreachable: the rows end at a loop end or inside a loop
 }
 
+// Whether cutting a member's row loops after `rows` rows keeps its inner loops whole: the cut
+// falls between two of its loops, or it splits the member's only loop (a flat elementwise
+// kernel) leaving at least kMinInner elements per row. Splitting a loop of a nest would leave
+// a few channels of a pixel per row, or one.
+constexpr int64_t kMinInner = 8;
+
+bool cut_keeps_loops(const RowLoops& member, int64_t rows) {
+  for (int64_t end : member.ends) {
+    if (end == rows) return true;
+  }
+  return member.loops.size() == 1 && member.ends[0] % rows == 0 &&
+         member.ends[0] / rows >= kMinInner;
+}
+
+bool has_loop(const Stmt& s) {
+  if (s.kind == StmtKind::kFor) return true;
+  for (const auto& b : s.body) {
+    if (has_loop(*b)) return true;
+  }
+  return false;
+}
+
 // One load or store of a group, its index seen over the digits and the inner loop variables.
 struct Access {
   int slot = -1;
@@ -269,11 +291,17 @@ std::optional<Fusion> plan(const std::vector<const RowLoops*>& members,
   }
   std::vector<Access> accesses;
   AccessCollector collect(f.ends, accesses);
+  bool any_loop = false;
   for (size_t m = 0; m < members.size(); ++m) {
+    if (!cut_keeps_loops(*members[m], rows)) return std::nullopt;
     f.members.push_back(member_row(*members[m], f.ends));
     if (!f.members.back()) return std::nullopt;
+    any_loop = any_loop || has_loop(*f.members.back());
     collect.member(*f.members.back(), m);
   }
+  // Rows of one element each, found through several digits: a division per element and no
+  // vectors (each member alone had its loops).
+  if (!any_loop && f.ends.size() > 1) return std::nullopt;
   std::map<int, size_t> first_writer;
   for (size_t m = 0; m < kernels.size(); ++m) {
     for (int s : kernels[m]->writes) first_writer.emplace(s, m);

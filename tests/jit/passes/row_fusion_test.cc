@@ -132,25 +132,40 @@ TEST_CASE("row-fusion: fuses only where every row keeps to its own elements") {
   CHECK_FALSE(fuses(4, 4, -4));  // each row reads the previous row
 }
 
+TEST_CASE("row-fusion: rows keep each member's inner loops (pixels of channels, not elements)") {
+  // Elementwise kernels over H x W x C (MobileNetV3's activations between convs; Y's loops are
+  // H and W * C): fused over the H image rows, each row its members' loops, not over H x W x C
+  // rows of one element (a division per element, no vectors) nor rows of a few channels.
+  const char* chain =
+      "function (X[H, W, C], B[C]) -> (Y, Q) {\n"
+      "  Q = X * X + B;\n"
+      "  Y = Q * X + Q;\n"
+      "}";
+  std::vector<Shape> shapes = {Shape(DType::F32, {8, 8, 16}), Shape(DType::F32, {16})};
+  std::string text = schedule(bind_tile(chain, shapes), host_cpu()).text;
+  CHECK(kernel_count(text) == 1);
+  CHECK(text.find("parallel for row$ in [0, 8)") != std::string::npos);
+  CHECK(text.find("row$ in [0, 1024)") == std::string::npos);
+  CHECK(text.find("row$ in [0, 128)") == std::string::npos);
+  check_against_interpreter(chain, {random(DType::F32, {8, 8, 16}, 15), random(DType::F32, {16}, 16)});
+}
+
 TEST_CASE("row-fusion: never fewer rows than the threads' share, never on GPU targets") {
-  // A max per row (2 rows), then Q = X * X as one flat loop of 1 x 2 x 4096, then Q - max:
-  // with the max, Q's 8192-wide parallel loop would shrink to 2, below 4 rows per thread, so
-  // only Q and the difference fuse (over 8192 rows).
+  // A max per row, then Q = X * X as one flat loop, then Q - max. At 2 threads 4 rows are below
+  // their share (8) and the max stays apart; Q and the difference alone would be rows of one
+  // element found through two digits, so they stay apart too.
   const char* per_row =
       "function (X[A, B, C]) -> (Y, Q) {\n"
       "  M[a, b, z : A, B, 1] = >(X[a, b, c]);\n"
       "  Q = X * X;\n"
       "  Y = Q - M;\n"
       "}";
-  std::vector<Shape> shapes = {Shape(DType::F32, {1, 2, 4096})};
-  std::string text = schedule(bind_tile(per_row, shapes), host_cpu()).text;
-  CHECK(kernel_count(text) == 2);
-  CHECK(text.find("parallel for row$ in [0, 8192)") != std::string::npos);
-  check_against_interpreter(per_row, {random(DType::F32, {1, 2, 4096}, 13)});
+  std::vector<Shape> shapes = {Shape(DType::F32, {1, 4, 1024})};
+  CHECK(kernel_count(schedule(bind_tile(per_row, shapes), host_cpu()).text) == 3);
+  check_against_interpreter(per_row, {random(DType::F32, {1, 4, 1024}, 13)});
   // With one thread, 4 rows are its share: all three fuse over the rows.
   passes::CpuTarget one = passes::cpu_target_for(host_cpu().vector_bits, 1);
-  shapes = {Shape(DType::F32, {1, 4, 1024})};
-  text = schedule(bind_tile(per_row, shapes), one).text;
+  std::string text = schedule(bind_tile(per_row, shapes), one).text;
   CHECK(kernel_count(text) == 1);
   CHECK(text.find("parallel for row$ in [0, 4)") != std::string::npos);
   check_against_interpreter(per_row, {random(DType::F32, {1, 4, 1024}, 14)}, one);
