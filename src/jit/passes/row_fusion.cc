@@ -83,6 +83,17 @@ std::vector<int64_t> digit_ends(const std::vector<const RowLoops*>& members, int
   return out;
 }
 
+// Each digit's extent: the ratio of its end to the previous one.
+std::vector<int64_t> digit_extents(const std::vector<int64_t>& ends) {
+  std::vector<int64_t> extents;
+  int64_t before = 1;
+  for (int64_t e : ends) {
+    extents.push_back(e / before);
+    before = e;
+  }
+  return extents;
+}
+
 std::string digit_name(size_t k) { return fmt::format("row${}", k); }
 
 // A member's body for one row, its row loop variables written in the digits (digit_ends).
@@ -146,13 +157,9 @@ struct Access {
 
 class AccessCollector {
  public:
-  AccessCollector(const std::vector<int64_t>& ends, std::vector<Access>& out)
-      : digits_(ends.size()), out_(out) {
-    int64_t before = 1;
-    for (size_t k = 0; k < ends.size(); ++k) {
-      ranges_[digit_name(k)] = {0, ends[k] / before - 1};
-      before = ends[k];
-    }
+  AccessCollector(const std::vector<int64_t>& extents, std::vector<Access>& out)
+      : digits_(extents.size()), out_(out) {
+    for (size_t k = 0; k < extents.size(); ++k) ranges_[digit_name(k)] = {0, extents[k] - 1};
   }
 
   void member(const Stmt& s, size_t m) {
@@ -169,8 +176,9 @@ class AccessCollector {
       case StmtKind::kFor: {
         expr(*s.lo);
         expr(*s.hi);
-        bool bounded = s.lo->is_const() && s.hi->is_const();
-        if (bounded) ranges_[s.var] = {s.lo->int_value, std::max(s.lo->int_value, s.hi->int_value - 1)};
+        if (s.lo->is_const() && s.hi->is_const()) {
+          ranges_[s.var] = {s.lo->int_value, std::max(s.lo->int_value, s.hi->int_value - 1)};
+        }
         for (const auto& b : s.body) stmt(*b);
         ranges_.erase(s.var);
         return;
@@ -271,26 +279,22 @@ bool rows_disjoint(const std::vector<Access>& accesses, int slot,
 
 // A group of consecutive kernels fused over `rows` rows.
 struct Fusion {
-  int64_t rows = 0;
-  std::vector<int64_t> ends;      // digit_ends
+  std::vector<int64_t> ends;      // digit_ends; the last is the row count
+  std::vector<int64_t> extents;   // digit_extents
   std::vector<StmtPtr> members;   // each member's body for one row
   bool reuses = false;            // a member reads what an earlier one wrote
+
+  int64_t rows() const { return ends.back(); }
 };
 
 std::optional<Fusion> plan(const std::vector<const RowLoops*>& members,
                            const std::vector<const Kernel*>& kernels, int64_t rows) {
   Fusion f;
-  f.rows = rows;
   f.ends = digit_ends(members, rows);
   if (f.ends.empty()) return std::nullopt;
-  std::vector<int64_t> extents;
-  int64_t before = 1;
-  for (int64_t e : f.ends) {
-    extents.push_back(e / before);
-    before = e;
-  }
+  f.extents = digit_extents(f.ends);
   std::vector<Access> accesses;
-  AccessCollector collect(f.ends, accesses);
+  AccessCollector collect(f.extents, accesses);
   bool any_loop = false;
   for (size_t m = 0; m < members.size(); ++m) {
     if (!cut_keeps_loops(*members[m], rows)) return std::nullopt;
@@ -307,7 +311,7 @@ std::optional<Fusion> plan(const std::vector<const RowLoops*>& members,
     for (int s : kernels[m]->writes) first_writer.emplace(s, m);
   }
   for (const auto& [slot, writer] : first_writer) {
-    if (!rows_disjoint(accesses, slot, extents)) return std::nullopt;
+    if (!rows_disjoint(accesses, slot, f.extents)) return std::nullopt;
     for (const Access& a : accesses) {
       if (a.slot == slot && !a.write && a.member > writer) f.reuses = true;
     }
@@ -319,15 +323,12 @@ std::optional<Fusion> plan(const std::vector<const RowLoops*>& members,
 Kernel fused_kernel(const Fusion& f, const std::vector<const Kernel*>& kernels) {
   std::map<std::string, ExprPtr> digits;
   ExprPtr row = loop::var("row$");
-  int64_t before = 1;
   for (size_t k = 0; k < f.ends.size(); ++k) {
-    int64_t extent = f.ends[k] / before;
-    before = f.ends[k];
-    ExprPtr d = f.ends[k] == f.rows
+    ExprPtr d = f.ends[k] == f.rows()
                     ? row
                     : loop::op(ir::OpKind::Div, DType::I64,
-                               {row, loop::int_const(f.rows / f.ends[k])});
-    if (k > 0) d = loop::op(ir::OpKind::Mod, DType::I64, {d, loop::int_const(extent)});
+                               {row, loop::int_const(f.rows() / f.ends[k])});
+    if (k > 0) d = loop::op(ir::OpKind::Mod, DType::I64, {d, loop::int_const(f.extents[k])});
     digits[digit_name(k)] = d;
   }
   std::vector<StmtPtr> body;
@@ -349,12 +350,12 @@ Kernel fused_kernel(const Fusion& f, const std::vector<const Kernel*>& kernels) 
     out.work += k->work;
   }
   out.body = loop::block(
-      {loop::independent_loop("row$", 0, f.rows, std::move(body), /*parallel=*/true)});
+      {loop::independent_loop("row$", 0, f.rows(), std::move(body), /*parallel=*/true)});
   return out;
 }
 
-// Grows a group from kernels[first]; returns its members' count and the fusion, if any.
-std::pair<size_t, std::optional<Fusion>> grow(const std::vector<Kernel>& kernels,
+// Grows a group from kernels[first]; its fusion (members: the kernels from `first` on), if any.
+std::optional<Fusion> grow(const std::vector<Kernel>& kernels,
                                              const std::vector<RowLoops>& rows, size_t first,
                                              const CpuTarget& target) {
   std::vector<const RowLoops*> members = {&rows[first]};
@@ -380,8 +381,8 @@ std::pair<size_t, std::optional<Fusion>> grow(const std::vector<Kernel>& kernels
     counts = std::move(common);
     widest = wide;
   }
-  if (!best || !best->reuses) return {1, std::nullopt};
-  return {best->members.size(), std::move(best)};
+  if (!best || !best->reuses) return std::nullopt;
+  return best;
 }
 
 std::string describe(const std::vector<Kernel>& kernels, size_t first, size_t count,
@@ -405,14 +406,15 @@ std::vector<std::string> fuse_rows(std::vector<Kernel>& kernels, const CpuTarget
       out.push_back(kernels[i++]);
       continue;
     }
-    auto [count, fusion] = grow(kernels, rows, i, target);
+    std::optional<Fusion> fusion = grow(kernels, rows, i, target);
     if (!fusion) {
       out.push_back(kernels[i++]);
       continue;
     }
+    size_t count = fusion->members.size();
     std::vector<const Kernel*> group;
     for (size_t k = i; k < i + count; ++k) group.push_back(&kernels[k]);
-    log.push_back(describe(kernels, i, count, fusion->rows));
+    log.push_back(describe(kernels, i, count, fusion->rows()));
     out.push_back(fused_kernel(*fusion, group));
     i += count;
   }

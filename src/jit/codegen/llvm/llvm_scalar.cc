@@ -105,6 +105,10 @@ Value* float_op(Env& env, OpKind op, std::vector<Value*> v) {
   llvm::Type* t = v[0]->getType();
   auto c = [&](double x) { return llvm::ConstantFP::get(t, x); };
   auto un = [&](llvm::Intrinsic::ID id) { return b.CreateUnaryIntrinsic(id, v[0]); };
+  // f32 (and f16/bf16) exp inline (llvm_exp.h); f64 through LLVM's intrinsic (libm, libmvec).
+  auto exp = [&](Value* x) {
+    return is_f32(t) ? emit_exp_f32(b, x) : b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, x);
+  };
   switch (op) {
     case OpKind::Add: return b.CreateFAdd(v[0], v[1]);
     case OpKind::Sub: return b.CreateFSub(v[0], v[1]);
@@ -118,7 +122,7 @@ Value* float_op(Env& env, OpKind op, std::vector<Value*> v) {
     case OpKind::Gt: return b.CreateFCmpOGT(v[0], v[1]);
     case OpKind::Le: return b.CreateFCmpOLE(v[0], v[1]);
     case OpKind::Ge: return b.CreateFCmpOGE(v[0], v[1]);
-    case OpKind::Exp: return is_f32(t) ? emit_exp_f32(b, v[0]) : un(llvm::Intrinsic::exp);
+    case OpKind::Exp: return exp(v[0]);
     case OpKind::Log: return un(llvm::Intrinsic::log);
     case OpKind::Sqrt: return un(llvm::Intrinsic::sqrt);
     case OpKind::Pow: return b.CreateBinaryIntrinsic(llvm::Intrinsic::pow, v[0], v[1]);
@@ -143,11 +147,8 @@ Value* float_op(Env& env, OpKind op, std::vector<Value*> v) {
     case OpKind::Acosh: return libm_call(env, "acosh", v);
     case OpKind::Atanh: return libm_call(env, "atanh", v);
     case OpKind::Erf: return libm_call(env, "erf", v);
-    case OpKind::Sigmoid: {
-      Value* minus = b.CreateFNeg(v[0]);
-      Value* e = is_f32(t) ? emit_exp_f32(b, minus) : b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, minus);
-      return b.CreateFDiv(c(1.0), b.CreateFAdd(c(1.0), e));
-    }
+    case OpKind::Sigmoid:
+      return b.CreateFDiv(c(1.0), b.CreateFAdd(c(1.0), exp(b.CreateFNeg(v[0]))));
     case OpKind::Sign: {
       Value* s = b.CreateSelect(b.CreateFCmpOGT(v[0], c(0)), c(1),
                                 b.CreateSelect(b.CreateFCmpOLT(v[0], c(0)), c(-1), c(0)));
