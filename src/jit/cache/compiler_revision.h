@@ -18,7 +18,8 @@ namespace plaidml::jit {
 // constant weights are read from panels (jit/passes/weight_packing.h); 9: coalesce-rows, packed
 // reduction blocks by where the row operand lives, a contraction's work counted as its FLOPs,
 // scalar float sums reassociated; 10: row-fusion, f32 exp as inline arithmetic, depthwise convs
-// in the row form.
-inline constexpr int kCompilerRevision = 10;
+// in the row form; 11: the columns past the last full vector are a masked vector tile (also
+// packed), accumulator sets chosen per row tile, not per column piece.
+inline constexpr int kCompilerRevision = 11;
 
 }  // namespace plaidml::jit

@@ -20,6 +20,8 @@
 // consecutive elements from its (scalar) index; a store of an L-lane value writes L consecutive
 // elements; ops work lane by lane on operands of one lane count; broadcast() splats a scalar.
 // Vector float arithmetic may be contracted (a * b + c computed with one rounding, as an FMA).
+// A masked vector load or store (`mask_lanes` > 0) touches only its first mask_lanes elements;
+// the other lanes of a masked load are 0 (the columns past a row's last full vector).
 // Vectors are limited to F32 and F64 values and Bool conditions.
 #pragma once
 
@@ -49,6 +51,7 @@ struct Expr {
   ir::OpKind op = ir::OpKind::Add;  // kOp
   std::vector<ExprPtr> args;        // kLoad: {index}; kOp: operands; kCast: {value}
   int lanes = 1;                    // values per expression: 1 scalar, > 1 a vector (see above)
+  int mask_lanes = 0;               // kLoad of a vector: 0 all lanes, else the first ones only
 
   bool is_const() const { return kind == ExprKind::kConst; }
   bool is_int_const(int64_t v) const {
@@ -98,6 +101,7 @@ struct Stmt {
   int slot = -1;  // kStore
   ExprPtr index;  // kStore
   ExprPtr value;  // kStore, kAssign; kDeclare: initial value (its dtype is the local's)
+  int mask_lanes = 0;  // kStore of a vector: 0 all lanes, else the first ones only
 };
 
 StmtPtr block(std::vector<StmtPtr> body = {});

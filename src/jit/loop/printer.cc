@@ -31,6 +31,11 @@ std::string lanes_suffix(const Expr& e) {
   return e.lanes == 1 ? "" : fmt::format("x{}", e.lanes);
 }
 
+// A masked vector access: "/5" after its lanes, the lanes it touches.
+std::string mask_suffix(int mask_lanes) {
+  return mask_lanes == 0 ? "" : fmt::format("/{}", mask_lanes);
+}
+
 std::string const_to_string(const Expr& e) {
   std::string text;
   if (dtype_is_float(e.dtype)) {
@@ -88,8 +93,8 @@ void Printer::stmt(const Stmt& s, int depth, std::string& out) const {
       out += pad + "}\n";
       return;
     case StmtKind::kStore:
-      out += fmt::format("{}{}[{}] = {}\n", pad, slot(s.slot), to_string(*s.index),
-                         to_string(*s.value));
+      out += fmt::format("{}{}[{}]{} = {}\n", pad, slot(s.slot), to_string(*s.index),
+                         mask_suffix(s.mask_lanes), to_string(*s.value));
       return;
     case StmtKind::kDeclare:
       out += fmt::format("{}var {}: {}{} = {}\n", pad, s.var, dtype_name(s.value->dtype),
@@ -112,8 +117,8 @@ std::string Printer::expr(const Expr& e) const {
     case ExprKind::kConst: return const_to_string(e);
     case ExprKind::kVar: return e.name;
     case ExprKind::kLoad:
-      return fmt::format("{}[{}]:{}{}", slot(e.slot), to_string(*e.args[0]), dtype_name(e.dtype),
-                         lanes_suffix(e));
+      return fmt::format("{}[{}]:{}{}{}", slot(e.slot), to_string(*e.args[0]),
+                         dtype_name(e.dtype), lanes_suffix(e), mask_suffix(e.mask_lanes));
     case ExprKind::kCast:
       if (e.dtype == e.args[0]->dtype) {
         return fmt::format("splat{}({})", e.lanes, to_string(*e.args[0]));

@@ -158,7 +158,7 @@ bool same_expr(const Expr& a, const Expr& b) {
       if (a.name != b.name) return false;
       break;
     case ExprKind::kLoad:
-      if (a.slot != b.slot) return false;
+      if (a.slot != b.slot || a.mask_lanes != b.mask_lanes) return false;
       break;
     case ExprKind::kOp:
       if (a.op != b.op) return false;

@@ -57,6 +57,15 @@ class Verifier {
     if (e.lanes < 1) return fail("lanes < 1: " + to_string(e));
     bool vector_dtype = e.dtype == DType::F32 || e.dtype == DType::F64 || e.dtype == DType::Bool;
     if (e.lanes > 1 && !vector_dtype) return fail("vector of " + to_string(e));
+    return mask_ok(e.mask_lanes, e.lanes, e.kind == ExprKind::kLoad, to_string(e));
+  }
+
+  // A mask belongs to a vector load or store and keeps some of its lanes, not all.
+  Status mask_ok(int mask_lanes, int lanes, bool access, const std::string& what) const {
+    if (mask_lanes == 0) return Status::ok();
+    if (!access || lanes < 2 || mask_lanes < 1 || mask_lanes >= lanes) {
+      return fail("bad mask: " + what);
+    }
     return Status::ok();
   }
 
@@ -148,6 +157,7 @@ class Verifier {
       case StmtKind::kStore:
         PLAIDML_TRY(index_ok(*s.index, "store index"));
         PLAIDML_TRY(expr(*s.value));
+        PLAIDML_TRY(mask_ok(s.mask_lanes, s.value->lanes, true, "store"));
         return slot_ok(s.slot, s.value->dtype, fmt::format("store to s{}", s.slot));
       case StmtKind::kDeclare:
         PLAIDML_TRY(expr(*s.value));

@@ -222,7 +222,9 @@ class TileEmitter {
   // The value accumulated into column vector c, its column operand read from panels when packed.
   ExprPtr column_value(int c) const {
     if (!packed_) return value_;
-    ExprPtr index = packed_index(packed_->load, packed_->width, j0_, int64_t(c) * tile_.lanes);
+    ExprPtr start = masked_panel_ ? loop::int_const(masked_panel_->start) : loop::var(j0_);
+    int64_t offset = (masked_panel_ ? masked_panel_->offset : 0) + int64_t(c) * tile_.lanes;
+    ExprPtr index = packed_index(packed_->load, packed_->width, start, offset);
     return replace_load(value_, *packed_source_,
                         loop::vload(packed_->slot, m_.dtype, index, tile_.lanes));
   }
@@ -236,7 +238,7 @@ class TileEmitter {
   }
 
   // All column pieces of `rows` rows: full NV-vector tiles, one narrower vector tile, then the
-  // scalar remainder.
+  // masked vector over the remainder.
   std::vector<StmtPtr> row_tile(int rows, bool guards_hold) const {
     int64_t width = int64_t(tile_.vectors) * tile_.lanes;
     int64_t span = m_.j_hi - m_.j_lo;
@@ -248,7 +250,7 @@ class TileEmitter {
       edge.push_back(
           column_loop(full_end, vector_end, rows, static_cast<int>(narrow), guards_hold));
     }
-    if (vector_end < m_.j_hi) edge.push_back(scalar_columns(vector_end, rows));
+    if (vector_end < m_.j_hi) edge.push_back(masked_columns(vector_end, rows, guards_hold));
     if (columns_outer_) {  // this column tile only: a full one, or the edge
       if (full_end == m_.j_hi) return column_body(rows, tile_.vectors, guards_hold);
       ExprPtr full = loop::op(
@@ -283,7 +285,8 @@ class TileEmitter {
       }
     }
     if (cache_.kc > 0 && init_) body.push_back(loop::if_then(k0_is(OpKind::Ne, 0, k_lo()), reload));
-    int sets = accumulator_sets(rows, vectors);
+    // Sets by the full tile's width, so that every column of a row sums in one order.
+    int sets = accumulator_sets(rows, tile_.vectors);
     for (int set = 1; set < sets; ++set) {
       for (int r = 0; r < rows; ++r) {
         for (int c = 0; c < vectors; ++c) {
@@ -395,23 +398,34 @@ class TileEmitter {
     return compare && loop::affine_of(*e.args[0]) && loop::affine_of(*e.args[1]);
   }
 
-  // Columns [lo, j_hi) of the tile's rows, by the original scalar statements.
-  StmtPtr scalar_columns(int64_t lo, int rows) const {
-    std::vector<StmtPtr> body;
-    for (const auto& s : m_.x_loop->body) body.push_back(narrowed(s, lo));
-    auto x = std::make_shared<Stmt>(*loop::for_loop(m_.x, 0, 0, std::move(body)));
-    x->lo = loop::var(x0_);
-    x->hi = loop::idx_add(loop::var(x0_), loop::int_const(rows));
-    // With cache tiling, the whole reduction of these columns runs in the first block.
-    if (cache_.kc > 0) return loop::if_then(k0_is(OpKind::Eq, 0, k_lo()), {x});
-    return x;
+  // Columns [lo, j_hi), fewer than a vector: one vector tile whose loads and stores touch only
+  // those columns. They sum in the order and with the FMAs of every other column, so equal
+  // columns give equal results (a softmax over them stays uniform; scalar statements, whose
+  // products round before the add, made the last columns of a 1000-wide classifier differ).
+  StmtPtr masked_columns(int64_t lo, int rows, bool guards_hold) const {
+    TileEmitter tail = *this;
+    int64_t panel = (lo - m_.j_lo) / column_width() * column_width();  // packed: j_lo is 0
+    tail.masked_panel_ = PanelAt{panel, lo - panel};
+    StmtPtr tile = tail.column_loop(lo, lo + 1, rows, 1, guards_hold);
+    return masked(tile, static_cast<int>(m_.j_hi - lo));
   }
 
-  // A copy of `s` whose j loops start at lo.
-  StmtPtr narrowed(const StmtPtr& s, int64_t lo) const {
+  // A copy of `s` whose vector loads and stores touch their first `on` lanes only.
+  static StmtPtr masked(const StmtPtr& s, int on) {
     auto copy = std::make_shared<Stmt>(*s);
-    if (copy->kind == StmtKind::kFor && copy->var == m_.j) copy->lo = loop::int_const(lo);
-    for (auto& b : copy->body) b = narrowed(b, lo);
+    if (copy->kind == StmtKind::kStore && copy->value->lanes > 1) copy->mask_lanes = on;
+    for (ExprPtr* e : {&copy->value, &copy->lo, &copy->hi, &copy->cond}) {
+      if (*e) *e = masked(*e, on);
+    }
+    for (auto& b : copy->body) b = masked(b, on);
+    return copy;
+  }
+
+  static ExprPtr masked(const ExprPtr& e, int on) {
+    if (e->lanes == 1) return e;  // a scalar, and no vector inside it
+    auto copy = std::make_shared<loop::Expr>(*e);
+    if (copy->kind == loop::ExprKind::kLoad) copy->mask_lanes = on;
+    for (auto& a : copy->args) a = masked(a, on);
     return copy;
   }
 
@@ -423,6 +437,12 @@ class TileEmitter {
   int registers_ = 16;
   size_t innermost_for_ = SIZE_MAX;  // the chain's innermost reduction loop (none: SIZE_MAX)
   std::optional<PackedOperand> packed_;
+  // The masked tile starts inside the last panel: its packed reads are at this panel start and
+  // offset (the other tiles start at a panel: j0_).
+  struct PanelAt {
+    int64_t start = 0, offset = 0;
+  };
+  std::optional<PanelAt> masked_panel_;
   std::string x0_, j0_, x1_, k0_;
   ExprPtr value_, init_, finish_, packed_source_;
 };
@@ -504,7 +524,7 @@ std::optional<PackedOperand> choose_packing(const Match& m, const RegisterTile& 
                                             std::vector<BufferSlot>* slots) {
   if (!slots || panel_bytes(m) <= target.l1_bytes / 2) return std::nullopt;
   int64_t width = int64_t(tile.vectors) * tile.lanes;
-  auto load = find_packable_load(m, width, tile.lanes, *slots);
+  auto load = find_packable_load(m, width, *slots);
   if (!load) return std::nullopt;
   return PackedOperand{*load, width, -1};
 }

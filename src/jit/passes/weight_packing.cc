@@ -35,9 +35,9 @@ std::optional<loop::AffineIndex> row_of(const Expr& index, const std::string& j,
 
 }  // namespace
 
-std::optional<PackableLoad> find_packable_load(const Match& m, int64_t width, int lanes,
+std::optional<PackableLoad> find_packable_load(const Match& m, int64_t width,
                                                const std::vector<BufferSlot>& slots) {
-  if (m.j_lo != 0 || m.j_hi % lanes != 0 || width <= 0) return std::nullopt;
+  if (m.j_lo != 0 || width <= 0) return std::nullopt;
   std::set<std::string> reduction_vars;
   for (const Stmt* s : m.chain) {
     if (s->kind == loop::StmtKind::kFor) reduction_vars.insert(s->var);
@@ -75,10 +75,10 @@ int packed_slot(const PackableLoad& load, int64_t width, std::vector<BufferSlot>
   return static_cast<int>(slots.size() - 1);
 }
 
-ExprPtr packed_index(const PackableLoad& load, int64_t width, const std::string& tile_start,
+ExprPtr packed_index(const PackableLoad& load, int64_t width, ExprPtr tile_start,
                      int64_t offset) {
   // Panel p = tile_start / width starts at p * rows * width = tile_start * rows.
-  ExprPtr index = loop::idx_mul(loop::var(tile_start), load.rows);
+  ExprPtr index = loop::idx_mul(std::move(tile_start), load.rows);
   index = loop::idx_add(index, loop::int_const(load.rho.constant * width + offset));
   for (const auto& [v, c] : load.rho.coeffs) {
     index = loop::idx_add(index, loop::idx_mul(loop::var(v), c * width));

@@ -30,18 +30,19 @@ struct PackableLoad {
 };
 
 // The constant load of m.value that panels of `width` columns can serve: the tile's columns start
-// at 0 and end at a multiple of `lanes` (no scalar columns read the source), and the load's index
-// is cols * rho + j. nullopt when there is none.
-std::optional<PackableLoad> find_packable_load(const Match& m, int64_t width, int lanes,
+// at 0 (the last panel is padded, and the columns past the last full vector are read by a
+// masked vector), and the load's index is cols * rho + j. nullopt when there is none.
+std::optional<PackableLoad> find_packable_load(const Match& m, int64_t width,
                                                const std::vector<BufferSlot>& slots);
 
 // The slot of the load's constant packed in panels of `width` (an existing one, or a new slot
 // appended to `slots`).
 int packed_slot(const PackableLoad& load, int64_t width, std::vector<BufferSlot>& slots);
 
-// The packed element index of lane offset `offset` (c * lanes) in the column tile starting at
-// variable `tile_start` (a multiple of width): panel tile_start / width, row rho.
-loop::ExprPtr packed_index(const PackableLoad& load, int64_t width, const std::string& tile_start,
+// The packed element index of lane offset `offset` (c * lanes, and within the last panel the
+// masked vector's offset) in the column tile starting at `tile_start` (a multiple of width):
+// panel tile_start / width, row rho.
+loop::ExprPtr packed_index(const PackableLoad& load, int64_t width, loop::ExprPtr tile_start,
                            int64_t offset);
 
 }  // namespace plaidml::jit::passes

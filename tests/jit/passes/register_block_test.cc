@@ -1,6 +1,6 @@
 // The register-block pass (jit/passes/register_block.h): which kernels it rewrites and how, and
 // the numbers of the rewritten kernels against the reference interpreter at shapes that
-// straddle the register tile's rows and the vector width (full tiles, narrow tiles, scalar
+// straddle the register tile's rows and the vector width (full tiles, narrow tiles, masked
 // columns), with padding guards at the borders and fused epilogues.
 #include "jit/passes/register_block.h"
 
@@ -66,7 +66,9 @@ TEST_CASE("matmul becomes vector accumulators, and stays scalar without a vector
   // and j$rb are 0).
   CHECK(text.find("s1[((k * 37) + 16)]:f32x16") != std::string::npos);
   CHECK(text.find("splat16(s0[k]:f32) * s1[((k * 37) + 16)]:f32x16") != std::string::npos);
-  CHECK(text.find("for j in [32, 37)") != std::string::npos);  // the scalar columns
+  // The last 5 columns: one vector tile whose loads and stores are masked to 5 lanes.
+  CHECK(text.find("s1[((k * 37) + 32)]:f32x16/5") != std::string::npos);
+  CHECK(text.find("s2[69]/5 = $acc1_0") != std::string::npos);  // row 1, columns 32 to 36
   std::string plain = scheduled(kMatmul, shapes, 0);
   CHECK(plain.find("x16") == std::string::npos);
   CHECK(plain.find("$acc") == std::string::npos);
@@ -164,6 +166,37 @@ TEST_CASE("small edge tiles split their reduction over several accumulator sets"
   for (int64_t ci : {1, 4, 9}) {
     check_against_interpreter(kConvBiasRelu, {positive({1, 7, 7, ci}, 40 + ci),
                                               positive({3, 3, ci, 16}, 41), positive({16}, 42)});
+  }
+}
+
+TEST_CASE("equal columns sum equally: the narrow and masked edge tiles round as full tiles do") {
+  // B's columns are all equal and A's signs mixed, so every output of a row is one sum of K
+  // rounded products: whatever order and rounding the full tiles use, the edge tiles (fewer
+  // vectors, fewer columns than a vector) must use too. A softmax over a constant-weight
+  // classifier's 1000 outputs turned 1/1000 into 0 where its last 8 columns (AVX-512) summed as
+  // scalars without FMAs, or its narrow tile in four accumulator sets.
+  using plaidml::testing::read_element;
+  using plaidml::testing::write_element;
+  for (int bits : {256, 512}) {
+    for (int64_t n : {149, 1001}) {  // 16 x 9 + 5 or 8 x 18 + 5; 16 x 62 + 9 or 8 x 125 + 1
+      CAPTURE(bits);
+      CAPTURE(n);
+      const int64_t k = 700;
+      HostTensor a = random(DType::F32, {3, k}, 70 + uint64_t(n));
+      HostTensor column = random(DType::F32, {k}, 71);
+      HostTensor b(Shape(DType::F32, {k, n}));
+      for (int64_t r = 0; r < k; ++r) {
+        for (int64_t c = 0; c < n; ++c) write_element(b, r * n + c, read_element(column, r).f);
+      }
+      passes::CpuTarget target = passes::cpu_target_for(bits, 1);
+      auto out = check_against_interpreter(kMatmul, {a, b}, target);
+      for (int64_t i = 0; i < 3; ++i) {
+        for (int64_t c = 1; c < n; ++c) {
+          CAPTURE(c);
+          REQUIRE(read_element(out[0], i * n + c).f == read_element(out[0], i * n).f);
+        }
+      }
+    }
   }
 }
 

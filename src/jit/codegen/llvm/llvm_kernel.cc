@@ -110,10 +110,22 @@ class KernelEmitter {
   Value* vector_load(const Expr& e) {
     auto* t = llvm::FixedVectorType::get(mem_type(b_.getContext(), e.dtype),
                                          static_cast<unsigned>(e.lanes));
-    llvm::LoadInst* raw =
-        b_.CreateAlignedLoad(t, address(e.slot, *e.args[0]), element_align(e.dtype));
+    llvm::Instruction* raw;
+    if (e.mask_lanes > 0) {
+      raw = b_.CreateMaskedLoad(t, address(e.slot, *e.args[0]), element_align(e.dtype),
+                                lane_mask(e.lanes, e.mask_lanes), llvm::Constant::getNullValue(t));
+    } else {
+      raw = b_.CreateAlignedLoad(t, address(e.slot, *e.args[0]), element_align(e.dtype));
+    }
     tag(raw, e.slot);
     return raw;
+  }
+
+  // The first `on` of `lanes` lanes (a masked load's or store's).
+  Value* lane_mask(int lanes, int on) {
+    std::vector<llvm::Constant*> bits;
+    for (int i = 0; i < lanes; ++i) bits.push_back(b_.getInt1(i < on));
+    return llvm::ConstantVector::get(bits);
   }
 
   // S[o] = S[o] + v or acc = acc + v in f32 or f64: a sum's update (loop::updates_itself).
@@ -245,8 +257,14 @@ class KernelEmitter {
       case StmtKind::kStore: {
         if (s.value->lanes > 1) {
           DType t = s.value->dtype;
-          tag(b_.CreateAlignedStore(expr(*s.value), address(s.slot, *s.index), element_align(t)),
-              s.slot);
+          Value* v = expr(*s.value);
+          Value* at = address(s.slot, *s.index);
+          llvm::Instruction* store =
+              s.mask_lanes > 0
+                  ? static_cast<llvm::Instruction*>(b_.CreateMaskedStore(
+                        v, at, element_align(t), lane_mask(s.value->lanes, s.mask_lanes)))
+                  : b_.CreateAlignedStore(v, at, element_align(t));
+          tag(store, s.slot);
           return Status::ok();
         }
         Value* value = to_memory(env_, stmt_value(s), s.value->dtype);
