@@ -19,7 +19,8 @@ namespace plaidml::jit {
 // reduction blocks by where the row operand lives, a contraction's work counted as its FLOPs,
 // scalar float sums reassociated; 10: row-fusion, f32 exp as inline arithmetic, depthwise convs
 // in the row form; 11: the columns past the last full vector are a masked vector tile (also
-// packed), accumulator sets chosen per row tile, not per column piece.
+// packed), accumulator sets chosen per row tile, not per column piece; reduction blocks of 8
+// steps where 16 do not fit.
 inline constexpr int kCompilerRevision = 11;
 
 }  // namespace plaidml::jit

@@ -123,6 +123,28 @@ TEST_CASE("weight packing: reduction blocks keep a panel in L1 unless the rows l
   }
 }
 
+TEST_CASE("weight packing: a 3x3 conv's 64-wide panels in blocks of 8 channels on AVX-512") {
+  // A channel step of a 64-column tile reads 9 taps x 64 floats (2304 bytes): half of a 48 KiB
+  // L1 holds 10 of them, fewer than the usual unit of 16, so the blocks are of 8 channels (the
+  // light ResNet-50's 7x7x512 3x3 convs ran without blocks, reading their 1.2 MB panels from L2
+  // for every row tile: 2.2 -> 1.8 ms each in the model on a Xeon core).
+  const char* text =
+      "function (I[N, H, W, CI]) -> (O) {\n"
+      "  K = constant(f32[3, 3, 64, 256], digest \"0000000000000002\");\n"
+      "  C[n, y, x, co : N, H, W, 256] = +(I[n, y + i - 1, x + j - 1, ci] * K[i, j, ci, co]);\n"
+      "  O = relu(C);\n"
+      "}";
+  ir::BoundProgram bound = bind_with_constants(text, {Shape(DType::F32, {1, 7, 7, 64})}, 12);
+  passes::CpuTarget cpu = passes::cpu_target_for(512, 1);
+  cpu.l1_bytes = 48 * 1024;
+  Scheduled s = schedule(bound, cpu);
+  CHECK(packed_slots(s.lowered) == 1);
+  std::string kernel = loop::to_string(s.lowered.kernels.at(0));
+  CAPTURE(kernel);
+  CHECK(kernel.find("$kc in [0, 64) step 8 {") != std::string::npos);
+  check_numbers(bound, {positive({1, 7, 7, 64}, 3)}, cpu);
+}
+
 TEST_CASE("weight packing: a padded 3x3 conv whose weights are a constant, with bias and relu") {
   // 7x7 image (every row a border or interior piece of the jigsaw), 200 output channels (a
   // narrow last tile), KH*KW*CI = 576 rows in reduction blocks of the input channels.
