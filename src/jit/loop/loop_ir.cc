@@ -205,6 +205,14 @@ StmtPtr store(int slot, ExprPtr index, ExprPtr value) {
   return s;
 }
 
+StmtPtr prefetch(int slot, ExprPtr index) {
+  auto s = std::make_shared<Stmt>();
+  s->kind = StmtKind::kPrefetch;
+  s->slot = slot;
+  s->index = std::move(index);
+  return s;
+}
+
 StmtPtr declare(const std::string& name, ExprPtr init) {
   auto s = std::make_shared<Stmt>();
   s->kind = StmtKind::kDeclare;
@@ -293,7 +301,7 @@ void stmt_slots(const Stmt& s, std::vector<int>& order) {
   for (const ExprPtr& e : {s.lo, s.hi, s.cond, s.index, s.value}) {
     if (e) expr_slots(*e, order);
   }
-  if (s.kind == StmtKind::kStore) note_slot(s.slot, order);
+  if (s.kind == StmtKind::kStore || s.kind == StmtKind::kPrefetch) note_slot(s.slot, order);
   for (const auto& child : s.body) stmt_slots(*child, order);
 }
 

@@ -79,7 +79,7 @@ ExprPtr one(DType dtype);
 ExprPtr lowest(DType dtype);   // -inf for floats
 ExprPtr highest(DType dtype);  // +inf for floats
 
-enum class StmtKind { kBlock, kFor, kIf, kStore, kDeclare, kAssign };
+enum class StmtKind { kBlock, kFor, kIf, kStore, kDeclare, kAssign, kPrefetch };
 
 struct Stmt;
 using StmtPtr = std::shared_ptr<Stmt>;
@@ -98,8 +98,10 @@ struct Stmt {
   // kernel's "band") to work-items.
   bool independent = false;
   ExprPtr cond;   // kIf
-  int slot = -1;  // kStore
-  ExprPtr index;  // kStore
+  // kPrefetch (CPU only): a hint to bring the cache line of element `index` of `slot` closer;
+  // it reads nothing the program sees, and an index past the slot's end is allowed.
+  int slot = -1;  // kStore, kPrefetch
+  ExprPtr index;  // kStore, kPrefetch
   ExprPtr value;  // kStore, kAssign; kDeclare: initial value (its dtype is the local's)
   int mask_lanes = 0;  // kStore of a vector: 0 all lanes, else the first ones only
 };
@@ -112,6 +114,7 @@ StmtPtr independent_loop(const std::string& var, int64_t lo, int64_t hi,
                          std::vector<StmtPtr> body, bool parallel = false);
 StmtPtr if_then(ExprPtr cond, std::vector<StmtPtr> then);
 StmtPtr store(int slot, ExprPtr index, ExprPtr value);
+StmtPtr prefetch(int slot, ExprPtr index);
 StmtPtr declare(const std::string& name, ExprPtr init);
 StmtPtr assign(const std::string& name, ExprPtr value);
 

@@ -96,6 +96,9 @@ void Printer::stmt(const Stmt& s, int depth, std::string& out) const {
       out += fmt::format("{}{}[{}]{} = {}\n", pad, slot(s.slot), to_string(*s.index),
                          mask_suffix(s.mask_lanes), to_string(*s.value));
       return;
+    case StmtKind::kPrefetch:
+      out += fmt::format("{}prefetch {}[{}]\n", pad, slot(s.slot), to_string(*s.index));
+      return;
     case StmtKind::kDeclare:
       out += fmt::format("{}var {}: {}{} = {}\n", pad, s.var, dtype_name(s.value->dtype),
                          lanes_suffix(*s.value), to_string(*s.value));

@@ -68,6 +68,7 @@ void collect_slots(const Stmt& s, std::set<int>& reads, std::set<int>& writes) {
     if (e) collect_loads(*e, reads);
   }
   if (s.kind == StmtKind::kStore) writes.insert(s.slot);
+  if (s.kind == StmtKind::kPrefetch) reads.insert(s.slot);
   for (const auto& child : s.body) collect_slots(*child, reads, writes);
 }
 
@@ -139,7 +140,9 @@ StmtPtr renumber_slots(const StmtPtr& s, const std::vector<int>& new_slot) {
   for (ExprPtr* e : {&copy->lo, &copy->hi, &copy->cond, &copy->index, &copy->value}) {
     if (*e) *e = renumber_expr(*e, new_slot);
   }
-  if (copy->kind == StmtKind::kStore) copy->slot = new_slot.at(static_cast<size_t>(copy->slot));
+  if (copy->kind == StmtKind::kStore || copy->kind == StmtKind::kPrefetch) {
+    copy->slot = new_slot.at(static_cast<size_t>(copy->slot));
+  }
   for (auto& b : copy->body) b = renumber_slots(b, new_slot);
   return copy;
 }

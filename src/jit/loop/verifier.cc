@@ -154,6 +154,12 @@ class Verifier {
           return fail("condition is not a scalar bool");
         }
         return body(s.body);
+      case StmtKind::kPrefetch:
+        PLAIDML_TRY(index_ok(*s.index, "prefetch index"));
+        if (s.slot < 0 || s.slot >= static_cast<int>(slot_dtypes_.size())) {
+          return fail(fmt::format("slot s{} does not exist in a prefetch", s.slot));
+        }
+        return Status::ok();
       case StmtKind::kStore:
         PLAIDML_TRY(index_ok(*s.index, "store index"));
         PLAIDML_TRY(expr(*s.value));

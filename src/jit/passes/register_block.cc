@@ -219,6 +219,25 @@ class TileEmitter {
     return {main, rest};
   }
 
+  // Packed panels in reduction blocks: the first row tile of each block reads the block from
+  // memory while nothing else runs (a model's weights are not in cache), so every step of a
+  // block prefetches the same step of the next block into L2, one cache line at a time.
+  std::vector<StmtPtr> next_block_prefetches(int vectors) const {
+    if (!packed_ || cache_.kc == 0) return {};
+    const int line = 64 / (dtype_bits(m_.dtype) / 8);
+    std::map<std::string, ExprPtr> next = {
+        {m_.chain[k_index_]->var, loop::idx_add(loop::var(m_.chain[k_index_]->var),
+                                                loop::int_const(cache_.kc))}};
+    ExprPtr start = masked_panel_ ? loop::int_const(masked_panel_->start) : loop::var(j0_);
+    int64_t first = masked_panel_ ? masked_panel_->offset : 0;
+    std::vector<StmtPtr> out;
+    for (int64_t e = 0; e < int64_t(vectors) * tile_.lanes; e += line) {
+      ExprPtr index = packed_index(packed_->load, packed_->width, start, first + e);
+      out.push_back(loop::prefetch(packed_->slot, loop::substitute(index, next)));
+    }
+    return out;
+  }
+
   // The value accumulated into column vector c, its column operand read from panels when packed.
   ExprPtr column_value(int c) const {
     if (!packed_) return value_;
@@ -344,7 +363,7 @@ class TileEmitter {
   std::vector<StmtPtr> chain(size_t k, const std::vector<int>& rows, int vectors, bool guards_hold,
                              int sets, int set) const {
     if (k == m_.chain.size()) {
-      std::vector<StmtPtr> out;
+      std::vector<StmtPtr> out = next_block_prefetches(vectors);
       for (int r : rows) {
         for (int c = 0; c < vectors; ++c) {
           ExprPtr v = loop::substitute(column_value(c), at(r, c));

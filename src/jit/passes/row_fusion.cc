@@ -192,6 +192,7 @@ class AccessCollector {
         expr(*s.value);
         record(s.slot, *s.index, s.value->lanes, true);
         return;
+      case StmtKind::kPrefetch: expr(*s.index); return;  // reads nothing the program sees
       case StmtKind::kDeclare:
       case StmtKind::kAssign: expr(*s.value); return;
     }

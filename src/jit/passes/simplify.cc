@@ -93,6 +93,7 @@ void simplify_stmt(const StmtPtr& s, Bindings& bindings, std::vector<StmtPtr>& o
       break;
     case StmtKind::kBlock:
     case StmtKind::kStore:
+    case StmtKind::kPrefetch:
     case StmtKind::kDeclare:
     case StmtKind::kAssign: break;
   }

@@ -123,7 +123,7 @@ TEST_CASE("weight packing: reduction blocks keep a panel in L1 unless the rows l
   }
 }
 
-TEST_CASE("weight packing: a 3x3 conv's 64-wide panels in blocks of 8 channels on AVX-512") {
+TEST_CASE("weight packing: a 3x3 conv's 64-wide panels in blocks of 8 channels, prefetched") {
   // A channel step of a 64-column tile reads 9 taps x 64 floats (2304 bytes): half of a 48 KiB
   // L1 holds 10 of them, fewer than the usual unit of 16, so the blocks are of 8 channels (the
   // light ResNet-50's 7x7x512 3x3 convs ran without blocks, reading their 1.2 MB panels from L2
@@ -142,6 +142,10 @@ TEST_CASE("weight packing: a 3x3 conv's 64-wide panels in blocks of 8 channels o
   std::string kernel = loop::to_string(s.lowered.kernels.at(0));
   CAPTURE(kernel);
   CHECK(kernel.find("$kc in [0, 64) step 8 {") != std::string::npos);
+  // Each step prefetches the same step of the next block (ci + 8), one line of 16 floats at a
+  // time; the last block's point past the panel (prefetches never fault).
+  CHECK(kernel.find("prefetch s2[(((((co$rb * 576) + 48) + ((ci + 8) * 64)) + (i * 12288)) + "
+                    "(j * 4096))]") != std::string::npos);
   check_numbers(bound, {positive({1, 7, 7, 64}, 3)}, cpu);
 }
 

@@ -271,6 +271,15 @@ class KernelEmitter {
         tag(b_.CreateStore(value, address(s.slot, *s.index)), s.slot);
         return Status::ok();
       }
+      case StmtKind::kPrefetch: {
+        // Not inbounds: the index may pass the slot's end (x86 prefetches never fault). Into
+        // L2 (locality 2): the lines are for the next reduction block, not this one's L1.
+        llvm::Type* t = mem_type(b_.getContext(), slot_dtypes_[s.slot]);
+        Value* at = b_.CreateGEP(t, slot_ptrs_.at(s.slot), expr(*s.index));
+        b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {at->getType()},
+                           {at, b_.getInt32(0), b_.getInt32(2), b_.getInt32(1)});
+        return Status::ok();
+      }
       case StmtKind::kDeclare: {
         Value* init = expr(*s.value);
         llvm::AllocaInst* a = new_var(s.var, init->getType());

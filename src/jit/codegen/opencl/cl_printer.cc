@@ -195,6 +195,7 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
     case StmtKind::kStore:
       out += p + store(s.slot, index(*s.index), expr(*s.value)) + "\n";
       return;
+    case StmtKind::kPrefetch: return;  // a CPU cache hint; GPU kernels never carry one
     case StmtKind::kDeclare: {
       std::vector<loop::StmtPtr> one = {std::make_shared<Stmt>(s)};
       body(one, indent, out);  // a lone declaration: its scope is the caller's block

@@ -268,6 +268,7 @@ void SpvEmitter::stmt(const Stmt& s) {
     case StmtKind::kFor: for_loop(s); return;
     case StmtKind::kIf: if_then(s); return;
     case StmtKind::kStore: store(s); return;
+    case StmtKind::kPrefetch: return;  // a CPU cache hint; GPU kernels never carry one
     case StmtKind::kDeclare: {
       // A lone declaration: its scope is the caller's block.
       declare(s);
