@@ -20,7 +20,8 @@ namespace plaidml::jit {
 // scalar float sums reassociated; 10: row-fusion, f32 exp as inline arithmetic, depthwise convs
 // in the row form; 11: the columns past the last full vector are a masked vector tile (also
 // packed), accumulator sets chosen per row tile, not per column piece; reduction blocks of 8
-// steps where 16 do not fit, each step prefetching the next block's.
+// steps where 16 do not fit, each step prefetching the next block's; column tiles fewer than
+// four a thread split their rows into groups.
 inline constexpr int kCompilerRevision = 11;
 
 }  // namespace plaidml::jit

@@ -595,6 +595,50 @@ void update_slots(loop::Kernel& kernel) {
   kernel.writes.assign(writes.begin(), writes.end());
 }
 
+// Column tiles outermost, but fewer than four per thread (a 256-channel conv's 4 tiles of 64 on
+// AVX-512, for 2 threads): each tile's rows (the band's loop) also split into groups, so that the
+// parallel loop has several even chunks per thread. Each group still reads its tile's panel
+// blocks once for all of its rows. 1: no split.
+int64_t row_groups(const Match& m, const RegisterTile& tile, const loop::Stmt& band,
+                   const CpuTarget& target) {
+  int64_t tiles = column_tiles(m, tile);
+  if (target.threads <= 1 || tiles >= 4 * int64_t(target.threads)) return 1;
+  if (band.kind != StmtKind::kFor || !const_bounds(band)) return 1;
+  int64_t trips = loop::trip_count(band);
+  int64_t wanted = (4 * int64_t(target.threads) + tiles - 1) / tiles;
+  return std::max<int64_t>(1, std::min(wanted, trips / 2));  // two trips a group at least
+}
+
+// The parallel loop over column tiles around `band` (the reduction blocks and the rows), or over
+// (column tile, row group) pairs p = tile * groups + group, the band running its group's rows.
+StmtPtr column_tiles_loop(const Match& m, const TileEmitter& emitter, StmtPtr band, Stmt& rows,
+                          int64_t groups, int64_t tiles) {
+  if (groups <= 1) {
+    auto columns = loop::for_loop(emitter.column_var(), m.j_lo, m.j_hi, {band}, true);
+    columns->step = emitter.column_width();
+    return columns;
+  }
+  const std::string p = emitter.column_var() + "$grp";
+  ExprPtr group = loop::op(OpKind::Mod, DType::I64, {loop::var(p), loop::int_const(groups)});
+  ExprPtr tile = loop::op(OpKind::Div, DType::I64, {loop::var(p), loop::int_const(groups)});
+  int64_t lo = rows.lo->int_value, step = rows.step, trips = loop::trip_count(rows);
+  auto bound = [&](ExprPtr g) {  // lo + (g * trips / groups) * step
+    ExprPtr first = loop::op(OpKind::Div, DType::I64,
+                             {loop::idx_mul(std::move(g), trips), loop::int_const(groups)});
+    return loop::idx_add(loop::int_const(lo), loop::idx_mul(first, step));
+  };
+  ExprPtr hi = rows.hi;
+  rows.lo = bound(group);
+  rows.hi = loop::op(OpKind::Min, DType::I64, {bound(loop::idx_add(group, loop::int_const(1))), hi});
+  ExprPtr start =
+      loop::idx_add(loop::int_const(m.j_lo), loop::idx_mul(tile, emitter.column_width()));
+  auto column = std::make_shared<Stmt>(*loop::for_loop(emitter.column_var(), 0, 0, {band}));
+  column->lo = start;
+  column->hi = loop::idx_add(start, loop::int_const(1));  // one tile
+  column->step = emitter.column_width();
+  return loop::independent_loop(p, 0, tiles * groups, {column}, true);
+}
+
 }  // namespace
 
 loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
@@ -641,15 +685,16 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
   int64_t k_hi = m->chain.empty() ? 0 : m->chain[k_index]->hi->int_value;
   *m->x_loop = *emitter.emit();
   if (columns_outer) {
-    StmtPtr band = out.body->body[top];
-    band->parallel = false;
+    StmtPtr rows = out.body->body[top];
+    rows->parallel = false;
+    int64_t groups = row_groups(*m, tile, *rows, target);
+    StmtPtr band = rows;
     if (cache.kc > 0) {  // reduction blocks around the band, inside each column tile
       band = loop::for_loop(emitter.k0_var(), k_lo, k_hi, {band});
       band->step = cache.kc;
     }
-    auto columns = loop::for_loop(emitter.column_var(), m->j_lo, m->j_hi, {band}, true);
-    columns->step = emitter.column_width();
-    out.body->body[top] = columns;
+    out.body->body[top] = column_tiles_loop(*m, emitter, band, *rows, groups,
+                                            column_tiles(*m, tile));
   }
   if (packed) update_slots(out);
   return out;
