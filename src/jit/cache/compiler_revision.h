@@ -21,7 +21,8 @@ namespace plaidml::jit {
 // in the row form; 11: the columns past the last full vector are a masked vector tile (also
 // packed), accumulator sets chosen per row tile, not per column piece; reduction blocks of 8
 // steps where 16 do not fit, each step prefetching the next block's; column tiles fewer than
-// four a thread split their rows into groups.
+// four a thread split their rows into groups; packed blocks in L1 where a column tile's outputs
+// are few.
 inline constexpr int kCompilerRevision = 11;
 
 }  // namespace plaidml::jit

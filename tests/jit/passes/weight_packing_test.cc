@@ -98,15 +98,17 @@ TEST_CASE("weight packing: a dense layer with wide constant weights reads them f
   }
 }
 
-TEST_CASE("weight packing: reduction blocks keep a panel in L1 unless the rows leave L2") {
+TEST_CASE("weight packing: reduction blocks keep a panel in L1 unless rows and outputs leave L2") {
   // AVX2 (tiles of 24 columns: 96 bytes of panel per reduction step), 1 MiB of L2. Rows of
   // 37 x 512 floats (74 KiB) stay in L2: blocks of the panel within half of L1 (at most 160
-  // steps), equal ones (4 x 128, not 160 + 160 + 160 + 32). Rows of 300 x 512 (600 KiB) would be
-  // read again from L3 once per block: a quarter of L2 holds the whole reduction (no blocks).
-  // 64 x 3072 (768 KiB): 2720 steps at most, in two equal blocks of 1536.
+  // steps), equal ones (4 x 128, not 160 + 160 + 160 + 32). Rows of 800 x 256 (800 KiB) would
+  // be read again from L3 once per block, and a column tile's 800 x 24 outputs (75 KiB) again
+  // from L2: a quarter of L2 holds the whole reduction (no blocks). Rows of 300 x 512 (600 KiB)
+  // and 64 x 3072 (768 KiB) leave L2 too, but their column tiles' outputs (28 and 6 KiB) are
+  // few: blocks within half of L1 again (128, and 160 of 3072).
   passes::CpuTarget avx2 = passes::cpu_target_for(256, 2);
-  for (auto [m, k, n, block] : {std::tuple{37, 512, 1024, 128}, std::tuple{300, 512, 256, 0},
-                                std::tuple{64, 3072, 256, 1536}}) {
+  for (auto [m, k, n, block] : {std::tuple{37, 512, 1024, 128}, std::tuple{800, 256, 256, 0},
+                                std::tuple{300, 512, 256, 128}, std::tuple{64, 3072, 256, 160}}) {
     CAPTURE(m);
     CAPTURE(k);
     ir::BoundProgram bound = bind_with_constants(dense_text(k, n), {Shape(DType::F32, {m, k})}, 4);
