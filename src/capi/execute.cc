@@ -162,8 +162,9 @@ plaidml_status plaidml_program_memory(plaidml_context* context, const plaidml_pr
     full.inputs_bytes = m.inputs_bytes;
     full.outputs_bytes = m.outputs_bytes;
     full.peak_bytes = m.peak_bytes();
-    full.device_memory_bytes =
-        static_cast<uint64_t>(std::max<int64_t>(context->runtime->devices()[device].memory_bytes, 0));
+    // The context's device only: listing every device would load the GPU plugins.
+    PLAIDML_ASSIGN(jit::DeviceDescription described, context->runtime->device_description(device));
+    full.device_memory_bytes = static_cast<uint64_t>(std::max<int64_t>(described.memory_bytes, 0));
     capi::copy_versioned(out_memory, full, out_memory->struct_size);
     return Status::ok();
   });

@@ -99,6 +99,9 @@ class Runtime {
   static Expected<std::unique_ptr<Runtime>> create(const RuntimeOptions& options);
 
   virtual const std::vector<DeviceDescription>& devices() const = 0;
+  // One device's description. A built-in (the CPU) is described without loading the device
+  // plugins, which devices() does (the OpenCL and Vulkan drivers: tens of MB resident).
+  virtual Expected<DeviceDescription> device_description(int device) const = 0;
   // "" gives the default device. Unknown or unavailable id: kNotFound with the reason.
   virtual Expected<int> find_device(const std::string& id) const = 0;
 

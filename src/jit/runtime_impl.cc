@@ -125,6 +125,20 @@ const std::vector<DeviceDescription>& RuntimeImpl::devices() const {
   return descriptions_;
 }
 
+Expected<DeviceDescription> RuntimeImpl::device_description(int index) const {
+  {
+    std::lock_guard<std::mutex> lock(devices_mutex_);
+    if (index >= 0 && index < static_cast<int>(descriptions_.size())) return descriptions_[index];
+  }
+  list_all_devices();  // not a built-in: it may be a plugin's
+  std::lock_guard<std::mutex> lock(devices_mutex_);
+  if (index < 0 || index >= static_cast<int>(descriptions_.size())) {
+    return make_error(StatusCode::kInvalidArgument, "device index {} out of range ({} devices)",
+                      index, descriptions_.size());
+  }
+  return descriptions_[index];
+}
+
 std::string RuntimeImpl::device_id(int index) const {
   std::lock_guard<std::mutex> lock(devices_mutex_);
   return descriptions_.at(index).id;

@@ -61,6 +61,7 @@ class RuntimeImpl : public Runtime {
                                                    DeviceLister list_all = nullptr);
 
   const std::vector<DeviceDescription>& devices() const override;
+  Expected<DeviceDescription> device_description(int device) const override;
   Expected<int> find_device(const std::string& id) const override;
   Expected<std::shared_ptr<Buffer>> allocate(int device, const Shape& shape) override;
   Status write(Buffer& buffer, const void* data, size_t bytes) override;

@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <string>
 
 #include "runtime_test_util.h"
 
@@ -53,4 +55,33 @@ TEST_CASE("runtime plugins: compiling for a device of an unknown format is unsup
   auto s = rt->run(program, 0, {{"A", *a}}, &out);
   CHECK(s.code() == StatusCode::kInvalidArgument);
   CHECK(s.message() == "input 'A' is on device fake:0, but the program runs on cpu:0");
+}
+
+namespace {
+
+// Whether the fake GPU plugin module is mapped into this process (by file name: the folder may
+// be reached through a symlink, and maps show the real path).
+bool plugin_loaded() {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    if (line.find("/libplaidml_device_fake.so") != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("runtime plugins: the CPU's description leaves them unloaded") {
+  // plaidml_program_memory reports the device's memory; listing every device to find it loaded
+  // the GPU plugins and their drivers (67 MB resident with PoCL and lavapipe) on a CPU context.
+  auto rt = runtime_with_plugins("cpu:0");
+  auto cpu = rt->device_description(0);
+  REQUIRE(cpu.has_value());
+  CHECK(cpu->kind == "cpu");
+  CHECK_FALSE(plugin_loaded());
+  int fake = rt->find_device("fake:0").value();  // a plugin's device: now they load
+  CHECK(plugin_loaded());
+  CHECK(rt->device_description(fake).value().kind == "gpu");
+  CHECK(rt->device_description(1000).status().code() == StatusCode::kInvalidArgument);
 }

@@ -1,0 +1,112 @@
+"""Layer by layer beside onnxruntime: each of plaidml's kernel launches in a model, matched to the
+onnxruntime node that computes the same ONNX output, both timed in one process (the fastest of
+--runs for each), sorted by how much longer ours takes.
+
+    python bench/models/node_profile.py MODEL.onnx --threads 1 --runs 20 --top 25
+
+A kernel is matched through the ONNX node names its profile entry lists (`ops`); onnxruntime
+names a fused node after its output (`r145_nchwc`), whose producer in the file is the node
+looked for. Inputs are random (float inputs normal, the file's fixed shapes, symbolic dims 1).
+onnxruntime's per-node times include its profiler's own cost: compare the big layers, not the
+totals to the microsecond. Shows where a model's gap is: which layers, how many microseconds.
+"""
+import argparse
+import collections
+import json
+import re
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import plaidml
+import plaidml.onnx
+
+
+def random_feeds(model):
+    initializers = {i.name for i in model.graph.initializer}
+    rng = np.random.default_rng(0)
+    feeds = {}
+    for i in model.graph.input:
+        if i.name in initializers:
+            continue
+        dims = [d.dim_value or 1 for d in i.type.tensor_type.shape.dim]
+        feeds[i.name] = rng.standard_normal(dims).astype(np.float32)
+    return feeds
+
+
+def ours(path, feeds, threads, runs):
+    """[(ONNX node names, fastest us, flops, kernel name)] per launch, in launch order."""
+    program = plaidml.onnx.load(path)
+    ctx = plaidml.Context(device="cpu:0", num_threads=threads)
+    for _ in range(3):
+        ctx.run(program, feeds)
+    ctx.set_profiling(True)
+    for _ in range(runs):
+        ctx.run(program, feeds)
+    events = json.loads(ctx.profile_trace())["traceEvents"]
+    kernels = [e for e in events if e.get("cat") == "kernel" and "dur" in e]
+    per_run = len(kernels) // runs
+    launches = []
+    for i in range(per_run):
+        fastest = min(kernels[r * per_run + i]["dur"] for r in range(runs))
+        args = kernels[i].get("args", {})
+        nodes = set(re.findall(r"(\S+) \(", args.get("ops", "")))
+        launches.append((nodes, fastest, args.get("flops", 0), kernels[i]["name"]))
+    return launches
+
+
+def theirs(path, feeds, threads, runs):
+    """{onnxruntime node name: fastest us}."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.enable_profiling = True
+    options.log_severity_level = 3
+    options.profile_file_prefix = "/tmp/node_profile_ort"
+    session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    for _ in range(runs + 3):
+        session.run(None, feeds)
+    with open(session.end_profiling()) as f:
+        events = json.load(f)
+    fastest = collections.defaultdict(lambda: float("inf"))
+    for e in events:
+        if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):
+            name = e["name"][:-len("_kernel_time")]
+            fastest[name] = min(fastest[name], e["dur"])
+    return fastest
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("model")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--top", type=int, default=25)
+    args = p.parse_args()
+    model = onnx.load(args.model)
+    producer = {out: node.name for node in model.graph.node for out in node.output}
+    feeds = random_feeds(model)
+    launches = ours(args.model, feeds, args.threads, args.runs)
+    nodes = theirs(args.model, feeds, args.threads, args.runs)
+    print("plaidml: %.2f ms in %d launches; onnxruntime: %.2f ms in %d nodes (sums of fastest)" %
+          (sum(l[1] for l in launches) / 1e3, len(launches), sum(nodes.values()) / 1e3,
+           len(nodes)))
+    used, rows = set(), []
+    for name, us in nodes.items():
+        wanted = producer.get(re.sub(r"_nchwc$", "", name))
+        match = [i for i, l in enumerate(launches) if wanted in l[0] and i not in used]
+        if match:
+            used.add(match[0])
+            node_set, ours_us, flops, kernel = launches[match[0]]
+            rows.append((ours_us - us, ours_us, us, flops, kernel, name))
+    print("| onnxruntime node | plaidml kernel | ours us | ort us | difference us | ours GFLOP/s |")
+    print("|---|---|---|---|---|---|")
+    for diff, ours_us, us, flops, kernel, name in sorted(rows, key=lambda r: -r[0])[:args.top]:
+        print("| %s | %s | %.0f | %.0f | %+.0f | %.1f |" %
+              (name, kernel, ours_us, us, diff, flops / ours_us / 1e3 if ours_us else 0))
+    unmatched = sum(l[1] for i, l in enumerate(launches) if i not in used)
+    print("plaidml launches without an onnxruntime node: %.0f us" % unmatched)
+
+
+if __name__ == "__main__":
+    main()
