@@ -637,7 +637,8 @@ StmtPtr column_tiles_loop(const Match& m, const TileEmitter& emitter, StmtPtr ba
   };
   ExprPtr hi = rows.hi;
   rows.lo = bound(group);
-  rows.hi = loop::op(OpKind::Min, DType::I64, {bound(loop::idx_add(group, loop::int_const(1))), hi});
+  ExprPtr next_group = loop::idx_add(group, loop::int_const(1));
+  rows.hi = loop::op(OpKind::Min, DType::I64, {bound(next_group), hi});
   ExprPtr start =
       loop::idx_add(loop::int_const(m.j_lo), loop::idx_mul(tile, emitter.column_width()));
   auto column = std::make_shared<Stmt>(*loop::for_loop(emitter.column_var(), 0, 0, {band}));
