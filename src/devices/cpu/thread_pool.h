@@ -1,7 +1,8 @@
 // A persistent pool of worker threads for splitting a kernel's parallel range. Workers poll for
 // 50 us after their last job, then sleep on a condition variable (as the submitter polls for its
-// job's last chunks before it sleeps), and the thread that submits a job works on it too, so a pool of N threads has N - 1 workers and a job never waits for a
-// free worker: concurrent and nested submissions cannot deadlock.
+// job's last chunks before it sleeps), and the thread that submits a job works on it too, so a
+// pool of N threads has N - 1 workers and a job never waits for a free worker: concurrent and
+// nested submissions cannot deadlock.
 #pragma once
 
 #include <atomic>

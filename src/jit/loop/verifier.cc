@@ -34,10 +34,15 @@ class Verifier {
                       kernel_.name, what);
   }
 
-  Status slot_ok(int slot, DType dtype, const std::string& where) const {
+  Status slot_exists(int slot, const std::string& where) const {
     if (slot < 0 || slot >= static_cast<int>(slot_dtypes_.size())) {
       return fail(fmt::format("slot s{} does not exist in {}", slot, where));
     }
+    return Status::ok();
+  }
+
+  Status slot_ok(int slot, DType dtype, const std::string& where) const {
+    PLAIDML_TRY(slot_exists(slot, where));
     if (slot_dtypes_[slot] != dtype) {
       return fail(fmt::format("{} uses slot s{} as {} but it holds {}", where, slot,
                               dtype_name(dtype), dtype_name(slot_dtypes_[slot])));
@@ -156,10 +161,7 @@ class Verifier {
         return body(s.body);
       case StmtKind::kPrefetch:
         PLAIDML_TRY(index_ok(*s.index, "prefetch index"));
-        if (s.slot < 0 || s.slot >= static_cast<int>(slot_dtypes_.size())) {
-          return fail(fmt::format("slot s{} does not exist in a prefetch", s.slot));
-        }
-        return Status::ok();
+        return slot_exists(s.slot, "a prefetch");
       case StmtKind::kStore:
         PLAIDML_TRY(index_ok(*s.index, "store index"));
         PLAIDML_TRY(expr(*s.value));

@@ -32,6 +32,8 @@ struct PackedOperand {
   int slot = -1;      // the packed slot
 };
 
+int64_t tile_width(const RegisterTile& tile) { return int64_t(tile.vectors) * tile.lanes; }
+
 // Emits the tiles of one Match.
 class TileEmitter {
  public:
@@ -55,7 +57,7 @@ class TileEmitter {
 
   const std::string& column_var() const { return j0_; }
   const std::string& k0_var() const { return k0_; }
-  int64_t column_width() const { return int64_t(tile_.vectors) * tile_.lanes; }
+  int64_t column_width() const { return tile_width(tile_); }
 
   // Vectorized forms (nullptr when an expression cannot be vectorized along j).
   bool prepare() {
@@ -228,22 +230,25 @@ class TileEmitter {
     std::map<std::string, ExprPtr> next = {
         {m_.chain[k_index_]->var, loop::idx_add(loop::var(m_.chain[k_index_]->var),
                                                 loop::int_const(cache_.kc))}};
-    ExprPtr start = masked_panel_ ? loop::int_const(masked_panel_->start) : loop::var(j0_);
-    int64_t first = masked_panel_ ? masked_panel_->offset : 0;
     std::vector<StmtPtr> out;
     for (int64_t e = 0; e < int64_t(vectors) * tile_.lanes; e += line) {
-      ExprPtr index = packed_index(packed_->load, packed_->width, start, first + e);
-      out.push_back(loop::prefetch(packed_->slot, loop::substitute(index, next)));
+      out.push_back(loop::prefetch(packed_->slot, loop::substitute(packed_element(e), next)));
     }
     return out;
+  }
+
+  // The packed index of the tile's column `offset` (the masked tile's columns start inside the
+  // last panel, the other tiles' at j0_).
+  ExprPtr packed_element(int64_t offset) const {
+    if (!masked_panel_) return packed_index(packed_->load, packed_->width, loop::var(j0_), offset);
+    return packed_index(packed_->load, packed_->width, loop::int_const(masked_panel_->start),
+                        masked_panel_->offset + offset);
   }
 
   // The value accumulated into column vector c, its column operand read from panels when packed.
   ExprPtr column_value(int c) const {
     if (!packed_) return value_;
-    ExprPtr start = masked_panel_ ? loop::int_const(masked_panel_->start) : loop::var(j0_);
-    int64_t offset = (masked_panel_ ? masked_panel_->offset : 0) + int64_t(c) * tile_.lanes;
-    ExprPtr index = packed_index(packed_->load, packed_->width, start, offset);
+    ExprPtr index = packed_element(int64_t(c) * tile_.lanes);
     return replace_load(value_, *packed_source_,
                         loop::vload(packed_->slot, m_.dtype, index, tile_.lanes));
   }
@@ -259,7 +264,7 @@ class TileEmitter {
   // All column pieces of `rows` rows: full NV-vector tiles, one narrower vector tile, then the
   // masked vector over the remainder.
   std::vector<StmtPtr> row_tile(int rows, bool guards_hold) const {
-    int64_t width = int64_t(tile_.vectors) * tile_.lanes;
+    int64_t width = column_width();
     int64_t span = m_.j_hi - m_.j_lo;
     int64_t full_end = m_.j_lo + span / width * width;
     int64_t narrow = (m_.j_hi - full_end) / tile_.lanes;
@@ -474,8 +479,6 @@ class TileEmitter {
 int64_t panel_bytes(const Match& m) {
   return reduction_points(m) * (m.j_hi - m.j_lo) * (dtype_bits(m.dtype) / 8);
 }
-
-int64_t tile_width(const RegisterTile& tile) { return int64_t(tile.vectors) * tile.lanes; }
 
 int64_t column_tiles(const Match& m, const RegisterTile& tile) {
   int64_t width = tile_width(tile);

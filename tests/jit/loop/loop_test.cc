@@ -64,6 +64,28 @@ TEST_CASE("vectors: printed with their lanes; the verifier rejects mixed lanes a
   CHECK(s.message().find("vector conversion") != std::string::npos);
 }
 
+TEST_CASE("masked vectors and prefetches: printed; the verifier rejects bad masks and slots") {
+  auto masked = std::make_shared<Expr>(*vload(0, DType::F32, int_const(32), 16));
+  masked->mask_lanes = 5;
+  auto store_masked = store(0, int_const(32), masked);
+  store_masked->mask_lanes = 5;
+  Kernel ok = make_kernel({store_masked, prefetch(0, int_const(1 << 20))});
+  CHECK(to_string(ok).find("s0[32]/5 = s0[32]:f32x16/5\n") != std::string::npos);
+  CHECK(to_string(ok).find("prefetch s0[1048576]\n") != std::string::npos);  // past the end
+  CHECK(verify(ok, {DType::F32}).is_ok());
+  auto all_lanes = std::make_shared<Stmt>(*store_masked);
+  all_lanes->mask_lanes = 16;  // a mask keeps some lanes, not all
+  Status s = verify(make_kernel({all_lanes}), {DType::F32});
+  CHECK(s.message() == "loop IR of kernel 'k0_test' is malformed: bad mask: store");
+  auto scalar = store(0, int_const(0), float_const(1, DType::F32));
+  scalar->mask_lanes = 1;
+  CHECK(verify(make_kernel({scalar}), {DType::F32}).message().find("bad mask") !=
+        std::string::npos);
+  s = verify(make_kernel({prefetch(3, int_const(0))}), {DType::F32});
+  CHECK(s.message() ==
+        "loop IR of kernel 'k0_test' is malformed: slot s3 does not exist in a prefetch");
+}
+
 TEST_CASE("simplify inlines one-trip loops, drops empty ones and folds index arithmetic") {
   Kernel k = make_kernel({
       for_loop("i", 3, 4, {store(0, idx_add(idx_mul(var("i"), 2), int_const(1)),
