@@ -64,7 +64,7 @@ TEST_CASE("vectors: printed with their lanes; the verifier rejects mixed lanes a
   CHECK(s.message().find("vector conversion") != std::string::npos);
 }
 
-TEST_CASE("masked vectors and prefetches: printed; the verifier rejects bad masks and slots") {
+TEST_CASE("masked vectors and prefetches are printed, and the verifier rejects bad masks and slots") {
   auto masked = std::make_shared<Expr>(*vload(0, DType::F32, int_const(32), 16));
   masked->mask_lanes = 5;
   auto store_masked = store(0, int_const(32), masked);
