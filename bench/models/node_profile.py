@@ -3,10 +3,12 @@ onnxruntime node that computes the same ONNX output, both timed in one process (
 --runs for each), sorted by how much longer ours takes.
 
     python bench/models/node_profile.py MODEL.onnx --threads 1 --runs 20 --top 25
+    python bench/models/node_profile.py bert.onnx --dim sequence=128
 
 A kernel is matched through the ONNX node names its profile entry lists (`ops`); onnxruntime
 names a fused node after its output (`r145_nchwc`), whose producer in the file is the node
-looked for. Inputs are random (float inputs normal, the file's fixed shapes, symbolic dims 1).
+looked for, and other nodes by their own names. Inputs are random (float inputs normal, integer inputs such as token ids and masks 1, the
+file's fixed shapes, symbolic dims 1 unless --dim gives them).
 onnxruntime's per-node times include its profiler's own cost: compare the big layers, not the
 totals to the microsecond. Shows where a model's gap is: which layers, how many microseconds.
 """
@@ -22,15 +24,19 @@ import plaidml
 import plaidml.onnx
 
 
-def random_feeds(model):
+def random_feeds(model, symbolic):
     initializers = {i.name for i in model.graph.initializer}
     rng = np.random.default_rng(0)
     feeds = {}
     for i in model.graph.input:
         if i.name in initializers:
             continue
-        dims = [d.dim_value or 1 for d in i.type.tensor_type.shape.dim]
-        feeds[i.name] = rng.standard_normal(dims).astype(np.float32)
+        dims = [d.dim_value or symbolic.get(d.dim_param, 1) for d in i.type.tensor_type.shape.dim]
+        dtype = onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type)
+        if np.issubdtype(dtype, np.integer):  # token ids, masks: 1 is valid for both
+            feeds[i.name] = np.ones(dims, dtype)
+        else:
+            feeds[i.name] = rng.standard_normal(dims).astype(dtype)
     return feeds
 
 
@@ -82,10 +88,13 @@ def main():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--top", type=int, default=25)
+    p.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
+                   help="size of a symbolic input dimension (default 1), e.g. sequence=128")
     args = p.parse_args()
+    symbolic = {k: int(v) for k, v in (d.split("=") for d in args.dim)}
     model = onnx.load(args.model)
     producer = {out: node.name for node in model.graph.node for out in node.output}
-    feeds = random_feeds(model)
+    feeds = random_feeds(model, symbolic)
     launches = ours(args.model, feeds, args.threads, args.runs)
     nodes = theirs(args.model, feeds, args.threads, args.runs)
     print("plaidml: %.2f ms in %d launches; onnxruntime: %.2f ms in %d nodes (sums of fastest)" %
@@ -93,7 +102,8 @@ def main():
            len(nodes)))
     used, rows = set(), []
     for name, us in nodes.items():
-        wanted = producer.get(re.sub(r"_nchwc$", "", name))
+        stripped = re.sub(r"_nchwc$", "", name)
+        wanted = producer.get(stripped, stripped)  # an output's name, or the node's own
         match = [i for i, l in enumerate(launches) if wanted in l[0] and i not in used]
         if match:
             used.add(match[0])

@@ -1,46 +1,52 @@
 #include "jit/passes/cache_tile_search.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace plaidml::jit::passes {
 namespace {
 
-constexpr int64_t kReductionStep = 16;  // KC candidates: multiples of a cache line of f32
+constexpr int64_t kReductionStep = 16;  // KC: multiples of a cache line of f32
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// Slowdown from uneven work: the busiest thread's share over the average.
-double imbalance(int64_t blocks, int threads) {
-  if (threads <= 1) return 1.0;
-  return static_cast<double>(ceil_div(blocks, threads) * threads) / static_cast<double>(blocks);
+// The largest multiple of `unit` within `limit` (`unit` at least), then made equal over the
+// blocks that it leaves: 2048 in 1024 + 1024, not 1360 + 688.
+int64_t even_block(int64_t extent, int64_t limit, int64_t unit) {
+  int64_t block = std::max(unit, limit / unit * unit);
+  if (block >= extent) return extent;
+  return ceil_div(ceil_div(extent, ceil_div(extent, block)), unit) * unit;
 }
 
 }  // namespace
 
 CacheTile search_cache_tile(int64_t rows, int64_t reduction, int64_t cols, int elem_bytes,
-                            int tile_rows, const CpuTarget& target) {
+                            int tile_rows, int64_t tile_width, const CpuTarget& target) {
   CacheTile none;
-  // Half of L2 for the B panel leaves room for A's rows, C's tiles and the other data.
   if (reduction * cols * elem_bytes <= target.l2_bytes / 2 || reduction <= kReductionStep) {
     return none;
   }
-  int64_t budget = target.l2_bytes * 3 / 4;
-  double best_cost = std::numeric_limits<double>::infinity();
-  CacheTile best = none;
-  for (int64_t kc = kReductionStep; kc < reduction; kc += kReductionStep) {
-    for (int64_t mc = tile_rows; mc < rows + tile_rows; mc += tile_rows) {
-      if ((kc * cols + mc * cols + mc * kc) * elem_bytes > budget) break;
-      double moved = static_cast<double>(ceil_div(rows, mc)) * double(reduction) * double(cols) +
-                     2.0 * double(ceil_div(reduction, kc)) * double(rows) * double(cols);
-      double cost = moved * imbalance(ceil_div(rows, mc), target.threads);
-      if (cost < best_cost) {
-        best_cost = cost;
-        best = CacheTile{kc, std::min(mc, rows)};
-      }
-    }
+  CacheTile t;
+  t.kc = even_block(reduction, target.l1_bytes / 4 / (tile_rows * elem_bytes), kReductionStep);
+  t.nc = even_block(cols, target.l2_bytes * 3 / 8 / (t.kc * elem_bytes), tile_width);
+  t.mc = even_block(rows, target.l2_bytes / 4 / (t.nc * elem_bytes), tile_rows);
+  // Blocks for every thread, evenly (a multiple of the threads, or four a thread at least):
+  // narrower column blocks first, then fewer rows a block.
+  int64_t threads = target.threads;
+  auto even = [&](int64_t blocks) {
+    return blocks >= threads && (blocks % threads == 0 || blocks >= 4 * threads);
+  };
+  int64_t row_blocks = ceil_div(rows, t.mc);
+  for (int64_t limit = t.nc; limit >= tile_width && !even(row_blocks * ceil_div(cols, t.nc));
+       limit -= tile_width) {
+    t.nc = even_block(cols, limit, tile_width);
   }
-  return best;
+  for (int64_t limit = t.mc; limit >= tile_rows && ceil_div(rows, t.mc) * ceil_div(cols, t.nc) <
+                                                       threads;
+       limit -= tile_rows) {
+    t.mc = even_block(rows, limit, tile_rows);
+  }
+  if (t.nc >= cols) t.nc = 0;
+  return t;
 }
 
 }  // namespace plaidml::jit::passes

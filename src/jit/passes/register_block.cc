@@ -49,6 +49,7 @@ class TileEmitter {
     x0_ = m.x + "$rb";
     j0_ = m.j + "$rb";
     x1_ = m.x + "$mc";
+    jc_ = m.j + "$nc";
     if (cache.kc > 0) k0_ = m.chain[k_index]->var + "$kc";
     for (size_t k = 0; k < m.chain.size(); ++k) {
       if (m.chain[k]->kind == StmtKind::kFor) innermost_for_ = k;
@@ -96,6 +97,7 @@ class TileEmitter {
     tiles->parallel = false;
     auto k0 = loop::for_loop(k0_, k.lo->int_value, k.hi->int_value, {tiles});
     k0->step = cache_.kc;
+    if (column_blocks() > 1) return macro_blocks(k0);
     auto out = std::make_shared<Stmt>(*m_.x_loop);
     out->var = x1_;
     out->step = cache_.mc;
@@ -104,6 +106,39 @@ class TileEmitter {
   }
 
  private:
+  int64_t column_blocks() const {
+    int64_t span = m_.j_hi - m_.j_lo;
+    return cache_.nc > 0 ? (span + cache_.nc - 1) / cache_.nc : 1;
+  }
+
+  // The macro blocks of rows (x1_, MC rows) and columns (jc_, NC columns) as one loop over
+  // (column block, row block) pairs p = column block * row blocks + row block, parallel where
+  // the x loop was: a thread's consecutive blocks share their columns' weights. Each block binds
+  // its x1_ and jc_ in a loop of one trip.
+  StmtPtr macro_blocks(StmtPtr body) const {
+    int64_t row_blocks = (m_.x_hi - m_.x_lo + cache_.mc - 1) / cache_.mc;
+    const std::string p = x1_ + "$blk";
+    auto one_trip = [](const std::string& var, ExprPtr start, int64_t step, StmtPtr inner) {
+      auto s = loop::for_loop(var, 0, 0, {std::move(inner)});
+      s->lo = start;
+      s->hi = loop::idx_add(start, loop::int_const(1));
+      s->step = step;
+      return s;
+    };
+    ExprPtr row_block = loop::int_const(0), column_block = loop::var(p);
+    if (row_blocks > 1) {
+      row_block = loop::op(OpKind::Mod, DType::I64, {loop::var(p), loop::int_const(row_blocks)});
+      column_block = loop::op(OpKind::Div, DType::I64, {loop::var(p), loop::int_const(row_blocks)});
+    }
+    auto start = [](int64_t lo, ExprPtr block, int64_t size) {
+      return loop::idx_add(loop::int_const(lo), loop::idx_mul(std::move(block), size));
+    };
+    StmtPtr rows = one_trip(x1_, start(m_.x_lo, row_block, cache_.mc), cache_.mc, std::move(body));
+    StmtPtr columns = one_trip(jc_, start(m_.j_lo, column_block, cache_.nc), cache_.nc, rows);
+    return loop::independent_loop(p, 0, row_blocks * column_blocks(), {columns},
+                                  m_.x_loop->parallel);
+  }
+
   // The loop over register tiles of rows [lo, hi): full tiles, and the remainder tile.
   // guards_hold: every guard on x holds in these rows (the jigsaw's interior), so the tiles
   // test none of them.
@@ -226,6 +261,7 @@ class TileEmitter {
   // block prefetches the same step of the next block into L2, one cache line at a time.
   std::vector<StmtPtr> next_block_prefetches(int vectors) const {
     if (!packed_ || cache_.kc == 0) return {};
+    if (!columns_outer_) return {spread_next_block_prefetch()};
     const int line = 64 / (dtype_bits(m_.dtype) / 8);
     std::map<std::string, ExprPtr> next = {
         {m_.chain[k_index_]->var, loop::idx_add(loop::var(m_.chain[k_index_]->var),
@@ -235,6 +271,27 @@ class TileEmitter {
       out.push_back(loop::prefetch(packed_->slot, loop::substitute(packed_element(e), next)));
     }
     return out;
+  }
+
+  // GotoBLAS's cache tiles (emit()): a macro block's first row tile would read each KC x NC
+  // block of the weights from memory while nothing else runs, one row tile's time for
+  // hundreds of KiB (a cold 768 x 3072 weight: its first row tiles waited on memory). Instead
+  // every step of every row tile prefetches one line of the next KC block of its column tile's
+  // panel, the T row tiles of the macro block together covering it once: step s of row tile t
+  // takes element (t * KC + s) * width / T of the next block's KC x width slice.
+  StmtPtr spread_next_block_prefetch() const {
+    const std::string& k = m_.chain[k_index_]->var;
+    ExprPtr next = loop::idx_add(loop::var(k0_), loop::int_const(cache_.kc));
+    ExprPtr start = loop::substitute(packed_element(0), {{k, next}});
+    int64_t tiles = (cache_.mc + tile_.rows - 1) / tile_.rows;
+    ExprPtr tile = loop::op(OpKind::Div, DType::I64,
+                            {loop::op(OpKind::Sub, DType::I64, {loop::var(x0_), loop::var(x1_)}),
+                             loop::int_const(tile_.rows)});
+    ExprPtr step = loop::op(OpKind::Sub, DType::I64, {loop::var(k), loop::var(k0_)});
+    ExprPtr position = loop::idx_add(loop::idx_mul(tile, cache_.kc), step);
+    ExprPtr offset = loop::op(OpKind::Div, DType::I64,
+                              {loop::idx_mul(position, column_width()), loop::int_const(tiles)});
+    return loop::prefetch(packed_->slot, loop::idx_add(start, offset));
   }
 
   // The packed index of the tile's column `offset` (the masked tile's columns start inside the
@@ -285,6 +342,16 @@ class TileEmitter {
               loop::if_then(not_full, edge)};
     }
     std::vector<StmtPtr> out;
+    if (column_blocks() > 1) {  // this column block's tiles; the edge in the last block
+      StmtPtr tiles = column_loop(m_.j_lo, full_end, rows, tile_.vectors, guards_hold);
+      ExprPtr block_end = loop::idx_add(loop::var(jc_), loop::int_const(cache_.nc));
+      tiles->lo = loop::var(jc_);
+      tiles->hi = loop::op(OpKind::Min, DType::I64, {block_end, loop::int_const(full_end)});
+      out.push_back(tiles);
+      ExprPtr last = loop::op(OpKind::Ge, DType::Bool, {block_end, loop::int_const(m_.j_hi)});
+      if (!edge.empty()) out.push_back(loop::if_then(last, edge));
+      return out;
+    }
     if (full_end > m_.j_lo) {
       out.push_back(column_loop(m_.j_lo, full_end, rows, tile_.vectors, guards_hold));
     }
@@ -467,7 +534,7 @@ class TileEmitter {
     int64_t start = 0, offset = 0;
   };
   std::optional<PanelAt> masked_panel_;
-  std::string x0_, j0_, x1_, k0_;
+  std::string x0_, j0_, x1_, jc_, k0_;
   ExprPtr value_, init_, finish_, packed_source_;
 };
 
@@ -487,16 +554,6 @@ int64_t column_tiles(const Match& m, const RegisterTile& tile) {
 
 bool wants_columns_outer(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
   return panel_bytes(m) > target.l2_bytes / 2 && column_tiles(m, tile) >= target.threads;
-}
-
-// A matmul of few rows and wide weights that do not stay in L2 (BERT's 128 tokens times a
-// 768 x 3072 weight), on several threads: split the columns, not the rows. Each thread then
-// reads only its columns' slice of the weights (and all of the small A), where row blocks have
-// every thread stream all of the weights through the shared cache.
-bool wide_weights_for_threads(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
-  if (target.threads <= 1 || !m.x_loop->parallel) return false;
-  return panel_bytes(m) > target.l2_bytes / 2 && (m.x_hi - m.x_lo) * 2 <= m.j_hi - m.j_lo &&
-         column_tiles(m, tile) >= 2 * int64_t(target.threads);
 }
 
 // With the column tiles outermost, the reduction's innermost loop (a conv's input channels) runs
@@ -651,6 +708,19 @@ StmtPtr column_tiles_loop(const Match& m, const TileEmitter& emitter, StmtPtr ba
   return loop::independent_loop(p, 0, tiles * groups, {column}, true);
 }
 
+// A matmul (one reduction loop) whose weights' panel leaves half of L2: GotoBLAS's cache tiles
+// (cache_tile_search.h), the panel streamed from L2 by tall register tiles.
+bool streams_panel(const Match& m, const CpuTarget& target) {
+  return panel_bytes(m) > target.l2_bytes / 2 && loop::trip_count(*m.chain[0]) > 16;
+}
+
+// The row loop is the kernel's outermost loop (a matmul, a 1x1 conv over coalesced pixels), not
+// inside others that would run its cache tiles again each (a strided 1x1 conv's rows of one
+// image row: its weights' blocks would stream from memory once per image row).
+bool rows_outermost(const loop::Kernel& kernel, const Match& m) {
+  return kernel.body->body[top_parallel_index(kernel)].get() == m.x_loop;
+}
+
 }  // namespace
 
 loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
@@ -666,20 +736,24 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
     m = match_row_form(out);
     if (!m) return kernel;
   }
-  RegisterTile tile =
-      search_register_tile(m->x_hi - m->x_lo, m->j_hi - m->j_lo, dtype_bits(m->dtype), target);
+  bool one_loop = m->chain.size() == 1 && const_bounds(*m->chain[0]);
+  bool cache_tiled = one_loop && streams_panel(*m, target) && rows_outermost(out, *m);
+  RegisterTile tile = search_register_tile(m->x_hi - m->x_lo, m->j_hi - m->j_lo,
+                                           dtype_bits(m->dtype), target, cache_tiled);
+  if (cache_tiled && m->x_hi - m->x_lo <= tile.rows) {  // one row tile: no reuse to block for
+    cache_tiled = false;
+    tile = search_register_tile(m->x_hi - m->x_lo, m->j_hi - m->j_lo, dtype_bits(m->dtype), target);
+  }
   if (tile.lanes == 0) return kernel;
   CacheTile cache;
-  bool one_loop = m->chain.size() == 1 && const_bounds(*m->chain[0]);
-  if (one_loop) {
+  if (cache_tiled) {
     cache = search_cache_tile(m->x_hi - m->x_lo, loop::trip_count(*m->chain[0]), m->j_hi - m->j_lo,
-                              dtype_bits(m->dtype) / 8, tile.rows, target);
+                              dtype_bits(m->dtype) / 8, tile.rows, tile_width(tile), target);
   }
   std::optional<PackedOperand> packed = choose_packing(*m, tile, target, slots);
-  bool columns_outer = (cache.kc == 0 && wants_columns_outer(*m, tile, target)) ||
-                       wide_weights_for_threads(*m, tile, target) ||
-                       few_rows_for_threads(*m, tile, target) ||
-                       (packed && panels_outer(*m, tile, target));
+  bool columns_outer = few_rows_for_threads(*m, tile, target) ||
+                       (cache.kc == 0 && (wants_columns_outer(*m, tile, target) ||
+                                          (packed && panels_outer(*m, tile, target))));
   if (columns_outer) cache = CacheTile{};  // reduction blocks, if any, come from reduction_block
   size_t k_index = 0;
   if (columns_outer) {

@@ -19,7 +19,7 @@ double edge_efficiency(int64_t extent, int64_t step) {
 }  // namespace
 
 RegisterTile search_register_tile(int64_t rows_extent, int64_t cols_extent, int elem_bits,
-                                  const CpuTarget& target) {
+                                  const CpuTarget& target, bool streamed_columns) {
   RegisterTile best;
   best.lanes = 0;
   if (target.vector_bits < elem_bits || elem_bits <= 0) return best;
@@ -32,7 +32,8 @@ RegisterTile search_register_tile(int64_t rows_extent, int64_t cols_extent, int 
     for (int rm = 1; rm <= max_rows; ++rm) {
       // Accumulators, the row of loaded vectors and one broadcast must fit the register file.
       if (rm * nv + nv + 1 > target.vector_registers) continue;
-      double score = static_cast<double>(rm * nv) / (rm + nv);
+      // FMAs per load; a vector streamed from L2 costs two broadcasts from L1.
+      double score = static_cast<double>(rm * nv) / (rm + (streamed_columns ? 2 : 1) * nv);
       score *= edge_efficiency(rows_extent, rm) * edge_efficiency(cols_extent, int64_t(nv) * lanes);
       // Each edge tile is one more copy of the micro-kernel to compile (cold compile time).
       int copies = (rows_extent % rm ? 2 : 1) * (cols_extent % (int64_t(nv) * lanes) ? 2 : 1);

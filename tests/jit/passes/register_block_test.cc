@@ -200,28 +200,76 @@ TEST_CASE("equal columns sum equally: the narrow and masked edge tiles round as 
   }
 }
 
-TEST_CASE("cache tiles: reduction blocks and macro blocks of rows, searched under L2") {
+TEST_CASE("cache tiles: blocks of the reduction, the columns and the rows, searched in L1 and L2") {
   passes::CpuTarget cpu = passes::cpu_target_for(512, 2);
+  cpu.l1_bytes = 48 * 1024;
   cpu.l2_bytes = 2 * 1024 * 1024;
-  passes::CacheTile fits = passes::search_cache_tile(256, 256, 256, 4, 5, cpu);
+  passes::CacheTile fits = passes::search_cache_tile(256, 256, 256, 4, 9, 48, cpu);
   CHECK(fits.kc == 0);  // 256 KiB of B stays in L2
-  passes::CacheTile big = passes::search_cache_tile(1024, 1024, 1024, 4, 5, cpu);
-  REQUIRE(big.kc > 0);
-  CHECK(big.kc % 16 == 0);
-  CHECK(big.mc % 5 == 0);
-  CHECK((big.kc * 1024 + big.mc * 1024 + big.mc * big.kc) * 4 <= cpu.l2_bytes * 3 / 4);
-  CHECK((1024 + big.mc - 1) / big.mc >= 2);  // a macro block for each thread at least
+  // BERT's 128 tokens times a 3072 x 768 weight, tiles of 9 rows x 48 columns: KC = 320 (9 rows
+  // of 341 floats fill a quarter of L1; 3072 in 10 equal blocks of 16s), NC = 384 (a 320 x 480
+  // block of B fills 3/8 of L2; 768 in 2 equal blocks), all 128 rows (a 128 x 384 C block in a
+  // quarter of L2), two blocks for two threads.
+  passes::CacheTile bert = passes::search_cache_tile(128, 3072, 768, 4, 9, 48, cpu);
+  CHECK(bert.kc == 320);
+  CHECK(bert.nc == 384);
+  CHECK(bert.mc == 128);
+  // 768 x 3072: 3 blocks of 256 channels, NC = 768 (4 blocks); 1 row (no reuse to block for).
+  passes::CacheTile wide = passes::search_cache_tile(128, 768, 3072, 4, 9, 48, cpu);
+  CHECK(wide.kc == 256);
+  CHECK(wide.nc == 768);
+  // 1536 columns: three blocks of 512 (528, a multiple of 48) would not split evenly over two
+  // threads; four of 384 do.
+  passes::CacheTile odd = passes::search_cache_tile(128, 3072, 1536, 4, 9, 48, cpu);
+  CHECK(odd.nc == 384);
+  cpu.threads = 1;
+  CHECK(passes::search_cache_tile(128, 3072, 1536, 4, 9, 48, cpu).nc == 528);
+  // Few columns and many threads: the rows split too, in multiples of the tile's.
+  cpu.threads = 8;
+  passes::CacheTile tall = passes::search_cache_tile(1000, 4096, 96, 4, 9, 48, cpu);
+  CHECK(tall.nc == 48);
+  CHECK(tall.mc % 9 == 0);
+  CHECK((1000 + tall.mc - 1) / tall.mc * 2 >= 8);
 
+  // On AVX-512 with a 16 KiB L2: tiles of 8 rows x 48 columns, KC = 256 (8 rows of 256 floats
+  // in a quarter of 32 KiB; 1000 in 4 equal blocks), one tile a column block, rows in blocks.
+  passes::CpuTarget small = avx512_with_l2(16 * 1024);
   std::string text = scheduled(
-      kMatmul, {Shape(DType::F32, {40, 100}), Shape(DType::F32, {100, 70})}, 512, tiny_l2());
-  CHECK(text.find("for k$kc in [0, 100) step") != std::string::npos);
-  CHECK(text.find("parallel for i$mc in [0, 40) step") != std::string::npos);
+      kMatmul, {Shape(DType::F32, {40, 1000}), Shape(DType::F32, {1000, 70})}, 512, small);
+  CAPTURE(text);
+  CHECK(text.find("for k$kc in [0, 1000) step 256 {") != std::string::npos);
+  CHECK(text.find("parallel for i$mc$blk in [0, ") != std::string::npos);
+  CHECK(text.find("for j$rb in [j$nc, min((j$nc + ") != std::string::npos);
+}
+
+TEST_CASE("cache tiles only where the rows are the kernel's outermost loop, and several tiles") {
+  // A strided 1x1 conv's rows are one image row's pixels, inside the loop over image rows: its
+  // cache tiles would stream every weight block once per image row. The column tiles stay
+  // outermost instead, reading each tile's weights once.
+  const char* strided =
+      "function (I[N, H, W, CI], K[CI, CO]) -> (O) {\n"
+      "  O[n, y, x, co : N, H / 2, W / 2, CO] = +(I[n, 2 * y, 2 * x, ci] * K[ci, co]);\n}";
+  std::vector<Shape> shapes = {Shape(DType::F32, {1, 14, 14, 256}),
+                               Shape(DType::F32, {256, 512})};
+  std::string text = scheduled(strided, shapes, 512, avx512_with_l2(256 * 1024));
+  CAPTURE(text);
+  CHECK(text.find("$mc") == std::string::npos);
+  CHECK(text.find("parallel for co$rb") != std::string::npos);
+  // A matmul of 9 rows, one row tile: no blocks either.
+  std::string one = scheduled(
+      kMatmul, {Shape(DType::F32, {9, 1024}), Shape(DType::F32, {1024, 512})}, 512,
+      avx512_with_l2(256 * 1024));
+  CHECK(one.find("$mc") == std::string::npos);
 }
 
 TEST_CASE("cache-tiled kernels match the interpreter, with a fused epilogue and ragged blocks") {
-  for (int64_t k : {17, 100}) {
-    check_against_interpreter(
-        kMatmul, {random(DType::F32, {41, k}, 11 + k), random(DType::F32, {k, 70}, 12)}, tiny_l2());
+  // 300 = 160 + 140 reduction steps (tiles of 8 rows); 41 rows in blocks with a partial tile;
+  // 70 columns: column blocks of one tile, the narrow and masked edge in the last block.
+  // Positive values: sums without cancellation, whose rounding the other order keeps within
+  // the tolerance (a misplaced or missed term is off by a whole product).
+  for (int64_t k : {17, 100, 300}) {
+    check_against_interpreter(kMatmul, {positive({41, k}, 11 + uint64_t(k)), positive({k, 70}, 12)},
+                              tiny_l2());
   }
   check_against_interpreter(
       "function (A[M, K], B[K, N], Bias[N]) -> (R) {\n"
