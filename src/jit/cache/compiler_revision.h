@@ -22,7 +22,8 @@ namespace plaidml::jit {
 // packed), accumulator sets chosen per row tile, not per column piece; reduction blocks of 8
 // steps where 16 do not fit, each step prefetching the next block's; column tiles fewer than
 // four a thread split their rows into groups; packed blocks in L1 where a column tile's outputs
-// are few.
-inline constexpr int kCompilerRevision = 11;
+// are few; 12: GotoBLAS cache tiles with column blocks and taller register tiles for matmuls
+// whose weights leave L2, the next weight block prefetched a line a step.
+inline constexpr int kCompilerRevision = 12;
 
 }  // namespace plaidml::jit
