@@ -9,6 +9,20 @@
 namespace plaidml::jit {
 namespace {
 
+// A reshape keeps row-major order: element k of its result is element k of its operand, so
+// the result can be the operand's buffer itself (no copy kernel; BERT split each layer's
+// queries, keys and values into heads through three copies of 384 KiB). Returns that slot, or
+// -1: not a reshape, an operand without a buffer (a literal, a value computed in a register),
+// another dtype, or a program output (which has its own buffer, assigned before).
+int reshaped_slot(const LowerContext& cx, ir::ValueId v, const std::vector<int>& node_slot) {
+  const ir::Node& node = cx.node(v);
+  if (node.kind != ir::NodeKind::kElementwise || node.op != ir::OpKind::Reshape) return -1;
+  if (node.operands.empty()) return -1;
+  ir::ValueId operand = node.operands[0];
+  if (node_slot[operand] < 0 || cx.value_dtype(operand) != cx.value_dtype(v)) return -1;
+  return node_slot[operand];
+}
+
 // Inputs first, then constants, then outputs, then one temporary per other computed node. Returns, per output
 // position, the node whose value must be copied into it (-1: the output is computed in place).
 std::vector<ir::ValueId> plan_slots(LowerContext& cx, std::vector<int>& node_slot) {
@@ -41,6 +55,10 @@ std::vector<ir::ValueId> plan_slots(LowerContext& cx, std::vector<int>& node_slo
     ir::NodeKind kind = program.nodes[v].kind;
     if (node_slot[v] >= 0 || kind == ir::NodeKind::kLiteral) continue;
     if (cx.fusion().absorbed(static_cast<ir::ValueId>(v))) continue;  // computed in a register
+    if (int source = reshaped_slot(cx, static_cast<ir::ValueId>(v), node_slot); source >= 0) {
+      node_slot[v] = source;  // a view: its readers read the operand's buffer
+      continue;
+    }
     Shape shape = bound.nodes[v].shape;
     shape.dtype = cx.value_dtype(static_cast<ir::ValueId>(v));
     node_slot[v] = cx.add_slot(BufferSlot::Role::kTemp, static_cast<int>(v), shape);

@@ -1,6 +1,7 @@
-// Structural ops (docs/tile.md section 3): reshape (a row-major copy), index, shape, gather
-// (indices clamp into range), scatter (duplicates accumulate) and the taus88 prng_* ops. An op
-// this file cannot lower reports kUnsupported naming it rather than computing something else.
+// Structural ops (docs/tile.md section 3): reshape (a view of its operand's buffer where it can
+// be, else a row-major copy), index, shape, gather (indices clamp into range), scatter
+// (duplicates accumulate) and the taus88 prng_* ops. An op this file cannot lower reports
+// kUnsupported naming it rather than computing something else.
 #include <fmt/format.h>
 
 #include "jit/lower/lower_context.h"
@@ -16,6 +17,7 @@ namespace {
 Status lower_reshape(LowerContext& cx, ir::ValueId v) {
   const ir::Node& node = cx.node(v);
   int slot = cx.slot_of(v);
+  if (slot == cx.slot_of(node.operands[0])) return Status::ok();  // a view (lower.cc)
   DType dtype = cx.slot_dtype(slot);
   int64_t n = cx.bnode(v).shape.elements();
   // Row-major order is unchanged by a reshape: copy element k to element k.

@@ -209,6 +209,12 @@ TEST_CASE("broadcasting chains and literals") {
 TEST_CASE("reshape, index, shape and gather") {
   check_against_interpreter("function (A[N, M]) -> (R) { R = reshape(A, M, N) * 2; }",
                             {random(DType::F32, {3, 5}, 81)});
+  // Views of a temporary (lower.cc): read by an elementwise op and a contraction, and an
+  // output reshape of it copied.
+  check_against_interpreter(
+      "function (A[N, M]) -> (R, S, T) {\n  X = exp(A);\n  V = reshape(X, M, N);\n"
+      "  R = V * 2;\n  S[j : N] = +(V[i, j]);\n  T = reshape(X, N * M);\n}",
+      {random(DType::F32, {3, 5}, 84)});
   auto out = check_against_interpreter("function (A[N, M]) -> (R) { R = index(A, 1); }",
                                        {random(DType::F32, {2, 3}, 82)});
   CHECK(to_doubles(out[0]) == std::vector<double>{0, 1, 2, 0, 1, 2});

@@ -202,6 +202,27 @@ TEST_CASE("outputs that are inputs or repeat another output get copy kernels") {
   CHECK(p.slots.size() == 4);  // one input, three outputs, no temporaries
 }
 
+TEST_CASE("a reshape is a view of its operand's buffer; a reshaped output is a copy") {
+  // T = reshape(S) has no kernel and no buffer: O's kernel reads S's. R, an output, has its
+  // own buffer (the caller's), filled by a copy kernel.
+  LoweredProgram p = lower_tile(
+      "function (X[M, N]) -> (O, R) {\n"
+      "  S = X * 2;\n  T = reshape(S, N, M);\n  O = T + 1;\n  R = reshape(S, M * N);\n}",
+      {Shape(DType::F32, {2, 6})});
+  REQUIRE(p.kernels.size() == 3);
+  CHECK(p.kernels[0].name == "k0_S");
+  CHECK(p.kernels[1].name == "k1_O");
+  CHECK(p.kernels[2].name == "k2_R");
+  CHECK(p.slots.size() == 4);  // X, O, R, S: none for T
+  CHECK(p.kernels[1].reads == p.kernels[0].writes);
+  CHECK(p.kernels[2].reads == p.kernels[0].writes);
+  // Reshaping an input reads the input itself.
+  LoweredProgram in = lower_tile("function (X[M, N]) -> (O) { O = reshape(X, N, M) * 3; }",
+                                 {Shape(DType::F32, {2, 6})});
+  REQUIRE(in.kernels.size() == 1);
+  CHECK(in.kernels[0].reads == std::vector<int>{0});
+}
+
 TEST_CASE("literals are inlined, never buffers") {
   LoweredProgram p = lower_tile("function (A[N]) -> (R) { R = A * 2 + 1.5; }",
                                 {Shape(DType::F32, {4})});
