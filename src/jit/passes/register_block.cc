@@ -279,10 +279,25 @@ class TileEmitter {
   // every step of every row tile prefetches one line of the next KC block of its column tile's
   // panel, the T row tiles of the macro block together covering it once: step s of row tile t
   // takes element (t * KC + s) * width / T of the next block's KC x width slice.
+  // After a column block's last reduction block, the next block is the first of the tile at the
+  // same place in the next column block (the thread's next, where blocks split contiguously).
   StmtPtr spread_next_block_prefetch() const {
     const std::string& k = m_.chain[k_index_]->var;
-    ExprPtr next = loop::idx_add(loop::var(k0_), loop::int_const(cache_.kc));
+    ExprPtr next = loop::op(OpKind::Min, DType::I64,
+                            {loop::idx_add(loop::var(k0_), loop::int_const(cache_.kc)),
+                             loop::int_const(k_hi())});
     ExprPtr start = loop::substitute(packed_element(0), {{k, next}});
+    if (column_blocks() > 1) {
+      ExprPtr next_column_block = loop::substitute(
+          packed_element(0), {{k, loop::int_const(k_lo())},
+                              {j0_, loop::idx_add(loop::var(j0_), loop::int_const(cache_.nc))}});
+      ExprPtr last = loop::op(  // 1 in the last reduction block, else 0 (KC <= the reduction)
+          OpKind::Div, DType::I64,
+          {loop::idx_add(loop::var(k0_), loop::int_const(cache_.kc - k_lo())),
+           loop::int_const(k_hi() - k_lo())});
+      ExprPtr jump = loop::op(OpKind::Sub, DType::I64, {next_column_block, start});
+      start = loop::idx_add(start, loop::idx_mul(last, jump));
+    }
     int64_t tiles = (cache_.mc + tile_.rows - 1) / tile_.rows;
     ExprPtr tile = loop::op(OpKind::Div, DType::I64,
                             {loop::op(OpKind::Sub, DType::I64, {loop::var(x0_), loop::var(x1_)}),

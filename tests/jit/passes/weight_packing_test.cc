@@ -3,6 +3,7 @@
 // interpreter's numbers at shapes with full and narrow column tiles, reduction blocks, padding
 // guards and fused epilogues; what does not qualify keeps the constant as it is.
 #include <cstring>
+#include <regex>
 
 #include "core/ir/constant.h"
 #include "jit/codegen/harness.h"
@@ -127,7 +128,8 @@ TEST_CASE("weight packing: weights beyond half of L2 in GotoBLAS blocks, the nex
   // 37 x 512 times 512 x 1024 (2 MiB) and 64 x 3072 times 3072 x 256 (BERT's shape, 3 MiB) on
   // AVX2 with 1 MiB of L2: blocks of the reduction, the columns and the rows
   // (cache_tile_search.h) over the panels, and in every step one prefetch into the next
-  // reduction block of the tile's panel, spread over the row tiles.
+  // reduction block of the tile's panel (after the last, the next column block's first),
+  // spread over the row tiles.
   passes::CpuTarget avx2 = passes::cpu_target_for(256, 2);
   for (auto [m, k, n] : {std::tuple{37, 512, 1024}, std::tuple{64, 3072, 256}}) {
     CAPTURE(m);
@@ -142,6 +144,10 @@ TEST_CASE("weight packing: weights beyond half of L2 in GotoBLAS blocks, the nex
     CHECK(text.find("for j$rb in [j$nc, min((j$nc + ") != std::string::npos);
     CHECK(text.find("prefetch s") != std::string::npos);
     CHECK(text.find("(k - k$kc)") != std::string::npos);  // the step within the block
+    // After the last reduction block (k$kc + KC reaching K): the panel of the tile NC columns
+    // on, in the next column block, at its first row.
+    CHECK(std::regex_search(text, std::regex(fmt::format(R"(\(\(k\$kc \+ \d+\) / {}\))", k))));
+    CHECK(std::regex_search(text, std::regex(fmt::format(R"(\(\(j\$rb \+ \d+\) \* {}\))", k))));
     check_numbers(bound, {positive({m, k}, 6)}, avx2);
   }
 }
