@@ -27,7 +27,7 @@ CacheTile search_cache_tile(int64_t rows, int64_t reduction, int64_t cols, int e
   }
   CacheTile t;
   t.kc = even_block(reduction, target.l1_bytes / 4 / (tile_rows * elem_bytes), kReductionStep);
-  t.nc = even_block(cols, target.l2_bytes * 3 / 8 / (t.kc * elem_bytes), tile_width);
+  t.nc = even_block(cols, target.l2_bytes / 8 / (t.kc * elem_bytes), tile_width);
   t.mc = even_block(rows, target.l2_bytes / 4 / (t.nc * elem_bytes), tile_rows);
   // Blocks for every thread, evenly (a multiple of the threads, or four a thread at least):
   // narrower column blocks first, then fewer rows a block.

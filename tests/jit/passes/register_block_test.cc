@@ -207,23 +207,22 @@ TEST_CASE("cache tiles: blocks of the reduction, the columns and the rows, searc
   passes::CacheTile fits = passes::search_cache_tile(256, 256, 256, 4, 9, 48, cpu);
   CHECK(fits.kc == 0);  // 256 KiB of B stays in L2
   // BERT's 128 tokens times a 3072 x 768 weight, tiles of 9 rows x 48 columns: KC = 320 (9 rows
-  // of 341 floats fill a quarter of L1; 3072 in 10 equal blocks of 16s), NC = 384 (a 320 x 480
-  // block of B fills 3/8 of L2; 768 in 2 equal blocks), all 128 rows (a 128 x 384 C block in a
-  // quarter of L2), two blocks for two threads.
+  // of 341 floats fill a quarter of L1; 3072 in 10 equal blocks of 16s), NC = 192 (a 320 x 204
+  // block of B fills an eighth of L2; 768 in 4 equal blocks), all 128 rows (a 128 x 192 C block
+  // in a quarter of L2): four blocks, two for each thread.
   passes::CacheTile bert = passes::search_cache_tile(128, 3072, 768, 4, 9, 48, cpu);
   CHECK(bert.kc == 320);
-  CHECK(bert.nc == 384);
+  CHECK(bert.nc == 192);
   CHECK(bert.mc == 128);
-  // 768 x 3072: 3 blocks of 256 channels, NC = 768 (4 blocks); 1 row (no reuse to block for).
+  // 768 x 3072: 3 blocks of 256 channels, NC = 240 (13 blocks, enough for two threads unevenly).
   passes::CacheTile wide = passes::search_cache_tile(128, 768, 3072, 4, 9, 48, cpu);
   CHECK(wide.kc == 256);
-  CHECK(wide.nc == 768);
-  // 1536 columns: three blocks of 512 (528, a multiple of 48) would not split evenly over two
-  // threads; four of 384 do.
-  passes::CacheTile odd = passes::search_cache_tile(128, 3072, 1536, 4, 9, 48, cpu);
-  CHECK(odd.nc == 384);
+  CHECK(wide.nc == 240);
+  // 576 columns: three blocks of 192 would not split evenly over two threads; four of 144 do.
+  passes::CacheTile odd = passes::search_cache_tile(128, 3072, 576, 4, 9, 48, cpu);
+  CHECK(odd.nc == 144);
   cpu.threads = 1;
-  CHECK(passes::search_cache_tile(128, 3072, 1536, 4, 9, 48, cpu).nc == 528);
+  CHECK(passes::search_cache_tile(128, 3072, 576, 4, 9, 48, cpu).nc == 192);
   // Few columns and many threads: the rows split too, in multiples of the tile's.
   cpu.threads = 8;
   passes::CacheTile tall = passes::search_cache_tile(1000, 4096, 96, 4, 9, 48, cpu);
