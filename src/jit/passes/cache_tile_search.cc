@@ -29,11 +29,12 @@ CacheTile search_cache_tile(int64_t rows, int64_t reduction, int64_t cols, int e
   t.kc = even_block(reduction, target.l1_bytes / 4 / (tile_rows * elem_bytes), kReductionStep);
   t.nc = even_block(cols, target.l2_bytes / 8 / (t.kc * elem_bytes), tile_width);
   t.mc = even_block(rows, target.l2_bytes / 4 / (t.nc * elem_bytes), tile_rows);
-  // Blocks for every thread, evenly (a multiple of the threads, or four a thread at least):
-  // narrower column blocks first, then fewer rows a block.
+  // Blocks for every thread, evenly (the busiest thread at most 8 % over the average: ResNet-50's
+  // 2048-channel 1x1 convs in 9 blocks ran 5 + 4 on two threads): narrower column blocks first,
+  // then fewer rows a block.
   int64_t threads = target.threads;
   auto even = [&](int64_t blocks) {
-    return blocks >= threads && (blocks % threads == 0 || blocks >= 4 * threads);
+    return blocks >= threads && ceil_div(blocks, threads) * threads * 100 <= blocks * 108;
   };
   int64_t row_blocks = ceil_div(rows, t.mc);
   for (int64_t limit = t.nc; limit >= tile_width && !even(row_blocks * ceil_div(cols, t.nc));

@@ -214,15 +214,20 @@ TEST_CASE("cache tiles: blocks of the reduction, the columns and the rows, searc
   CHECK(bert.kc == 320);
   CHECK(bert.nc == 192);
   CHECK(bert.mc == 128);
-  // 768 x 3072: 3 blocks of 256 channels, NC = 240 (13 blocks, enough for two threads unevenly).
+  // 768 x 3072: 3 blocks of 256 channels, NC = 240 (13 blocks: 7 + 6 on two threads, within 8 %
+  // of even).
   passes::CacheTile wide = passes::search_cache_tile(128, 768, 3072, 4, 9, 48, cpu);
   CHECK(wide.kc == 256);
   CHECK(wide.nc == 240);
   // 576 columns: three blocks of 192 would not split evenly over two threads; four of 144 do.
   passes::CacheTile odd = passes::search_cache_tile(128, 3072, 576, 4, 9, 48, cpu);
   CHECK(odd.nc == 144);
+  // 2048 columns of 512 channels: 9 blocks of 240 would run 5 + 4, 11 of 192 6 + 5; 15 of 144
+  // run 8 + 7.
+  CHECK(passes::search_cache_tile(49, 512, 2048, 4, 9, 48, cpu).nc == 144);
   cpu.threads = 1;
   CHECK(passes::search_cache_tile(128, 3072, 576, 4, 9, 48, cpu).nc == 192);
+  CHECK(passes::search_cache_tile(49, 512, 2048, 4, 9, 48, cpu).nc == 240);
   // Few columns and many threads: the rows split too, in multiples of the tile's.
   cpu.threads = 8;
   passes::CacheTile tall = passes::search_cache_tile(1000, 4096, 96, 4, 9, 48, cpu);
