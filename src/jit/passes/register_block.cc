@@ -43,9 +43,10 @@ class TileEmitter {
   // registers: the vector register file (CpuTarget::vector_registers).
   // packed: the column operand's load to read from panels instead.
   TileEmitter(const Match& m, const RegisterTile& tile, const CacheTile& cache, size_t k_index,
-              bool columns_outer, int registers, std::optional<PackedOperand> packed)
+              bool columns_outer, const CpuTarget& target, std::optional<PackedOperand> packed)
       : m_(m), tile_(tile), cache_(cache), columns_outer_(columns_outer), k_index_(k_index),
-        registers_(registers), packed_(std::move(packed)) {
+        registers_(target.vector_registers), threads_(target.threads),
+        packed_(std::move(packed)) {
     x0_ = m.x + "$rb";
     j0_ = m.j + "$rb";
     x1_ = m.x + "$mc";
@@ -112,9 +113,10 @@ class TileEmitter {
   }
 
   // The macro blocks of rows (x1_, MC rows) and columns (jc_, NC columns) as one loop over
-  // (column block, row block) pairs p = column block * row blocks + row block, parallel where
-  // the x loop was: a thread's consecutive blocks share their columns' weights. Each block binds
-  // its x1_ and jc_ in a loop of one trip.
+  // (column block, row block) pairs p = column block * row blocks + row block, each block binding
+  // its x1_ and jc_ in a loop of one trip. Parallel where the x loop was, in one run of
+  // consecutive blocks a thread (macro_block_runs): a thread's next block is the one whose
+  // weights its last block prefetched.
   StmtPtr macro_blocks(StmtPtr body) const {
     int64_t row_blocks = (m_.x_hi - m_.x_lo + cache_.mc - 1) / cache_.mc;
     const std::string p = x1_ + "$blk";
@@ -135,8 +137,26 @@ class TileEmitter {
     };
     StmtPtr rows = one_trip(x1_, start(m_.x_lo, row_block, cache_.mc), cache_.mc, std::move(body));
     StmtPtr columns = one_trip(jc_, start(m_.j_lo, column_block, cache_.nc), cache_.nc, rows);
-    return loop::independent_loop(p, 0, row_blocks * column_blocks(), {columns},
-                                  m_.x_loop->parallel);
+    return macro_block_runs(p, row_blocks * column_blocks(), columns);
+  }
+
+  // The loop of `blocks` iterations of `body` over p; with more blocks than threads, a parallel
+  // loop over one run of consecutive blocks a thread (the runtime hands out chunks of the
+  // parallel loop as threads ask, so consecutive iterations went to different threads).
+  StmtPtr macro_block_runs(const std::string& p, int64_t blocks, StmtPtr body) const {
+    bool parallel = m_.x_loop->parallel;
+    if (!parallel || threads_ <= 1 || blocks <= threads_) {
+      return loop::independent_loop(p, 0, blocks, {std::move(body)}, parallel);
+    }
+    const std::string run = p + "$run";
+    auto run_start = [&](ExprPtr r) {  // r * blocks / threads
+      return loop::op(OpKind::Div, DType::I64,
+                      {loop::idx_mul(std::move(r), blocks), loop::int_const(threads_)});
+    };
+    auto blocks_of_run = loop::independent_loop(p, 0, 0, {std::move(body)});
+    blocks_of_run->lo = run_start(loop::var(run));
+    blocks_of_run->hi = run_start(loop::idx_add(loop::var(run), loop::int_const(1)));
+    return loop::independent_loop(run, 0, threads_, {blocks_of_run}, true);
   }
 
   // The loop over register tiles of rows [lo, hi): full tiles, and the remainder tile.
@@ -541,6 +561,7 @@ class TileEmitter {
   bool columns_outer_ = false;
   size_t k_index_ = 0;
   int registers_ = 16;
+  int threads_ = 1;
   size_t innermost_for_ = SIZE_MAX;  // the chain's innermost reduction loop (none: SIZE_MAX)
   std::optional<PackedOperand> packed_;
   // The masked tile starts inside the last panel: its packed reads are at this panel start and
@@ -778,7 +799,7 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
   }
   std::vector<BufferSlot> new_slots = slots ? *slots : std::vector<BufferSlot>{};
   if (packed) packed->slot = packed_slot(packed->load, packed->width, new_slots);
-  TileEmitter emitter(*m, tile, cache, k_index, columns_outer, target.vector_registers, packed);
+  TileEmitter emitter(*m, tile, cache, k_index, columns_outer, target, packed);
   if (!emitter.prepare()) return kernel;
   if (packed) *slots = std::move(new_slots);
   size_t top = top_parallel_index(out);

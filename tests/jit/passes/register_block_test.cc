@@ -242,7 +242,9 @@ TEST_CASE("cache tiles: blocks of the reduction, the columns and the rows, searc
       kMatmul, {Shape(DType::F32, {40, 1000}), Shape(DType::F32, {1000, 70})}, 512, small);
   CAPTURE(text);
   CHECK(text.find("for k$kc in [0, 1000) step 256 {") != std::string::npos);
-  CHECK(text.find("parallel for i$mc$blk in [0, ") != std::string::npos);
+  // More blocks than the two threads: one run of consecutive blocks a thread.
+  CHECK(text.find("parallel for i$mc$blk$run in [0, 2) {") != std::string::npos);
+  CHECK(text.find("for i$mc$blk in [((i$mc$blk$run * ") != std::string::npos);
   CHECK(text.find("for j$rb in [j$nc, min((j$nc + ") != std::string::npos);
 }
 

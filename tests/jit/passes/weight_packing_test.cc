@@ -139,7 +139,9 @@ TEST_CASE("weight packing: weights beyond half of L2 in GotoBLAS blocks, the nex
     REQUIRE(packed_slots(s.lowered) == 1);
     std::string text = loop::to_string(s.lowered.kernels.at(0));
     CAPTURE(text);
-    CHECK(text.find("parallel for i$mc$blk in [0, ") != std::string::npos);
+    // More blocks than the two threads: one run of consecutive blocks a thread.
+    CHECK(text.find("parallel for i$mc$blk$run in [0, 2) {") != std::string::npos);
+    CHECK(text.find("for i$mc$blk in [((i$mc$blk$run * ") != std::string::npos);
     CHECK(text.find("for k$kc in [0, ") != std::string::npos);
     CHECK(text.find("for j$rb in [j$nc, min((j$nc + ") != std::string::npos);
     CHECK(text.find("prefetch s") != std::string::npos);
