@@ -23,7 +23,8 @@ namespace plaidml::jit {
 // steps where 16 do not fit, each step prefetching the next block's; column tiles fewer than
 // four a thread split their rows into groups; packed blocks in L1 where a column tile's outputs
 // are few; 12: GotoBLAS cache tiles with column blocks and taller register tiles for matmuls
-// whose weights leave L2, the next weight block prefetched a line a step.
+// whose weights leave L2, the next weight block prefetched a line a step, a run of blocks a
+// thread; reshapes are views of their operand's buffer.
 inline constexpr int kCompilerRevision = 12;
 
 }  // namespace plaidml::jit

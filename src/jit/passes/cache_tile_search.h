@@ -13,7 +13,7 @@
 //   from memory, and while one block is read the next is prefetched (register_block.cc), so
 //   both stay in L2 beside C's block and A's rows; and the kernel's first block, which nothing
 //   prefetched, is short. Cold 768 x 768 and 768 x 3072 layers of BERT (a stack of 48 and of
-//   24) on a Xeon core: 0.80 and 0.82 of the old schedule's time with this, 1.03 and 0.90 with
+//   24) on a Xeon core: 0.88 and 0.83 of the old schedule's time with this, 1.03 and 0.90 with
 //   blocks of 3/8 of L2;
 // - MC: the most rows whose C block (MC x NC) fills a quarter of L2;
 // each then made equal over its blocks, and the (column, row) blocks many enough for the threads
