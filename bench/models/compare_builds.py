@@ -26,7 +26,8 @@ import json, statistics, sys, time
 import onnx, plaidml, plaidml.onnx
 sys.path.insert(0, sys.argv[1])
 import node_profile
-path, threads, runs, symbolic = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), json.loads(sys.argv[5])
+path, threads, runs = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+symbolic = json.loads(sys.argv[5])
 feeds = node_profile.random_feeds(onnx.load(path, load_external_data=False), symbolic)
 program = plaidml.onnx.load(path)
 ctx = plaidml.Context(device="cpu:0", num_threads=threads)

@@ -7,8 +7,9 @@ onnxruntime node that computes the same ONNX output, both timed in one process (
 
 A kernel is matched through the ONNX node names its profile entry lists (`ops`); onnxruntime
 names a fused node after its output (`r145_nchwc`), whose producer in the file is the node
-looked for, and other nodes by their own names. Inputs are random (float inputs normal, integer inputs such as token ids and masks 1, the
-file's fixed shapes, symbolic dims 1 unless --dim gives them).
+looked for, and other nodes by their own names. Inputs are random (float inputs normal,
+integer inputs such as token ids and masks 1, the file's fixed shapes, symbolic dims 1 unless
+--dim gives them).
 onnxruntime's per-node times include its profiler's own cost: compare the big layers, not the
 totals to the microsecond. Shows where a model's gap is: which layers, how many microseconds.
 """

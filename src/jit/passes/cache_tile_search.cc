@@ -36,13 +36,12 @@ CacheTile search_cache_tile(int64_t rows, int64_t reduction, int64_t cols, int e
   auto even = [&](int64_t blocks) {
     return blocks >= threads && ceil_div(blocks, threads) * threads * 100 <= blocks * 108;
   };
-  int64_t row_blocks = ceil_div(rows, t.mc);
-  for (int64_t limit = t.nc; limit >= tile_width && !even(row_blocks * ceil_div(cols, t.nc));
+  auto blocks = [&] { return ceil_div(rows, t.mc) * ceil_div(cols, t.nc); };
+  for (int64_t limit = t.nc - tile_width; !even(blocks()) && limit >= tile_width;
        limit -= tile_width) {
     t.nc = even_block(cols, limit, tile_width);
   }
-  for (int64_t limit = t.mc; limit >= tile_rows && ceil_div(rows, t.mc) * ceil_div(cols, t.nc) <
-                                                       threads;
+  for (int64_t limit = t.mc - tile_rows; blocks() < threads && limit >= tile_rows;
        limit -= tile_rows) {
     t.mc = even_block(rows, limit, tile_rows);
   }

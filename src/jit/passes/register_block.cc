@@ -40,7 +40,7 @@ class TileEmitter {
   // columns_outer: the caller makes the column-tile loop (variable column_var()) the kernel's
   // parallel loop around the band; the tiles here are then those of one column tile.
   // cache.kc > 0 blocks the reduction loop m.chain[k_index] (its block loop: k0_var()).
-  // registers: the vector register file (CpuTarget::vector_registers).
+  // target: the vector register file and the threads (macro_block_runs).
   // packed: the column operand's load to read from panels instead.
   TileEmitter(const Match& m, const RegisterTile& tile, const CacheTile& cache, size_t k_index,
               bool columns_outer, const CpuTarget& target, std::optional<PackedOperand> packed)

@@ -99,6 +99,20 @@ TEST_CASE("weight packing: a dense layer with wide constant weights reads them f
   }
 }
 
+// A dense layer of M x K rows times a constant K x N, scheduled for `cpu`: its one kernel,
+// which must read the weights from panels.
+struct PackedDense {
+  ir::BoundProgram bound;
+  std::string kernel;
+};
+PackedDense packed_dense(int64_t m, int64_t k, int64_t n, const passes::CpuTarget& cpu) {
+  PackedDense d{bind_with_constants(dense_text(k, n), {Shape(DType::F32, {m, k})}, 4), ""};
+  Scheduled s = schedule(d.bound, cpu);
+  REQUIRE(packed_slots(s.lowered) == 1);
+  d.kernel = loop::to_string(s.lowered.kernels.at(0));
+  return d;
+}
+
 TEST_CASE("weight packing: reduction blocks keep a panel in L1 unless rows and outputs leave L2") {
   // AVX2 (tiles of 24 columns: 96 bytes of panel per reduction step), 1 MiB of L2; weights of at
   // most half of L2, so not GotoBLAS's cache tiles (the next test). Rows of 300 x 512 floats
@@ -110,17 +124,15 @@ TEST_CASE("weight packing: reduction blocks keep a panel in L1 unless rows and o
   for (auto [m, k, n, block] : {std::tuple{800, 256, 256, 0}, std::tuple{300, 512, 256, 128}}) {
     CAPTURE(m);
     CAPTURE(k);
-    ir::BoundProgram bound = bind_with_constants(dense_text(k, n), {Shape(DType::F32, {m, k})}, 4);
-    Scheduled s = schedule(bound, avx2);
-    REQUIRE(packed_slots(s.lowered) == 1);
-    std::string text = loop::to_string(s.lowered.kernels.at(0));
+    PackedDense d = packed_dense(m, k, n, avx2);
+    const std::string& text = d.kernel;
     CAPTURE(text);
     if (block > 0) {
       CHECK(text.find(fmt::format("$kc in [0, {}) step {} {{", k, block)) != std::string::npos);
     } else {
       CHECK(text.find("$kc in") == std::string::npos);
     }
-    check_numbers(bound, {positive({m, k}, 6)}, avx2);
+    check_numbers(d.bound, {positive({m, k}, 6)}, avx2);
   }
 }
 
@@ -134,10 +146,8 @@ TEST_CASE("weight packing: weights beyond half of L2 in GotoBLAS blocks, the nex
   for (auto [m, k, n] : {std::tuple{37, 512, 1024}, std::tuple{64, 3072, 256}}) {
     CAPTURE(m);
     CAPTURE(k);
-    ir::BoundProgram bound = bind_with_constants(dense_text(k, n), {Shape(DType::F32, {m, k})}, 4);
-    Scheduled s = schedule(bound, avx2);
-    REQUIRE(packed_slots(s.lowered) == 1);
-    std::string text = loop::to_string(s.lowered.kernels.at(0));
+    PackedDense d = packed_dense(m, k, n, avx2);
+    const std::string& text = d.kernel;
     CAPTURE(text);
     // More blocks than the two threads: one run of consecutive blocks a thread.
     CHECK(text.find("parallel for i$mc$blk$run in [0, 2) {") != std::string::npos);
@@ -150,7 +160,7 @@ TEST_CASE("weight packing: weights beyond half of L2 in GotoBLAS blocks, the nex
     // on, in the next column block, at its first row.
     CHECK(std::regex_search(text, std::regex(fmt::format(R"(\(\(k\$kc \+ \d+\) / {}\))", k))));
     CHECK(std::regex_search(text, std::regex(fmt::format(R"(\(\(j\$rb \+ \d+\) \* {}\))", k))));
-    check_numbers(bound, {positive({m, k}, 6)}, avx2);
+    check_numbers(d.bound, {positive({m, k}, 6)}, avx2);
   }
 }
 
