@@ -19,12 +19,13 @@ int64_t even_block(int64_t extent, int64_t limit, int64_t unit) {
 
 }  // namespace
 
+bool wants_cache_tiles(int64_t reduction, int64_t cols, int elem_bytes, const CpuTarget& target) {
+  return reduction * cols * elem_bytes > target.l2_bytes / 2 && reduction > kReductionStep;
+}
+
 CacheTile search_cache_tile(int64_t rows, int64_t reduction, int64_t cols, int elem_bytes,
                             int tile_rows, int64_t tile_width, const CpuTarget& target) {
-  CacheTile none;
-  if (reduction * cols * elem_bytes <= target.l2_bytes / 2 || reduction <= kReductionStep) {
-    return none;
-  }
+  if (!wants_cache_tiles(reduction, cols, elem_bytes, target)) return CacheTile{};
   CacheTile t;
   t.kc = even_block(reduction, target.l1_bytes / 4 / (tile_rows * elem_bytes), kReductionStep);
   t.nc = even_block(cols, target.l2_bytes / 8 / (t.kc * elem_bytes), tile_width);

@@ -34,8 +34,12 @@ struct CacheTile {
   int64_t nc = 0;  // columns per macro block, a multiple of the register tile's; 0: all
 };
 
+// Whether a reduction x cols panel of B (elem_bytes each) wants cache tiles: it leaves half of
+// L2, and the reduction has more than one block's minimum (16 steps).
+bool wants_cache_tiles(int64_t reduction, int64_t cols, int elem_bytes, const CpuTarget& target);
+
 // rows x reduction times reduction x cols, elem_bytes each; the register tile has tile_rows
-// rows and tile_width columns.
+// rows and tile_width columns. No tiles (kc == 0) where wants_cache_tiles is false.
 CacheTile search_cache_tile(int64_t rows, int64_t reduction, int64_t cols, int elem_bytes,
                             int tile_rows, int64_t tile_width, const CpuTarget& target);
 

@@ -34,6 +34,16 @@ struct PackedOperand {
 
 int64_t tile_width(const RegisterTile& tile) { return int64_t(tile.vectors) * tile.lanes; }
 
+// A loop of one trip that binds `var` to `start` (a block's first index, computed from the
+// parallel loop's variable) for `body`; `step` is the block's size.
+StmtPtr one_trip_loop(const std::string& var, ExprPtr start, int64_t step, StmtPtr body) {
+  auto s = loop::for_loop(var, 0, 0, {std::move(body)});
+  s->lo = start;
+  s->hi = loop::idx_add(std::move(start), loop::int_const(1));
+  s->step = step;
+  return s;
+}
+
 // Emits the tiles of one Match.
 class TileEmitter {
  public:
@@ -120,13 +130,6 @@ class TileEmitter {
   StmtPtr macro_blocks(StmtPtr body) const {
     int64_t row_blocks = (m_.x_hi - m_.x_lo + cache_.mc - 1) / cache_.mc;
     const std::string p = x1_ + "$blk";
-    auto one_trip = [](const std::string& var, ExprPtr start, int64_t step, StmtPtr inner) {
-      auto s = loop::for_loop(var, 0, 0, {std::move(inner)});
-      s->lo = start;
-      s->hi = loop::idx_add(start, loop::int_const(1));
-      s->step = step;
-      return s;
-    };
     ExprPtr row_block = loop::int_const(0), column_block = loop::var(p);
     if (row_blocks > 1) {
       row_block = loop::op(OpKind::Mod, DType::I64, {loop::var(p), loop::int_const(row_blocks)});
@@ -135,8 +138,9 @@ class TileEmitter {
     auto start = [](int64_t lo, ExprPtr block, int64_t size) {
       return loop::idx_add(loop::int_const(lo), loop::idx_mul(std::move(block), size));
     };
-    StmtPtr rows = one_trip(x1_, start(m_.x_lo, row_block, cache_.mc), cache_.mc, std::move(body));
-    StmtPtr columns = one_trip(jc_, start(m_.j_lo, column_block, cache_.nc), cache_.nc, rows);
+    StmtPtr rows =
+        one_trip_loop(x1_, start(m_.x_lo, row_block, cache_.mc), cache_.mc, std::move(body));
+    StmtPtr columns = one_trip_loop(jc_, start(m_.j_lo, column_block, cache_.nc), cache_.nc, rows);
     return macro_block_runs(p, row_blocks * column_blocks(), columns);
   }
 
@@ -737,18 +741,10 @@ StmtPtr column_tiles_loop(const Match& m, const TileEmitter& emitter, StmtPtr ba
   rows.hi = loop::op(OpKind::Min, DType::I64, {bound(next_group), hi});
   ExprPtr start =
       loop::idx_add(loop::int_const(m.j_lo), loop::idx_mul(tile, emitter.column_width()));
-  auto column = std::make_shared<Stmt>(*loop::for_loop(emitter.column_var(), 0, 0, {band}));
-  column->lo = start;
-  column->hi = loop::idx_add(start, loop::int_const(1));  // one tile
-  column->step = emitter.column_width();
+  StmtPtr column = one_trip_loop(emitter.column_var(), start, emitter.column_width(), band);
   return loop::independent_loop(p, 0, tiles * groups, {column}, true);
 }
 
-// A matmul (one reduction loop) whose weights' panel leaves half of L2: GotoBLAS's cache tiles
-// (cache_tile_search.h), the panel streamed from L2 by tall register tiles.
-bool streams_panel(const Match& m, const CpuTarget& target) {
-  return panel_bytes(m) > target.l2_bytes / 2 && loop::trip_count(*m.chain[0]) > 16;
-}
 
 // The row loop is the kernel's outermost loop (a matmul, a 1x1 conv over coalesced pixels), not
 // inside others that would run its cache tiles again each (a strided 1x1 conv's rows of one
@@ -773,7 +769,11 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
     if (!m) return kernel;
   }
   bool one_loop = m->chain.size() == 1 && const_bounds(*m->chain[0]);
-  bool cache_tiled = one_loop && streams_panel(*m, target) && rows_outermost(out, *m);
+  // GotoBLAS's cache tiles (cache_tile_search.h), the panel streamed from L2 by tall tiles.
+  bool cache_tiled = one_loop &&
+                     wants_cache_tiles(loop::trip_count(*m->chain[0]), m->j_hi - m->j_lo,
+                                       dtype_bits(m->dtype) / 8, target) &&
+                     rows_outermost(out, *m);
   RegisterTile tile = search_register_tile(m->x_hi - m->x_lo, m->j_hi - m->j_lo,
                                            dtype_bits(m->dtype), target, cache_tiled);
   if (cache_tiled && m->x_hi - m->x_lo <= tile.rows) {  // one row tile: no reuse to block for
