@@ -24,7 +24,8 @@ namespace plaidml::jit {
 // four a thread split their rows into groups; packed blocks in L1 where a column tile's outputs
 // are few; 12: GotoBLAS cache tiles with column blocks and taller register tiles for matmuls
 // whose weights leave L2, the next weight block prefetched a line a step, a run of blocks a
-// thread; reshapes are views of their operand's buffer.
-inline constexpr int kCompilerRevision = 12;
+// thread; reshapes are views of their operand's buffer; 13: full register tiles' innermost
+// reduction loops unrolled four times (loop metadata for LLVM).
+inline constexpr int kCompilerRevision = 13;
 
 }  // namespace plaidml::jit

@@ -97,6 +97,9 @@ struct Stmt {
   // maps the parallel loop and the independent constant-bound loops perfectly nested in it (the
   // kernel's "band") to work-items.
   bool independent = false;
+  // kFor (CPU only): unroll the loop this many times (a hint to LLVM; 0: its own choice). The
+  // GPU emitters ignore it.
+  int unroll = 0;
   ExprPtr cond;   // kIf
   // kPrefetch (CPU only): a hint to bring the cache line of element `index` of `slot` closer;
   // it reads nothing the program sees, and an index past the slot's end is allowed.

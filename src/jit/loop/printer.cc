@@ -80,10 +80,11 @@ void Printer::stmt(const Stmt& s, int depth, std::string& out) const {
       out += pad + "}\n";
       return;
     case StmtKind::kFor:
-      out += fmt::format("{}{}for {} in [{}, {}){} {{\n", pad,
+      out += fmt::format("{}{}for {} in [{}, {}){}{} {{\n", pad,
                          s.parallel ? "parallel " : (s.independent ? "independent " : ""),
                          s.var, to_string(*s.lo), to_string(*s.hi),
-                         s.step == 1 ? "" : fmt::format(" step {}", s.step));
+                         s.step == 1 ? "" : fmt::format(" step {}", s.step),
+                         s.unroll == 0 ? "" : fmt::format(" unroll {}", s.unroll));
       print_body(s.body, depth + 1, out);
       out += pad + "}\n";
       return;

@@ -280,6 +280,19 @@ class TileEmitter {
     return {main, rest};
   }
 
+  // A full tile's innermost reduction loop runs unrolled this many times (by LLVM): one trip
+  // is a few dozen FMAs, and the loop's own increment, compare and branch took issue slots
+  // from them (docs/cpu-schedule.md).
+  static constexpr int kUnroll = 4;
+
+  // Unrolled: a full tile's loop, unless its bounds are constants with fewer trips than copies
+  // (a 3x3 conv's loop over the filter's columns).
+  bool unrolls(const Stmt& loop_stmt, const std::vector<int>& rows, int vectors) const {
+    bool few = loop_stmt.lo->is_const() && loop_stmt.hi->is_const() &&
+               loop_stmt.hi->int_value - loop_stmt.lo->int_value < kUnroll;
+    return !few && rows.size() == static_cast<size_t>(tile_.rows) && vectors == tile_.vectors;
+  }
+
   // Packed panels in reduction blocks: the first row tile of each block reads the block from
   // memory while nothing else runs (a model's weights are not in cache), so every step of a
   // block prefetches the same step of the next block into L2, one cache line at a time.
@@ -495,6 +508,7 @@ class TileEmitter {
       if (sets > 1 && k == innermost_for_) {
         return split_loop(*copy, k, rows, vectors, guards_hold, sets);
       }
+      if (k == innermost_for_ && unrolls(*copy, rows, vectors)) copy->unroll = kUnroll;
       copy->body = chain(k + 1, rows, vectors, guards_hold, sets, set);
       return {copy};
     }

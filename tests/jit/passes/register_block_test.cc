@@ -105,6 +105,27 @@ TEST_CASE("padding guards on the parallel loop: one test per tile, per row when 
   }
 }
 
+TEST_CASE("a full tile's reduction loop is unrolled four times by LLVM; edge tiles' are not") {
+  // AVX-512: 13 rows in tiles of 6 leave an edge tile of one row; 40 columns leave a masked one.
+  std::vector<Shape> shapes = {Shape(DType::F32, {13, 37}), Shape(DType::F32, {37, 40})};
+  std::string text = scheduled(kMatmul, shapes, 512);
+  INFO(text);
+  CHECK(text.find("for k in [0, 37) unroll 4 {") != std::string::npos);
+  CHECK(text.find("for k in [0, 37) {") != std::string::npos);  // the edge tiles
+  // A 3x3 conv's loops over the filter (three trips) are not unrolled, its channels are.
+  std::string conv = scheduled(kConvBiasRelu, {Shape(DType::F32, {1, 8, 8, 16}),
+                                               Shape(DType::F32, {3, 3, 16, 64}),
+                                               Shape(DType::F32, {64})}, 512);
+  INFO(conv);
+  CHECK(conv.find("for ci in [0, 16) unroll 4 {") != std::string::npos);
+  CHECK(conv.find("in [0, 3) unroll") == std::string::npos);
+  // Reductions of fewer trips than copies, and remainders of every size, on this host.
+  for (int64_t k : {1, 3, 4, 5, 6, 7, 37}) {
+    check_against_interpreter(
+        kMatmul, {random(DType::F32, {13, k}, 60 + k), random(DType::F32, {k, 40}, 61 + k)});
+  }
+}
+
 TEST_CASE("register-blocked kernels match the interpreter at tile and vector edges") {
   for (int64_t m : {1, 5, 6, 13, 31}) {
     for (int64_t n : {15, 16, 17, 48, 80, 97}) {

@@ -230,10 +230,23 @@ class KernelEmitter {
     PLAIDML_TRY(body(s.body));
     Value* next = b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), iv), step, "", true, true);
     b_.CreateStore(next, iv);
-    b_.CreateBr(header);
+    llvm::BranchInst* back = b_.CreateBr(header);
+    if (s.unroll > 1) back->setMetadata(llvm::LLVMContext::MD_loop, unroll_metadata(s.unroll));
     b_.SetInsertPoint(exit);
     vars_[s.var].pop_back();
     return Status::ok();
+  }
+
+  // The loop's own metadata node (its first operand is itself) asking LLVM's unroller for
+  // `count` copies of the body.
+  llvm::MDNode* unroll_metadata(int count) {
+    auto& ctx = b_.getContext();
+    llvm::Metadata* hint[] = {llvm::MDString::get(ctx, "llvm.loop.unroll.count"),
+                              llvm::ConstantAsMetadata::get(b_.getInt32(count))};
+    llvm::Metadata* ops[] = {nullptr, llvm::MDNode::get(ctx, hint)};
+    llvm::MDNode* loop = llvm::MDNode::getDistinct(ctx, ops);
+    loop->replaceOperandWith(0, loop);
+    return loop;
   }
 
   Status if_then(const Stmt& s) {
