@@ -20,7 +20,8 @@ int64_t even_block(int64_t extent, int64_t limit, int64_t unit) {
 }  // namespace
 
 bool wants_cache_tiles(int64_t reduction, int64_t cols, int elem_bytes, const CpuTarget& target) {
-  return reduction * cols * elem_bytes > target.l2_bytes / 2 && reduction > kReductionStep;
+  return reduction * cols * elem_bytes * target.threads > target.l2_bytes / 2 &&
+         reduction > kReductionStep;
 }
 
 CacheTile search_cache_tile(int64_t rows, int64_t reduction, int64_t cols, int elem_bytes,

@@ -114,13 +114,14 @@ PackedDense packed_dense(int64_t m, int64_t k, int64_t n, const passes::CpuTarge
 }
 
 TEST_CASE("weight packing: reduction blocks keep a panel in L1 unless rows and outputs leave L2") {
-  // AVX2 (tiles of 24 columns: 96 bytes of panel per reduction step), 1 MiB of L2; weights of at
-  // most half of L2, so not GotoBLAS's cache tiles (the next test). Rows of 300 x 512 floats
+  // AVX2 (tiles of 24 columns: 96 bytes of panel per reduction step), 1 MiB of L2, one thread;
+  // weights of at most half of L2, so not GotoBLAS's cache tiles (the next test; with two
+  // threads, each reading the whole panel, they would be). Rows of 300 x 512 floats
   // (600 KiB) leave L2, but a column tile's 300 x 24 outputs (28 KiB) are few: blocks within half
   // of L1 again (at most 160 steps), equal ones (4 x 128, not 160 + 160 + 160 + 32). Rows of
   // 800 x 256 (800 KiB) would be read again from L3 once per block, and a column tile's 800 x 24
   // outputs (75 KiB) again from L2: a quarter of L2 holds the whole reduction (no blocks).
-  passes::CpuTarget avx2 = passes::cpu_target_for(256, 2);
+  passes::CpuTarget avx2 = passes::cpu_target_for(256, 1);
   for (auto [m, k, n, block] : {std::tuple{800, 256, 256, 0}, std::tuple{300, 512, 256, 128}}) {
     CAPTURE(m);
     CAPTURE(k);
