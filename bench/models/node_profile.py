@@ -1,6 +1,6 @@
 """Layer by layer beside onnxruntime: each of plaidml's kernel launches in a model, matched to the
 onnxruntime node that computes the same ONNX output, both timed in one process (the fastest of
---runs for each), sorted by how much longer ours takes.
+--runs for each, or with --stat median the median), sorted by how much longer ours takes.
 
     python bench/models/node_profile.py MODEL.onnx --threads 1 --runs 20 --top 25
     python bench/models/node_profile.py bert.onnx --dim sequence=128
@@ -41,8 +41,8 @@ def random_feeds(model, symbolic):
     return feeds
 
 
-def ours(path, feeds, threads, runs):
-    """[(ONNX node names, fastest us, flops, kernel name)] per launch, in launch order."""
+def ours(path, feeds, threads, runs, stat):
+    """[(ONNX node names, us by `stat`, flops, kernel name)] per launch, in launch order."""
     program = plaidml.onnx.load(path)
     ctx = plaidml.Context(device="cpu:0", num_threads=threads)
     for _ in range(3):
@@ -55,15 +55,15 @@ def ours(path, feeds, threads, runs):
     per_run = len(kernels) // runs
     launches = []
     for i in range(per_run):
-        fastest = min(kernels[r * per_run + i]["dur"] for r in range(runs))
+        fastest = stat(kernels[r * per_run + i]["dur"] for r in range(runs))
         args = kernels[i].get("args", {})
         nodes = set(re.findall(r"(\S+) \(", args.get("ops", "")))
         launches.append((nodes, fastest, args.get("flops", 0), kernels[i]["name"]))
     return launches
 
 
-def theirs(path, feeds, threads, runs):
-    """{onnxruntime node name: fastest us}."""
+def theirs(path, feeds, threads, runs, stat):
+    """{onnxruntime node name: us by `stat`}."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
@@ -75,12 +75,11 @@ def theirs(path, feeds, threads, runs):
         session.run(None, feeds)
     with open(session.end_profiling()) as f:
         events = json.load(f)
-    fastest = collections.defaultdict(lambda: float("inf"))
+    durations = collections.defaultdict(list)
     for e in events:
         if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):
-            name = e["name"][:-len("_kernel_time")]
-            fastest[name] = min(fastest[name], e["dur"])
-    return fastest
+            durations[e["name"][:-len("_kernel_time")]].append(e["dur"])
+    return {name: stat(d[-runs:]) for name, d in durations.items()}
 
 
 def main():
@@ -89,6 +88,9 @@ def main():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--top", type=int, default=25)
+    p.add_argument("--stat", choices=["fastest", "median"], default="fastest",
+                   help="each launch's time over the runs: the fastest (the kernel's own speed) "
+                        "or the median (what a run typically pays, cache misses included)")
     p.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
                    help="size of a symbolic input dimension (default 1), e.g. sequence=128")
     args = p.parse_args()
@@ -96,11 +98,12 @@ def main():
     model = onnx.load(args.model)
     producer = {out: node.name for node in model.graph.node for out in node.output}
     feeds = random_feeds(model, symbolic)
-    launches = ours(args.model, feeds, args.threads, args.runs)
-    nodes = theirs(args.model, feeds, args.threads, args.runs)
-    print("plaidml: %.2f ms in %d launches; onnxruntime: %.2f ms in %d nodes (sums of fastest)" %
+    stat = min if args.stat == "fastest" else lambda values: float(np.median(list(values)))
+    launches = ours(args.model, feeds, args.threads, args.runs, stat)
+    nodes = theirs(args.model, feeds, args.threads, args.runs, stat)
+    print("plaidml: %.2f ms in %d launches; onnxruntime: %.2f ms in %d nodes (sums of %s)" %
           (sum(l[1] for l in launches) / 1e3, len(launches), sum(nodes.values()) / 1e3,
-           len(nodes)))
+           len(nodes), args.stat))
     used, rows = set(), []
     for name, us in nodes.items():
         stripped = re.sub(r"_nchwc$", "", name)

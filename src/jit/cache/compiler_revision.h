@@ -25,7 +25,8 @@ namespace plaidml::jit {
 // are few; 12: GotoBLAS cache tiles with column blocks and taller register tiles for matmuls
 // whose weights leave L2, the next weight block prefetched a line a step, a run of blocks a
 // thread; reshapes are views of their operand's buffer; 13: full register tiles' innermost
-// reduction loops unrolled four times (loop metadata for LLVM).
-inline constexpr int kCompilerRevision = 13;
+// reduction loops unrolled four times (loop metadata for LLVM); 14: cache tiles where the panel
+// times the threads leaves half of L2, an epilogue's residual prefetched before the reduction.
+inline constexpr int kCompilerRevision = 14;
 
 }  // namespace plaidml::jit

@@ -126,6 +126,29 @@ TEST_CASE("a full tile's reduction loop is unrolled four times by LLVM; edge til
   }
 }
 
+TEST_CASE("an epilogue's residual is prefetched before the reduction, a line per vector") {
+  // relu(x W + b) + r on AVX-512: r's lines for the tile's rows and vectors are fetched into L2
+  // while the reduction runs (in a model r comes from memory); b, one row for all, is not.
+  const char* residual =
+      "function (A[M, K], W[K, N], B[N], R[M, N]) -> (O) {\n"
+      "  C[i, j : M, N] = +(A[i, k] * W[k, j]);\n"
+      "  O = relu(C + B) + R;\n"
+      "}";
+  std::vector<Shape> shapes = {Shape(DType::F32, {40, 64}), Shape(DType::F32, {64, 32}),
+                               Shape(DType::F32, {32}), Shape(DType::F32, {40, 32})};
+  std::string text = scheduled(residual, shapes, 512);
+  INFO(text);
+  size_t first = text.find("prefetch s3[");
+  REQUIRE(first != std::string::npos);
+  CHECK(first < text.find("for k in"));
+  CHECK(text.find("prefetch s3[(((i$rb + 1) * 32) + 16)]") != std::string::npos);
+  CHECK(text.find("prefetch s2[") == std::string::npos);
+  check_against_interpreter(residual, {random(DType::F32, {40, 64}, 70),
+                                       random(DType::F32, {64, 32}, 71),
+                                       random(DType::F32, {32}, 72),
+                                       random(DType::F32, {40, 32}, 73)});
+}
+
 TEST_CASE("register-blocked kernels match the interpreter at tile and vector edges") {
   for (int64_t m : {1, 5, 6, 13, 31}) {
     for (int64_t n : {15, 16, 17, 48, 80, 97}) {
