@@ -26,7 +26,8 @@ namespace plaidml::jit {
 // whose weights leave L2, the next weight block prefetched a line a step, a run of blocks a
 // thread; reshapes are views of their operand's buffer; 13: full register tiles' innermost
 // reduction loops unrolled four times (loop metadata for LLVM); 14: cache tiles where the panel
-// times the threads leaves half of L2, an epilogue's residual prefetched before the reduction.
-inline constexpr int kCompilerRevision = 14;
+// times the threads leaves half of L2, an epilogue's residual prefetched before the reduction;
+// 15: a packed reduction block's next-block prefetch one line a step, turning with the row tile.
+inline constexpr int kCompilerRevision = 15;
 
 }  // namespace plaidml::jit

@@ -68,6 +68,8 @@ class TileEmitter {
   }
 
   const std::string& column_var() const { return j0_; }
+  // The band's loop around the rows, where it is another loop (a conv's image rows).
+  void set_band_var(std::string var) { band_var_ = std::move(var); }
   const std::string& k0_var() const { return k0_; }
   int64_t column_width() const { return tile_width(tile_); }
 
@@ -295,19 +297,33 @@ class TileEmitter {
 
   // Packed panels in reduction blocks: the first row tile of each block reads the block from
   // memory while nothing else runs (a model's weights are not in cache), so every step of a
-  // block prefetches the same step of the next block into L2, one cache line at a time.
+  // block prefetches the same step of the next block into L2. One line a step, which of the
+  // tile's lines turning with the row tile (rotation()): every row tile had fetched all of them,
+  // the same lines again in each of a column tile's dozens of row tiles, and the prefetches'
+  // issue slots cost ResNet-50's 3x3 convs more than the cold weights had (docs/cpu-schedule.md).
   std::vector<StmtPtr> next_block_prefetches(int vectors) const {
     if (!packed_ || cache_.kc == 0) return {};
     if (!columns_outer_) return {spread_next_block_prefetch()};
-    const int line = 64 / (dtype_bits(m_.dtype) / 8);
+    const int64_t line = 64 / (dtype_bits(m_.dtype) / 8);
+    int64_t lines = std::max<int64_t>(1, int64_t(vectors) * tile_.lanes / line);
     std::map<std::string, ExprPtr> next = {
         {m_.chain[k_index_]->var, loop::idx_add(loop::var(m_.chain[k_index_]->var),
                                                 loop::int_const(cache_.kc))}};
-    std::vector<StmtPtr> out;
-    for (int64_t e = 0; e < int64_t(vectors) * tile_.lanes; e += line) {
-      out.push_back(loop::prefetch(packed_->slot, loop::substitute(packed_element(e), next)));
+    ExprPtr index = loop::substitute(packed_element(0), next);
+    if (lines > 1) {
+      ExprPtr which = loop::op(OpKind::Mod, DType::I64, {rotation(), loop::int_const(lines)});
+      index = loop::idx_add(index, loop::idx_mul(which, line));
     }
-    return out;
+    return {loop::prefetch(packed_->slot, index)};
+  }
+
+  // A count that steps by one from row tile to row tile: the tile's index in its image row,
+  // plus the image row where the band loops over them (a 3x3 conv), so that consecutive rows
+  // start on different lines.
+  ExprPtr rotation() const {
+    ExprPtr tile = loop::op(OpKind::Div, DType::I64, {loop::var(x0_), loop::int_const(tile_.rows)});
+    if (band_var_.empty()) return tile;
+    return loop::idx_add(tile, loop::var(band_var_));
   }
 
   // GotoBLAS's cache tiles (emit()): a macro block's first row tile would read each KC x NC
@@ -620,7 +636,7 @@ class TileEmitter {
     int64_t start = 0, offset = 0;
   };
   std::optional<PanelAt> masked_panel_;
-  std::string x0_, j0_, x1_, jc_, k0_;
+  std::string x0_, j0_, x1_, jc_, k0_, band_var_;
   ExprPtr value_, init_, finish_, packed_source_;
 };
 
@@ -849,6 +865,7 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
   if (!emitter.prepare()) return kernel;
   if (packed) *slots = std::move(new_slots);
   size_t top = top_parallel_index(out);
+  if (out.body->body[top].get() != m->x_loop) emitter.set_band_var(out.body->body[top]->var);
   // The chain's statements belong to the x loop, which the next line replaces.
   int64_t k_lo = m->chain.empty() ? 0 : m->chain[k_index]->lo->int_value;
   int64_t k_hi = m->chain.empty() ? 0 : m->chain[k_index]->hi->int_value;

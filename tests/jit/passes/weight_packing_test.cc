@@ -184,10 +184,14 @@ TEST_CASE("weight packing: a 3x3 conv's 64-wide panels in blocks of 8 channels, 
   std::string kernel = loop::to_string(s.lowered.kernels.at(0));
   CAPTURE(kernel);
   CHECK(kernel.find("$kc in [0, 64) step 8 {") != std::string::npos);
-  // Each step prefetches the same step of the next block (ci + 8), one line of 16 floats at a
-  // time; the last block's point past the panel (prefetches never fault).
-  CHECK(kernel.find("prefetch s2[(((((co$rb * 576) + 48) + ((ci + 8) * 64)) + (i * 12288)) + "
-                    "(j * 4096))]") != std::string::npos);
+  // Each step prefetches the same step of the next block (ci + 8), one line of 16 floats; which
+  // of the tile's four lines turns with the row tile (its image row y, plus its place in the
+  // row), so that the tiles together fetch every line. The last block's point past the panel
+  // (prefetches never fault).
+  CHECK(kernel.find("prefetch s2[(((((co$rb * 576) + ((ci + 8) * 64)) + (i * 12288)) + "
+                    "(j * 4096)) + ((y % 4) * 16))]") != std::string::npos);
+  CHECK(kernel.find("(((1 + y) % 4) * 16))]") != std::string::npos);
+  CHECK(kernel.find("+ 48) + ((ci + 8) * 64))") == std::string::npos);
   check_numbers(bound, {positive({1, 7, 7, 64}, 3)}, cpu);
 }
 
