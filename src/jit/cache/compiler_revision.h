@@ -27,7 +27,8 @@ namespace plaidml::jit {
 // thread; reshapes are views of their operand's buffer; 13: full register tiles' innermost
 // reduction loops unrolled four times (loop metadata for LLVM); 14: cache tiles where the panel
 // times the threads leaves half of L2, an epilogue's residual prefetched before the reduction;
-// 15: a packed reduction block's next-block prefetch one line a step, turning with the row tile.
-inline constexpr int kCompilerRevision = 15;
+// 15: a packed reduction block's next-block prefetch one line a step, turning with the row tile;
+// 16: packed panels outermost with one tile a thread where the parallel loop is image rows.
+inline constexpr int kCompilerRevision = 16;
 
 }  // namespace plaidml::jit

@@ -751,9 +751,16 @@ int64_t packed_block_budget(const Match& m, int64_t width, const std::vector<Buf
 // Packed panels go outermost (each panel's reduction block in L1 while every row reads it) where
 // the whole panel leaves L2's quarter and there are column tiles for every thread to own several;
 // otherwise the rows stay outermost and each row tile reads the panels from L2, contiguously.
-bool panels_outer(const Match& m, const RegisterTile& tile, const CpuTarget& target) {
-  return panel_bytes(m) > target.l2_bytes / 4 &&
-         column_tiles(m, tile) >= 4 * int64_t(target.threads);
+// With several threads and fewer tiles, the panels go outermost too where the kernel's parallel
+// loop runs over image rows (a 3x3 conv; row_groups then splits each tile's rows): the image
+// rows split between the threads, and each read the whole panel, from memory in a model
+// (ResNet-50's 28x28 3x3 convs of 128 channels, two tiles of 64 on AVX-512 and a 590 KB panel:
+// 0.90 of their median time in the model at two threads, docs/cpu-schedule.md).
+bool panels_outer(const Match& m, const RegisterTile& tile, bool image_rows,
+                  const CpuTarget& target) {
+  int64_t tiles = column_tiles(m, tile), threads = target.threads;
+  if (panel_bytes(m) <= target.l2_bytes / 4) return false;
+  return tiles >= 4 * threads || (threads > 1 && tiles >= threads && image_rows);
 }
 
 // The kernel's slots from its rewritten body (packing swaps the constant's slot for the packed
@@ -815,6 +822,13 @@ bool rows_outermost(const loop::Kernel& kernel, const Match& m) {
   return kernel.body->body[top_parallel_index(kernel)].get() == m.x_loop;
 }
 
+// The kernel's parallel loop is another than the rows, with constant bounds and unit steps (a
+// conv's image rows), which row_groups can split.
+bool image_rows_parallel(const loop::Kernel& kernel, const Match& m) {
+  const Stmt& top = *kernel.body->body[top_parallel_index(kernel)];
+  return &top != m.x_loop && top.parallel && const_bounds(top);
+}
+
 }  // namespace
 
 loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
@@ -851,7 +865,9 @@ loop::Kernel register_block(const loop::Kernel& kernel, const CpuTarget& target,
   std::optional<PackedOperand> packed = choose_packing(*m, tile, target, slots);
   bool columns_outer = few_rows_for_threads(*m, tile, target) ||
                        (cache.kc == 0 && (wants_columns_outer(*m, tile, target) ||
-                                          (packed && panels_outer(*m, tile, target))));
+                                          (packed && panels_outer(*m, tile,
+                                                                  image_rows_parallel(out, *m),
+                                                                  target))));
   if (columns_outer) cache = CacheTile{};  // reduction blocks, if any, come from reduction_block
   size_t k_index = 0;
   if (columns_outer) {

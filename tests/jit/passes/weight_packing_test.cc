@@ -195,6 +195,33 @@ TEST_CASE("weight packing: a 3x3 conv's 64-wide panels in blocks of 8 channels, 
   check_numbers(bound, {positive({1, 7, 7, 64}, 3)}, cpu);
 }
 
+TEST_CASE("weight packing: two threads, two column tiles: the panels outermost, rows in groups") {
+  // A 3x3 conv of 64 -> 128 channels (a 288 KiB panel, beyond a quarter of a 1 MiB L2) in two
+  // 64-column tiles on AVX-512. On two threads its image rows would split between the threads,
+  // each reading the whole panel; the tiles go outermost instead, each tile's rows in groups
+  // (ResNet-50's 28x28 3x3 convs of 128 channels). On one thread the rows stay outermost.
+  const char* text =
+      "function (I[N, H, W, CI]) -> (O) {\n"
+      "  K = constant(f32[3, 3, 64, 128], digest \"0000000000000003\");\n"
+      "  C[n, y, x, co : N, H, W, 128] = +(I[n, y + i - 1, x + j - 1, ci] * K[i, j, ci, co]);\n"
+      "  O = relu(C);\n"
+      "}";
+  ir::BoundProgram bound = bind_with_constants(text, {Shape(DType::F32, {1, 8, 8, 64})}, 13);
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    passes::CpuTarget cpu = passes::cpu_target_for(512, threads);
+    cpu.l1_bytes = 48 * 1024;
+    cpu.l2_bytes = 1024 * 1024;
+    Scheduled s = schedule(bound, cpu);
+    std::string kernel = loop::to_string(s.lowered.kernels.at(0));
+    CAPTURE(kernel);
+    bool grouped = kernel.find("parallel for co$rb$grp in [0, 8)") != std::string::npos;
+    CHECK(grouped == (threads == 2));
+    CHECK((kernel.find("parallel for y in [0, 8)") != std::string::npos) == (threads == 1));
+    check_numbers(bound, {positive({1, 8, 8, 64}, 4)}, cpu);
+  }
+}
+
 TEST_CASE("weight packing: a padded 3x3 conv whose weights are a constant, with bias and relu") {
   // 7x7 image (every row a border or interior piece of the jigsaw), 200 output channels (a
   // narrow last tile), KH*KW*CI = 576 rows in reduction blocks of the input channels.
