@@ -28,7 +28,8 @@ namespace plaidml::jit {
 // reduction loops unrolled four times (loop metadata for LLVM); 14: cache tiles where the panel
 // times the threads leaves half of L2, an epilogue's residual prefetched before the reduction;
 // 15: a packed reduction block's next-block prefetch one line a step, turning with the row tile;
-// 16: packed panels outermost with one tile a thread where the parallel loop is image rows.
-inline constexpr int kCompilerRevision = 16;
+// 16: packed panels outermost with one tile a thread where the parallel loop is image rows;
+// 17: cache tiles where the panel times the threads leaves a quarter of L2.
+inline constexpr int kCompilerRevision = 17;
 
 }  // namespace plaidml::jit

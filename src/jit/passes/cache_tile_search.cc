@@ -20,7 +20,7 @@ int64_t even_block(int64_t extent, int64_t limit, int64_t unit) {
 }  // namespace
 
 bool wants_cache_tiles(int64_t reduction, int64_t cols, int elem_bytes, const CpuTarget& target) {
-  return reduction * cols * elem_bytes * target.threads > target.l2_bytes / 2 &&
+  return reduction * cols * elem_bytes * target.threads > target.l2_bytes / 4 &&
          reduction > kReductionStep;
 }
 

@@ -35,11 +35,11 @@ struct CacheTile {
 };
 
 // Whether a reduction x cols panel of B (elem_bytes each) wants cache tiles: the panels that
-// the threads read leave half of L2 (without cache tiles the rows split between the threads and
-// every thread reads the whole panel, in a model from memory, while its first row tile does
-// little else; with them the column blocks split between the threads and each block is
-// prefetched during the one before), and the reduction has more than one block's minimum (16
-// steps).
+// the threads read leave a quarter of L2 (without cache tiles the rows split between the threads
+// and every thread reads the whole panel, in a model from memory, while its first row tile does
+// little else, and then from L2 beside the rows it reads; with them the column blocks split
+// between the threads and each block is prefetched during the one before), and the reduction
+// has more than one block's minimum (16 steps).
 bool wants_cache_tiles(int64_t reduction, int64_t cols, int elem_bytes, const CpuTarget& target);
 
 // rows x reduction times reduction x cols, elem_bytes each; the register tile has tile_rows

@@ -114,26 +114,36 @@ PackedDense packed_dense(int64_t m, int64_t k, int64_t n, const passes::CpuTarge
 }
 
 TEST_CASE("weight packing: reduction blocks keep a panel in L1 unless rows and outputs leave L2") {
-  // AVX2 (tiles of 24 columns: 96 bytes of panel per reduction step), 1 MiB of L2, one thread;
-  // weights of at most half of L2, so not GotoBLAS's cache tiles (the next test; with two
-  // threads, each reading the whole panel, they would be). Rows of 300 x 512 floats
-  // (600 KiB) leave L2, but a column tile's 300 x 24 outputs (28 KiB) are few: blocks within half
-  // of L1 again (at most 160 steps), equal ones (4 x 128, not 160 + 160 + 160 + 32). Rows of
-  // 800 x 256 (800 KiB) would be read again from L3 once per block, and a column tile's 800 x 24
-  // outputs (75 KiB) again from L2: a quarter of L2 holds the whole reduction (no blocks).
+  // Stride-2 1x1 convs (their rows are one image row's pixels, not the kernel's outermost loop,
+  // so never GotoBLAS's cache tiles) on AVX2, 1 MiB of L2, one thread; the panels outermost
+  // (beyond a quarter of L2). A 20x20x640 input (1 MiB) leaves half of L2, but a column tile's
+  // 10 x 10 x 16 outputs (6 KiB) are few: blocks within half of L1 (64 bytes of panel a step: at
+  // most 256 steps), even ones (224 + 224 + 192, not 256 + 256 + 128). A 56x56x256 input
+  // (3.1 MiB) would be read again from L3 once per block, and a column tile's 28 x 28 x 24
+  // outputs (74 KiB) again from L2: a quarter of L2 holds the whole reduction (no blocks).
+  const char* strided =
+      "function (I[N, H, W, CI]) -> (O) {{\n"
+      "  K = constant(f32[{0}, {1}], digest \"{0:016x}\");\n"
+      "  O[n, y, x, co : N, H / 2, W / 2, {1}] = +(I[n, 2 * y, 2 * x, ci] * K[ci, co]);\n"
+      "}}";
   passes::CpuTarget avx2 = passes::cpu_target_for(256, 1);
-  for (auto [m, k, n, block] : {std::tuple{800, 256, 256, 0}, std::tuple{300, 512, 256, 128}}) {
-    CAPTURE(m);
+  avx2.l2_bytes = 1024 * 1024;
+  for (auto [hw, k, n, block] : {std::tuple{56, 256, 512, 0}, std::tuple{20, 640, 256, 224}}) {
+    CAPTURE(hw);
     CAPTURE(k);
-    PackedDense d = packed_dense(m, k, n, avx2);
-    const std::string& text = d.kernel;
+    ir::BoundProgram bound = bind_with_constants(fmt::format(fmt::runtime(strided), k, n),
+                                                 {Shape(DType::F32, {1, hw, hw, k})}, 6);
+    Scheduled sched = schedule(bound, avx2);
+    REQUIRE(packed_slots(sched.lowered) == 1);
+    std::string text = loop::to_string(sched.lowered.kernels.at(0));
     CAPTURE(text);
+    CHECK(text.find("parallel for co$rb") != std::string::npos);
     if (block > 0) {
       CHECK(text.find(fmt::format("$kc in [0, {}) step {} {{", k, block)) != std::string::npos);
     } else {
       CHECK(text.find("$kc in") == std::string::npos);
     }
-    check_numbers(d.bound, {positive({m, k}, 6)}, avx2);
+    check_numbers(bound, {positive({1, hw, hw, k}, 6)}, avx2);
   }
 }
 
