@@ -445,6 +445,13 @@ PLAIDML_API plaidml_status plaidml_builder_call(plaidml_builder* builder, const 
                                                 size_t int_arg_count, const plaidml_expr* int_args,
                                                 plaidml_value* out_value);
 
+/* The number of elementwise operators and functions plaidml_builder_call knows, and the Tile
+ * name of function index (0 <= index < count, in the order of docs/tile.md section 3; the string
+ * is static), so that bindings can check that they wrap every one.
+ * Statuses: OK; INVALID_ARGUMENT (NULL, index out of range). */
+PLAIDML_API plaidml_status plaidml_function_count(size_t* out_count);
+PLAIDML_API plaidml_status plaidml_function_name(size_t index, const char** out_name);
+
 /* Gives value a user-visible name (Tile `NAME = ...`) and marks it as a program output, in
  * output order. A value that already has this name (an input passed through) is allowed.
  * Statuses: OK; INVALID_ARGUMENT (NULL, foreign value, a name given twice: the message names

@@ -62,6 +62,20 @@ std::shared_ptr<T> adopt(T* handle, void (*destroy)(T*)) {
 
 inline std::string version() { return plaidml_version(); }
 
+// The Tile names of every elementwise operator and function the library knows (docs/tile.md
+// section 3), in its order: what call() accepts.
+inline std::vector<std::string> function_names() {
+  size_t count = 0;
+  detail::check(plaidml_function_count(&count));
+  std::vector<std::string> names;
+  for (size_t i = 0; i < count; ++i) {
+    const char* name = nullptr;
+    detail::check(plaidml_function_name(i, &name));
+    names.emplace_back(name);
+  }
+  return names;
+}
+
 inline void set_log_level(plaidml_log_level level) { detail::check(plaidml_set_log_level(level)); }
 
 enum class DType : plaidml_dtype {
@@ -637,6 +651,14 @@ PLAIDML_HPP_UNARY(tanh)
 PLAIDML_HPP_UNARY(sin)
 PLAIDML_HPP_UNARY(cos)
 PLAIDML_HPP_UNARY(tan)
+PLAIDML_HPP_UNARY(sinh)
+PLAIDML_HPP_UNARY(cosh)
+PLAIDML_HPP_UNARY(asin)
+PLAIDML_HPP_UNARY(acos)
+PLAIDML_HPP_UNARY(atan)
+PLAIDML_HPP_UNARY(asinh)
+PLAIDML_HPP_UNARY(acosh)
+PLAIDML_HPP_UNARY(atanh)
 PLAIDML_HPP_UNARY(erf)
 PLAIDML_HPP_UNARY(floor)
 PLAIDML_HPP_UNARY(ceil)
@@ -675,6 +697,17 @@ inline Tensor as_int(const Tensor& x, int bits) {
 }
 inline Tensor as_uint(const Tensor& x, int bits) {
   return call("as_uint", {x}, {detail::literal_of(x, bits)});
+}
+inline Tensor as_bfloat(const Tensor& x) {
+  return call("as_bfloat", {x}, {detail::literal_of(x, 16)});
+}
+// The dims of x as a 1-D i32 tensor.
+inline Tensor shape(const Tensor& x) { return call("shape", {x}); }
+// v's rows (axis 0) at indices i (clamped into range).
+inline Tensor gather(const Tensor& v, const Tensor& i) { return call("gather", {v, i}); }
+// e's rows added at indices i into a tensor shaped like v.
+inline Tensor scatter(const Tensor& e, const Tensor& i, const Tensor& v) {
+  return call("scatter", {e, i, v});
 }
 inline Tensor reshape(const Tensor& x, const std::vector<IndexExpr>& dims) {
   return call("reshape", {x}, dims);

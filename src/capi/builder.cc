@@ -131,6 +131,29 @@ plaidml_status plaidml_builder_call(plaidml_builder* builder, const char* functi
   });
 }
 
+plaidml_status plaidml_function_count(size_t* out_count) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(out_count);
+    *out_count = static_cast<size_t>(ir::op_count());
+    return Status::ok();
+  });
+}
+
+plaidml_status plaidml_function_name(size_t index, const char** out_name) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(out_name);
+    auto count = static_cast<size_t>(ir::op_count());
+    if (index >= count) {
+      return make_error(StatusCode::kInvalidArgument,
+                        "{}: function index {} is out of range (there are {})", fn, index, count);
+    }
+    *out_name = ir::op_name(static_cast<ir::OpKind>(index)).data();
+    return Status::ok();
+  });
+}
+
 plaidml_status plaidml_builder_add_output(plaidml_builder* builder, const char* name,
                                           plaidml_value value) {
   using namespace plaidml;

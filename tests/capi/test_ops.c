@@ -44,6 +44,15 @@ static void test_op_list_and_misuse(void) {
   }
   CHECK_ERR(plaidml_op_name(count, &name), INV, "is out of range");
   CHECK_ERR(plaidml_op_name(0, NULL), INV, "'out_name' is NULL");
+  CHECK_ERR(plaidml_function_count(NULL), INV, "'out_count' is NULL");
+  CHECK_OK(plaidml_function_count(&count));
+  CHECK(count > 50);
+  CHECK_OK(plaidml_function_name(0, &name));
+  CHECK(strcmp(name, "add") == 0);
+  CHECK_OK(plaidml_function_name(count - 1, &name));
+  CHECK(name != NULL && name[0] != '\0');
+  CHECK_ERR(plaidml_function_name(count, &name), INV, "function index");
+  CHECK_ERR(plaidml_function_name(0, NULL), INV, "'out_name' is NULL");
 
   CHECK_OK(plaidml_builder_create("ops", &b));
   CHECK_OK(plaidml_builder_add_input(b, "X", 1, NULL, PLAIDML_DTYPE_FLOAT32, &x));

@@ -379,3 +379,40 @@ class ConstantTest(unittest.TestCase):
         program = b.build()
         with self.assertRaisesRegex(plaidml.PlaidMLError, "has size 3 at axis 1"):
             plaidml.run(program, {"X": np.zeros((2, 4), np.float32)})
+
+
+class FunctionCoverageTest(unittest.TestCase):
+    """Every elementwise function the library lists (plaidml_function_name) has a Python form:
+    a function of the package, or an operator of Tensor."""
+
+    OPERATORS = {"add": "__add__", "sub": "__sub__", "mul": "__mul__", "div": "__truediv__",
+                 "mod": "__mod__", "neg": "__neg__", "cmp_eq": "__eq__", "cmp_ne": "__ne__",
+                 "cmp_lt": "__lt__", "cmp_gt": "__gt__", "cmp_le": "__le__", "cmp_ge": "__ge__",
+                 "bit_and": "__and__", "bit_or": "__or__", "bit_xor": "__xor__",
+                 "bit_not": "__invert__", "bit_left": "__lshift__", "bit_right": "__rshift__"}
+    # Reached through the op library's random ops (plaidml.op.random_*), not wrapped.
+    NOT_WRAPPED = {"prng_step", "prng_state", "prng_value"}
+
+    def test_every_function_is_wrapped(self):
+        import ctypes
+        from plaidml._ffi import call, decode
+        count = ctypes.c_size_t()
+        call("plaidml_function_count", ctypes.byref(count))
+        self.assertGreater(count.value, 50)
+        for i in range(count.value):
+            out = ctypes.c_char_p()
+            call("plaidml_function_name", i, ctypes.byref(out))
+            name = decode(out.value)
+            if name in self.NOT_WRAPPED:
+                continue
+            if name in self.OPERATORS:
+                self.assertTrue(hasattr(plaidml.Tensor, self.OPERATORS[name]), name)
+            else:
+                self.assertTrue(callable(getattr(plaidml, name, None)),
+                                "the Python package has no function %r" % name)
+
+    def test_shape_function(self):
+        b = plaidml.Builder("shape")
+        x = b.input("X", ["A", "B"])
+        out = run1(b, "S", plaidml.shape(x), {"X": np.zeros((2, 3), np.float32)})
+        np.testing.assert_array_equal(out, np.array([2, 3], np.int32))

@@ -89,6 +89,11 @@ def index(x, axis):
     return call_function("index", x, int_args=(axis,))
 
 
+def shape(x):
+    """Tile shape(X): X's dims as an int32 vector."""
+    return call_function("shape", x)
+
+
 def gather(v, i):
     """Tile gather(V, I): V's rows (axis 0) at indices I (clamped into range)."""
     return call_function("gather", v, i)

@@ -135,6 +135,8 @@ _PROTOTYPES = {
     "plaidml_builder_op": (c_status, [c_p, c_str, c_size, P(Value), c_p, P(Value)]),
     "plaidml_op_count": (c_status, [P(c_size)]),
     "plaidml_op_name": (c_status, [c_size, P(c_str)]),
+    "plaidml_function_count": (c_status, [P(c_size)]),
+    "plaidml_function_name": (c_status, [c_size, P(c_str)]),
     "plaidml_buffer_create_from_host": (c_status, [c_p, ctypes.c_int32, c_size,
                                                    P(ctypes.c_int64), c_p, c_size, P(c_p)]),
     "plaidml_buffer_destroy": (None, [c_p]),

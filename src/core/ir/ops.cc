@@ -18,6 +18,7 @@ constexpr OpInfo kOps[] = {
 
 }  // namespace
 
+int op_count() { return static_cast<int>(sizeof(kOps) / sizeof(kOps[0])); }
 std::string_view op_name(OpKind op) { return kOps[static_cast<int>(op)].name; }
 int op_arity(OpKind op) { return kOps[static_cast<int>(op)].arity; }
 OpCategory op_category(OpKind op) { return kOps[static_cast<int>(op)].category; }

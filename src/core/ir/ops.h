@@ -92,7 +92,9 @@ enum class OpKind {
 #undef PLAIDML_OP_ENUM
 };
 
-std::string_view op_name(OpKind op);
+// The number of rows of the op table: OpKind values are 0 .. op_count() - 1.
+int op_count();
+std::string_view op_name(OpKind op);  // a string literal: data() is NUL-terminated
 int op_arity(OpKind op);  // tensor operands; -1 never used today
 OpCategory op_category(OpKind op);
 std::optional<OpKind> op_from_name(std::string_view name);

@@ -2,6 +2,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
+#include <map>
+#include <set>
 #include <plaidml/plaidml.hpp>
 #include <string>
 #include <vector>
@@ -195,3 +198,87 @@ TEST_CASE("plaidml.hpp: compile warm-up, stats, devices and outputs into given b
 }
 
 }  // namespace
+
+namespace {
+
+using plaidml::Tensor;
+
+// One use of each plaidml.hpp wrapper, by the Tile name it calls; x is a float vector.
+#define U(f) [](const Tensor& x) { return plaidml::f(x); }
+std::map<std::string, std::function<Tensor(const Tensor&)>> wrappers() {
+  auto idx = [](const Tensor& x) { return plaidml::as_int(x * 0, 32); };
+  return {
+      {"add", [](const Tensor& x) { return x + x; }}, {"sub", [](const Tensor& x) { return x - x; }},
+      {"mul", [](const Tensor& x) { return x * x; }}, {"div", [](const Tensor& x) { return x / x; }},
+      {"mod", [](const Tensor& x) { return x % x; }}, {"neg", [](const Tensor& x) { return -x; }},
+      {"cmp_eq", [](const Tensor& x) { return plaidml::eq(x, x); }}, {"cmp_ne", [](const Tensor& x) { return plaidml::ne(x, x); }},
+      {"cmp_lt", [](const Tensor& x) { return x < x; }}, {"cmp_gt", [](const Tensor& x) { return x > x; }},
+      {"cmp_le", [](const Tensor& x) { return x <= x; }}, {"cmp_ge", [](const Tensor& x) { return x >= x; }},
+      {"bit_and", [&](const Tensor& x) { return idx(x) & idx(x); }},
+      {"bit_or", [&](const Tensor& x) { return idx(x) | idx(x); }},
+      {"bit_xor", [&](const Tensor& x) { return idx(x) ^ idx(x); }},
+      {"bit_not", [&](const Tensor& x) { return ~idx(x); }},
+      {"bit_left", [&](const Tensor& x) { return idx(x) << idx(x); }},
+      {"bit_right", [&](const Tensor& x) { return idx(x) >> idx(x); }},
+      {"exp", U(exp)}, {"log", U(log)}, {"sqrt", U(sqrt)}, {"pow", [](const Tensor& x) { return plaidml::pow(x, x); }},
+      {"tanh", U(tanh)}, {"sin", U(sin)}, {"cos", U(cos)}, {"tan", U(tan)}, {"sinh", U(sinh)}, {"cosh", U(cosh)},
+      {"asin", U(asin)}, {"acos", U(acos)}, {"atan", U(atan)}, {"asinh", U(asinh)}, {"acosh", U(acosh)},
+      {"atanh", U(atanh)}, {"erf", U(erf)}, {"floor", U(floor)}, {"ceil", U(ceil)}, {"round", U(round)},
+      {"round_even", U(round_even)}, {"sigmoid", U(sigmoid)}, {"abs", U(abs)}, {"sign", U(sign)},
+      {"recip", U(recip)}, {"max", [](const Tensor& x) { return plaidml::max(x, x); }},
+      {"min", [](const Tensor& x) { return plaidml::min(x, x); }}, {"relu", U(relu)},
+      {"select", [](const Tensor& x) { return plaidml::select(x > 0, x, x); }}, {"isnan", U(isnan)},
+      {"isinf", U(isinf)}, {"as_float", [](const Tensor& x) { return plaidml::as_float(x, 64); }},
+      {"as_bfloat", U(as_bfloat)}, {"as_int", [](const Tensor& x) { return plaidml::as_int(x, 32); }},
+      {"as_uint", [](const Tensor& x) { return plaidml::as_uint(x, 8); }}, {"as_bool", U(as_bool)},
+      {"reshape", [](const Tensor& x) { return plaidml::reshape(x, {x.dim(0)}); }},
+      {"index", [](const Tensor& x) { return plaidml::index(x, 0); }}, {"shape", U(shape)},
+      {"gather", [&](const Tensor& x) { return plaidml::gather(x, idx(x)); }},
+      {"scatter", [&](const Tensor& x) { return plaidml::scatter(x, idx(x), x); }},
+  };
+}
+
+#undef U
+
+}  // namespace
+
+TEST_CASE("plaidml.hpp wraps every elementwise function the library lists") {
+  // The random-number steps are reached through the op library's random ops, not wrapped.
+  const std::set<std::string> not_wrapped = {"prng_step", "prng_state", "prng_value"};
+  auto table = wrappers();
+  for (const std::string& name : plaidml::function_names()) {
+    CAPTURE(name);
+    if (not_wrapped.count(name)) continue;
+    auto wrapper = table.find(name);
+    REQUIRE_MESSAGE(wrapper != table.end(), "plaidml.hpp has no wrapper for '" << name << "'");
+    Builder b("one");
+    b.output("Y", wrapper->second(b.input("X", {"N"})));
+    // The wrapper called the function it is listed under: the program's text names it.
+    std::string text = b.build().str();
+    bool is_operator = name.rfind("cmp_", 0) == 0 || name.rfind("bit_", 0) == 0 ||
+                       name == "add" || name == "sub" || name == "mul" || name == "div" ||
+                       name == "mod" || name == "neg" || name == "select";  // printed c ? a : b
+    if (!is_operator) CHECK(text.find(name + "(") != std::string::npos);
+  }
+}
+
+TEST_CASE("plaidml.hpp edsl: the hyperbolic and inverse trigonometric functions") {
+  Builder b("trig");
+  auto X = b.input("X", {"N"});
+  b.output("A", plaidml::sinh(X) + plaidml::cosh(X) + plaidml::asinh(X));
+  b.output("B", plaidml::asin(X) + plaidml::acos(X) + plaidml::atan(X) + plaidml::atanh(X));
+  b.output("C", plaidml::acosh(X + 1.5f));
+  Program program = b.build();
+  Context ctx;
+  std::vector<float> x = {-0.5f, 0.0f, 0.25f, 0.75f};
+  auto outputs = ctx.run(program, {{"X", Buffer::from<float>(ctx, {4}, x)}});
+  auto a = outputs.at("A").read<float>(), bv = outputs.at("B").read<float>(),
+       c = outputs.at("C").read<float>();
+  for (size_t i = 0; i < x.size(); ++i) {
+    double v = x[i];
+    CHECK(a[i] == doctest::Approx(std::sinh(v) + std::cosh(v) + std::asinh(v)).epsilon(1e-5));
+    CHECK(bv[i] == doctest::Approx(std::asin(v) + std::acos(v) + std::atan(v) + std::atanh(v))
+                       .epsilon(1e-5));
+    CHECK(c[i] == doctest::Approx(std::acosh(v + 1.5)).epsilon(1e-5));
+  }
+}
