@@ -63,85 +63,108 @@ constexpr const char* kFloatSign =
 // NaN is not negative: it passes through, as does -0.
 constexpr const char* kFloatRelu = "inline {1} {0}({1} x) {{ return x < 0 ? ({1})0 : x; }}\n";
 
-const char* float_function(OpKind op) {
-  switch (op) {
-    case OpKind::Exp: return "exp";
-    case OpKind::Log: return "log";
-    case OpKind::Sqrt: return "sqrt";
-    case OpKind::Pow: return "pow";
-    case OpKind::Tanh: return "tanh";
-    case OpKind::Sin: return "sin";
-    case OpKind::Cos: return "cos";
-    case OpKind::Tan: return "tan";
-    case OpKind::Sinh: return "sinh";
-    case OpKind::Cosh: return "cosh";
-    case OpKind::Asin: return "asin";
-    case OpKind::Acos: return "acos";
-    case OpKind::Atan: return "atan";
-    case OpKind::Asinh: return "asinh";
-    case OpKind::Acosh: return "acosh";
-    case OpKind::Atanh: return "atanh";
-    case OpKind::Erf: return "erf";
-    case OpKind::Floor: return "floor";
-    case OpKind::Ceil: return "ceil";
-    case OpKind::Round: return "round";  // halfway cases away from zero, like llvm.round
-    case OpKind::RoundEven: return "rint";  // to nearest, ties to even: the default rounding mode
-    case OpKind::Abs: return "fabs";
-    case OpKind::Mod: return "fmod";
-    case OpKind::Max: return "fmax";  // NaN operands give the other one, like maxnum
-    case OpKind::Min: return "fmin";
-    default: return nullptr;
-  }
-}
-
-const char* c_operator(OpKind op) {
-  switch (op) {
-    case OpKind::Add: return "+";
-    case OpKind::Sub: return "-";
-    case OpKind::Mul: return "*";
-    case OpKind::Div: return "/";
-    case OpKind::Eq: return "==";
-    case OpKind::Ne: return "!=";
-    case OpKind::Lt: return "<";
-    case OpKind::Gt: return ">";
-    case OpKind::Le: return "<=";
-    case OpKind::Ge: return ">=";
-    case OpKind::BitAnd: return "&";
-    case OpKind::BitOr: return "|";
-    case OpKind::BitXor: return "^";
-    default: return nullptr;
-  }
-}
-
-bool is_compare(OpKind op) { return ir::op_category(op) == ir::OpCategory::kCompare; }
-
 Status unsupported(OpKind op, DType t) {
   return make_error(StatusCode::kInternal, "OpenCL C: op {} on {} is not in the loop IR",
                     ir::op_name(op), dtype_name(t));
 }
 
+std::string binary(const std::vector<std::string>& v, const char* op) {
+  return fmt::format("({} {} {})", v[0], op, v[1]);
+}
+
+std::string function(const char* name, const std::vector<std::string>& v) {
+  return fmt::format("{}({})", name, fmt::join(v, ", "));
+}
+
+// Every switch over the op table here lists every op (no default): a new op makes the
+// compiler name each place that must handle it.
 Expected<std::string> float_op(OpKind op, DType t, const std::vector<std::string>& v,
                                ClHelpers& helpers) {
-  std::string ft = cl_value_type(t);
   std::string one = t == DType::F64 ? "1.0" : "1.0f";
-  std::string name_sfx = t == DType::F64 ? "f64" : "f32";
-  if (op == OpKind::Add || op == OpKind::Sub || op == OpKind::Mul || op == OpKind::Div ||
-      is_compare(op)) {
-    return fmt::format("({} {} {})", v[0], c_operator(op), v[1]);
-  }
-  if (const char* fn = float_function(op)) return fmt::format("{}({})", fn, fmt::join(v, ", "));
+  std::string sfx = t == DType::F64 ? "f64" : "f32";
   switch (op) {
+    case OpKind::Add: return binary(v, "+");
+    case OpKind::Sub: return binary(v, "-");
+    case OpKind::Mul: return binary(v, "*");
+    case OpKind::Div: return binary(v, "/");
+    case OpKind::Mod: return function("fmod", v);
+    case OpKind::Neg: return fmt::format("(-{})", v[0]);
+    case OpKind::Eq: return binary(v, "==");
+    case OpKind::Ne: return binary(v, "!=");
+    case OpKind::Lt: return binary(v, "<");
+    case OpKind::Gt: return binary(v, ">");
+    case OpKind::Le: return binary(v, "<=");
+    case OpKind::Ge: return binary(v, ">=");
+    case OpKind::Exp: return function("exp", v);
+    case OpKind::Log: return function("log", v);
+    case OpKind::Sqrt: return function("sqrt", v);
+    case OpKind::Pow: return function("pow", v);
+    case OpKind::Tanh: return function("tanh", v);
+    case OpKind::Sin: return function("sin", v);
+    case OpKind::Cos: return function("cos", v);
+    case OpKind::Tan: return function("tan", v);
+    case OpKind::Sinh: return function("sinh", v);
+    case OpKind::Cosh: return function("cosh", v);
+    case OpKind::Asin: return function("asin", v);
+    case OpKind::Acos: return function("acos", v);
+    case OpKind::Atan: return function("atan", v);
+    case OpKind::Asinh: return function("asinh", v);
+    case OpKind::Acosh: return function("acosh", v);
+    case OpKind::Atanh: return function("atanh", v);
+    case OpKind::Erf: return function("erf", v);
+    case OpKind::Floor: return function("floor", v);
+    case OpKind::Ceil: return function("ceil", v);
+    case OpKind::Round: return function("round", v);  // halfway away from zero, like llvm.round
+    case OpKind::RoundEven: return function("rint", v);  // ties to even: the default rounding
+    case OpKind::Abs: return function("fabs", v);
+    case OpKind::Max: return function("fmax", v);  // NaN operands give the other, like maxnum
+    case OpKind::Min: return function("fmin", v);
     // isnan/isinf of a scalar give 0 or 1 (an int); the loop IR wants a bool value.
     case OpKind::IsNan: return fmt::format("(isnan({}) != 0)", v[0]);
     case OpKind::IsInf: return fmt::format("(isinf({}) != 0)", v[0]);
-    case OpKind::Neg: return fmt::format("(-{})", v[0]);
     case OpKind::Sigmoid: return fmt::format("({0} / ({0} + exp(-{1})))", one, v[0]);
     case OpKind::Recip: return fmt::format("({} / {})", one, v[0]);
-    case OpKind::Sign: return call_helper("plaidml_sign_" + name_sfx, kFloatSign, t, v, helpers);
-    case OpKind::Relu: return call_helper("plaidml_relu_" + name_sfx, kFloatRelu, t, v, helpers);
+    case OpKind::Sign: return call_helper("plaidml_sign_" + sfx, kFloatSign, t, v, helpers);
+    case OpKind::Relu: return call_helper("plaidml_relu_" + sfx, kFloatRelu, t, v, helpers);
     case OpKind::Select: return fmt::format("({} ? {} : {})", v[0], v[1], v[2]);
-    default: return unsupported(op, t);
+    case OpKind::BitAnd:
+    case OpKind::BitOr:
+    case OpKind::BitXor:
+    case OpKind::BitNot:
+    case OpKind::Shl:
+    case OpKind::Shr:
+    // Casts and structural ops are lowered before code generation.
+    case OpKind::AsFloat:
+    case OpKind::AsBFloat:
+    case OpKind::AsInt:
+    case OpKind::AsUInt:
+    case OpKind::AsBool:
+    case OpKind::Reshape:
+    case OpKind::Index:
+    case OpKind::ShapeOf:
+    case OpKind::Gather:
+    case OpKind::Scatter:
+    case OpKind::PrngStep:
+    case OpKind::PrngState:
+    case OpKind::PrngValue:
+      return unsupported(op, t);
   }
+  return unsupported(op, t);
+}
+
+// Add, Sub and Mul in the wrapping unsigned type, back to t.
+std::string wrapping(const std::vector<std::string>& v, const char* op, DType t) {
+  std::string u = wide_unsigned(t);
+  return fmt::format("(({})(({}){} {} ({}){}))", cl_value_type(t), u, v[0], op, u, v[1]);
+}
+
+std::string int_divide(OpKind op, DType t, const std::vector<std::string>& v,
+                       ClHelpers& helpers) {
+  bool s = dtype_is_signed(t);
+  if (op == OpKind::Mod) {
+    return call_helper("plaidml_mod_" + suffix(t), s ? kSignedMod : kUnsignedMod, t, v, helpers);
+  }
+  return call_helper("plaidml_div_" + suffix(t), s ? kSignedDiv : kUnsignedDiv, t, v, helpers);
 }
 
 Expected<std::string> int_op(OpKind op, DType t, const std::vector<std::string>& v,
@@ -151,28 +174,22 @@ Expected<std::string> int_op(OpKind op, DType t, const std::vector<std::string>&
   bool s = dtype_is_signed(t);
   std::string sfx = suffix(t);
   switch (op) {
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-      return fmt::format("(({})(({}){} {} ({}){}))", ct, u, v[0], c_operator(op), u, v[1]);
+    case OpKind::Add: return wrapping(v, "+", t);
+    case OpKind::Sub: return wrapping(v, "-", t);
+    case OpKind::Mul: return wrapping(v, "*", t);
     case OpKind::Neg: return fmt::format("(({})(({})0 - ({}){}))", ct, u, u, v[0]);
     case OpKind::Div:
-      return call_helper("plaidml_div_" + sfx, s ? kSignedDiv : kUnsignedDiv, t, v, helpers);
-    case OpKind::Mod:
-      return call_helper("plaidml_mod_" + sfx, s ? kSignedMod : kUnsignedMod, t, v, helpers);
-    case OpKind::Recip:
-      return call_helper("plaidml_div_" + sfx, s ? kSignedDiv : kUnsignedDiv, t,
-                         {cl_int_literal(1, t), v[0]}, helpers);
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Gt:
-    case OpKind::Le:
-    case OpKind::Ge: return fmt::format("({} {} {})", v[0], c_operator(op), v[1]);
-    case OpKind::BitAnd:
-    case OpKind::BitOr:
-    case OpKind::BitXor:
-      return fmt::format("(({})({} {} {}))", ct, v[0], c_operator(op), v[1]);
+    case OpKind::Mod: return int_divide(op, t, v, helpers);
+    case OpKind::Recip: return int_divide(OpKind::Div, t, {cl_int_literal(1, t), v[0]}, helpers);
+    case OpKind::Eq: return binary(v, "==");
+    case OpKind::Ne: return binary(v, "!=");
+    case OpKind::Lt: return binary(v, "<");
+    case OpKind::Gt: return binary(v, ">");
+    case OpKind::Le: return binary(v, "<=");
+    case OpKind::Ge: return binary(v, ">=");
+    case OpKind::BitAnd: return fmt::format("(({}){})", ct, binary(v, "&"));
+    case OpKind::BitOr: return fmt::format("(({}){})", ct, binary(v, "|"));
+    case OpKind::BitXor: return fmt::format("(({}){})", ct, binary(v, "^"));
     case OpKind::BitNot: return fmt::format("(({})~{})", ct, v[0]);
     case OpKind::Shl: return call_helper("plaidml_shl_" + sfx, kShl, t, v, helpers);
     case OpKind::Shr: return call_helper("plaidml_shr_" + sfx, kShr, t, v, helpers);
@@ -186,30 +203,81 @@ Expected<std::string> int_op(OpKind op, DType t, const std::vector<std::string>&
     case OpKind::Select: return fmt::format("(({})({} ? {} : {}))", ct, v[0], v[1], v[2]);
     case OpKind::IsNan:  // an integer is never NaN or infinite
     case OpKind::IsInf: return std::string("(0 != 0)");
-    default: return unsupported(op, t);
+    // Float functions: their operands were cast to a float type before code generation.
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::Pow:
+    case OpKind::Tanh:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Tan:
+    case OpKind::Sinh:
+    case OpKind::Cosh:
+    case OpKind::Asin:
+    case OpKind::Acos:
+    case OpKind::Atan:
+    case OpKind::Asinh:
+    case OpKind::Acosh:
+    case OpKind::Atanh:
+    case OpKind::Erf:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::RoundEven:
+    case OpKind::Sigmoid:
+    // Casts and structural ops are lowered before code generation.
+    case OpKind::AsFloat:
+    case OpKind::AsBFloat:
+    case OpKind::AsInt:
+    case OpKind::AsUInt:
+    case OpKind::AsBool:
+    case OpKind::Reshape:
+    case OpKind::Index:
+    case OpKind::ShapeOf:
+    case OpKind::Gather:
+    case OpKind::Scatter:
+    case OpKind::PrngStep:
+    case OpKind::PrngState:
+    case OpKind::PrngValue:
+      return unsupported(op, t);
   }
+  return unsupported(op, t);
 }
 
 // Arithmetic on bool operands follows the interpreter: computed on 0/1 as u64, then v != 0.
 // Logic, shifts and comparisons stay on 0/1 values.
+Expected<std::string> bool_arith(OpKind op, const std::vector<std::string>& v,
+                                 ClHelpers& helpers) {
+  std::vector<std::string> wide;
+  for (const auto& a : v) wide.push_back(fmt::format("((ulong){})", a));
+  PLAIDML_ASSIGN(std::string r, int_op(op, DType::U64, wide, helpers));
+  return fmt::format("({} != 0)", r);
+}
+
 Expected<std::string> bool_op(OpKind op, const std::vector<std::string>& v, ClHelpers& helpers) {
-  ir::OpCategory cat = ir::op_category(op);
-  if (cat == ir::OpCategory::kArith || cat == ir::OpCategory::kNumeric) {
-    std::vector<std::string> wide;
-    for (const auto& a : v) wide.push_back(fmt::format("((ulong){})", a));
-    PLAIDML_ASSIGN(std::string r, int_op(op, DType::U64, wide, helpers));
-    return fmt::format("({} != 0)", r);
-  }
   switch (op) {
-    case OpKind::BitAnd:
-    case OpKind::BitOr:
-    case OpKind::BitXor:
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Gt:
-    case OpKind::Le:
-    case OpKind::Ge: return fmt::format("({} {} {})", v[0], c_operator(op), v[1]);
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Mod:
+    case OpKind::Neg:
+    case OpKind::Abs:
+    case OpKind::Sign:
+    case OpKind::Recip:
+    case OpKind::Max:
+    case OpKind::Min:
+    case OpKind::Relu: return bool_arith(op, v, helpers);
+    case OpKind::BitAnd: return binary(v, "&");
+    case OpKind::BitOr: return binary(v, "|");
+    case OpKind::BitXor: return binary(v, "^");
+    case OpKind::Eq: return binary(v, "==");
+    case OpKind::Ne: return binary(v, "!=");
+    case OpKind::Lt: return binary(v, "<");
+    case OpKind::Gt: return binary(v, ">");
+    case OpKind::Le: return binary(v, "<=");
+    case OpKind::Ge: return binary(v, ">=");
     case OpKind::BitNot: return fmt::format("(!{})", v[0]);
     // A one-bit shift: by 0 keeps the value, by 1 (out of range) gives 0.
     case OpKind::Shl:
@@ -217,8 +285,45 @@ Expected<std::string> bool_op(OpKind op, const std::vector<std::string>& v, ClHe
     case OpKind::Select: return fmt::format("({} ? {} : {})", v[0], v[1], v[2]);
     case OpKind::IsNan:
     case OpKind::IsInf: return std::string("(0 != 0)");
-    default: return unsupported(op, DType::Bool);
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::Pow:
+    case OpKind::Tanh:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Tan:
+    case OpKind::Sinh:
+    case OpKind::Cosh:
+    case OpKind::Asin:
+    case OpKind::Acos:
+    case OpKind::Atan:
+    case OpKind::Asinh:
+    case OpKind::Acosh:
+    case OpKind::Atanh:
+    case OpKind::Erf:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::RoundEven:
+    case OpKind::Sigmoid:
+    // Casts and structural ops are lowered before code generation.
+    case OpKind::AsFloat:
+    case OpKind::AsBFloat:
+    case OpKind::AsInt:
+    case OpKind::AsUInt:
+    case OpKind::AsBool:
+    case OpKind::Reshape:
+    case OpKind::Index:
+    case OpKind::ShapeOf:
+    case OpKind::Gather:
+    case OpKind::Scatter:
+    case OpKind::PrngStep:
+    case OpKind::PrngState:
+    case OpKind::PrngValue:
+      return unsupported(op, DType::Bool);
   }
+  return unsupported(op, DType::Bool);
 }
 
 }  // namespace
