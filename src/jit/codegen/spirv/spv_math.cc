@@ -9,31 +9,6 @@ namespace plaidml::jit::spirv {
 using ir::OpKind;
 using spv::Op;
 
-namespace {
-
-// GLSL.std.450 instructions of the functions that map one to one; 0 when none does.
-GLSLstd450 glsl_function(OpKind op) {
-  switch (op) {
-    case OpKind::Exp: return GLSLstd450Exp;
-    case OpKind::Log: return GLSLstd450Log;
-    case OpKind::Pow: return GLSLstd450Pow;
-    case OpKind::Sin: return GLSLstd450Sin;
-    case OpKind::Cos: return GLSLstd450Cos;
-    case OpKind::Tan: return GLSLstd450Tan;
-    case OpKind::Sinh: return GLSLstd450Sinh;
-    case OpKind::Cosh: return GLSLstd450Cosh;
-    case OpKind::Asin: return GLSLstd450Asin;
-    case OpKind::Acos: return GLSLstd450Acos;
-    case OpKind::Atan: return GLSLstd450Atan;
-    case OpKind::Asinh: return GLSLstd450Asinh;
-    case OpKind::Acosh: return GLSLstd450Acosh;
-    case OpKind::Atanh: return GLSLstd450Atanh;
-    default: return GLSLstd450Bad;
-  }
-}
-
-}  // namespace
-
 Id SpvScalar::glsl(GLSLstd450 inst, DType t, const std::vector<Id>& v) {
   return b_.ext(inst, value_type(t), v);
 }
@@ -179,14 +154,62 @@ Expected<Id> SpvScalar::math(OpKind op, DType t, const std::vector<Id>& v) {
       Id narrow = b_.op(Op::OpFConvert, b_.type_float(32), {v[0]});
       return b_.op(Op::OpFConvert, ty, {erf_f32(narrow)});
     }
-    default: break;
+    case OpKind::Exp: return glsl_f32_only(GLSLstd450Exp, t, v);
+    case OpKind::Log: return glsl_f32_only(GLSLstd450Log, t, v);
+    case OpKind::Sin: return glsl_f32_only(GLSLstd450Sin, t, v);
+    case OpKind::Cos: return glsl_f32_only(GLSLstd450Cos, t, v);
+    case OpKind::Tan: return glsl_f32_only(GLSLstd450Tan, t, v);
+    case OpKind::Sinh: return glsl_f32_only(GLSLstd450Sinh, t, v);
+    case OpKind::Cosh: return glsl_f32_only(GLSLstd450Cosh, t, v);
+    case OpKind::Atan: return glsl_f32_only(GLSLstd450Atan, t, v);
+    case OpKind::Asinh: return glsl_f32_only(GLSLstd450Asinh, t, v);
+    case OpKind::Acosh: return glsl_f32_only(GLSLstd450Acosh, t, v);
+    case OpKind::Atanh: return glsl_f32_only(GLSLstd450Atanh, t, v);
+    // Not float functions: float_op handles them (every op is listed, no default, so that a
+    // new op makes the compiler name this switch).
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Mod:
+    case OpKind::Neg:
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::Lt:
+    case OpKind::Gt:
+    case OpKind::Le:
+    case OpKind::Ge:
+    case OpKind::BitAnd:
+    case OpKind::BitOr:
+    case OpKind::BitXor:
+    case OpKind::BitNot:
+    case OpKind::Shl:
+    case OpKind::Shr:
+    case OpKind::Abs:
+    case OpKind::Sign:
+    case OpKind::Recip:
+    case OpKind::Max:
+    case OpKind::Min:
+    case OpKind::Relu:
+    case OpKind::Select:
+    case OpKind::IsNan:
+    case OpKind::IsInf:
+    case OpKind::AsFloat:
+    case OpKind::AsBFloat:
+    case OpKind::AsInt:
+    case OpKind::AsUInt:
+    case OpKind::AsBool:
+    case OpKind::Reshape:
+    case OpKind::Index:
+    case OpKind::ShapeOf:
+    case OpKind::Gather:
+    case OpKind::Scatter:
+    case OpKind::PrngStep:
+    case OpKind::PrngState:
+    case OpKind::PrngValue: break;
   }
-  GLSLstd450 inst = glsl_function(op);
-  if (inst == GLSLstd450Bad) {
-    return make_error(StatusCode::kInternal, "SPIR-V: op {} on {} is not in the loop IR",
-                      ir::op_name(op), dtype_name(t));
-  }
-  return glsl_f32_only(inst, t, v);
+  return make_error(StatusCode::kInternal, "SPIR-V: op {} on {} is not a float function",
+                    ir::op_name(op), dtype_name(t));
 }
 
 }  // namespace plaidml::jit::spirv

@@ -11,40 +11,30 @@ using spv::Op;
 
 namespace {
 
-bool is_compare(OpKind op) { return ir::op_category(op) == ir::OpCategory::kCompare; }
-
 Status not_in_loop_ir(OpKind op, DType t) {
   return make_error(StatusCode::kInternal, "SPIR-V: op {} on {} is not in the loop IR",
                     ir::op_name(op), dtype_name(t));
 }
 
-Op int_compare(OpKind op, bool is_signed) {
-  switch (op) {
-    case OpKind::Eq: return Op::OpIEqual;
-    case OpKind::Ne: return Op::OpINotEqual;
-    case OpKind::Lt: return is_signed ? Op::OpSLessThan : Op::OpULessThan;
-    case OpKind::Gt: return is_signed ? Op::OpSGreaterThan : Op::OpUGreaterThan;
-    case OpKind::Le: return is_signed ? Op::OpSLessThanEqual : Op::OpULessThanEqual;
-    default: return is_signed ? Op::OpSGreaterThanEqual : Op::OpUGreaterThanEqual;
-  }
-}
-
+// The comparisons are consecutive rows of the op table, in this order.
+static_assert(int(OpKind::Ne) == int(OpKind::Eq) + 1 && int(OpKind::Lt) == int(OpKind::Eq) + 2 &&
+              int(OpKind::Gt) == int(OpKind::Eq) + 3 && int(OpKind::Le) == int(OpKind::Eq) + 4 &&
+              int(OpKind::Ge) == int(OpKind::Eq) + 5);
+constexpr Op kSignedCompare[] = {Op::OpIEqual,         Op::OpINotEqual,      Op::OpSLessThan,
+                                 Op::OpSGreaterThan,   Op::OpSLessThanEqual, Op::OpSGreaterThanEqual};
+constexpr Op kUnsignedCompare[] = {Op::OpIEqual,         Op::OpINotEqual,      Op::OpULessThan,
+                                   Op::OpUGreaterThan,   Op::OpULessThanEqual, Op::OpUGreaterThanEqual};
 // Ordered, except != (true when either side is NaN, as in C and LLVM's fcmp une).
-Op float_compare(OpKind op) {
-  switch (op) {
-    case OpKind::Eq: return Op::OpFOrdEqual;
-    case OpKind::Ne: return Op::OpFUnordNotEqual;
-    case OpKind::Lt: return Op::OpFOrdLessThan;
-    case OpKind::Gt: return Op::OpFOrdGreaterThan;
-    case OpKind::Le: return Op::OpFOrdLessThanEqual;
-    default: return Op::OpFOrdGreaterThanEqual;
-  }
-}
+constexpr Op kFloatCompare[] = {Op::OpFOrdEqual,       Op::OpFUnordNotEqual,    Op::OpFOrdLessThan,
+                                Op::OpFOrdGreaterThan, Op::OpFOrdLessThanEqual, Op::OpFOrdGreaterThanEqual};
 
 }  // namespace
 
 Id SpvScalar::compare(OpKind op, DType t, Id a, Id b) {
-  Op code = dtype_is_float(t) ? float_compare(op) : int_compare(op, dtype_is_signed(t));
+  int i = int(op) - int(OpKind::Eq);  // op is a comparison: the callers' cases
+  Op code = dtype_is_float(t)      ? kFloatCompare[i]
+            : dtype_is_signed(t) ? kSignedCompare[i]
+                                 : kUnsignedCompare[i];
   return b_.op(code, b_.type_bool(), {a, b});
 }
 
@@ -96,8 +86,13 @@ Expected<Id> SpvScalar::int_op(OpKind op, DType t, const std::vector<Id>& v) {
   Id ty = value_type(t);
   bool s = dtype_is_signed(t);
   Id zero = int_const(t, 0);
-  if (is_compare(op)) return compare(op, t, v[0], v[1]);
   switch (op) {
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::Lt:
+    case OpKind::Gt:
+    case OpKind::Le:
+    case OpKind::Ge: return compare(op, t, v[0], v[1]);
     case OpKind::Add: return b_.op(Op::OpIAdd, ty, {v[0], v[1]});
     case OpKind::Sub: return b_.op(Op::OpISub, ty, {v[0], v[1]});
     case OpKind::Mul: return b_.op(Op::OpIMul, ty, {v[0], v[1]});
@@ -133,8 +128,46 @@ Expected<Id> SpvScalar::int_op(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::Select: return select(ty, v[0], v[1], v[2]);
     case OpKind::IsNan:  // an integer is never NaN or infinite
     case OpKind::IsInf: return b_.const_bool(false);
-    default: return not_in_loop_ir(op, t);
+    // Float functions: their operands were cast to a float type before code generation.
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::Pow:
+    case OpKind::Tanh:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Tan:
+    case OpKind::Sinh:
+    case OpKind::Cosh:
+    case OpKind::Asin:
+    case OpKind::Acos:
+    case OpKind::Atan:
+    case OpKind::Asinh:
+    case OpKind::Acosh:
+    case OpKind::Atanh:
+    case OpKind::Erf:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::RoundEven:
+    case OpKind::Sigmoid:
+    // Casts and structural ops are lowered before code generation.
+    case OpKind::AsFloat:
+    case OpKind::AsBFloat:
+    case OpKind::AsInt:
+    case OpKind::AsUInt:
+    case OpKind::AsBool:
+    case OpKind::Reshape:
+    case OpKind::Index:
+    case OpKind::ShapeOf:
+    case OpKind::Gather:
+    case OpKind::Scatter:
+    case OpKind::PrngStep:
+    case OpKind::PrngState:
+    case OpKind::PrngValue:
+      return not_in_loop_ir(op, t);
   }
+  return not_in_loop_ir(op, t);
 }
 
 // Arithmetic on bool operands follows the interpreter: computed on 0/1, then != 0 (in u32:
@@ -142,14 +175,31 @@ Expected<Id> SpvScalar::int_op(OpKind op, DType t, const std::vector<Id>& v) {
 // computation does). Logic, shifts and comparisons stay on bools.
 Expected<Id> SpvScalar::bool_op(OpKind op, const std::vector<Id>& v) {
   Id bt = b_.type_bool();
-  ir::OpCategory cat = ir::op_category(op);
-  if (cat == ir::OpCategory::kArith || cat == ir::OpCategory::kNumeric || is_compare(op)) {
-    std::vector<Id> wide;
-    for (Id a : v) wide.push_back(cast(a, DType::Bool, DType::U32));
-    PLAIDML_ASSIGN(Id r, int_op(op, DType::U32, wide));
-    return is_compare(op) ? r : cast(r, DType::U32, DType::Bool);
-  }
   switch (op) {
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Mod:
+    case OpKind::Neg:
+    case OpKind::Abs:
+    case OpKind::Sign:
+    case OpKind::Recip:
+    case OpKind::Max:
+    case OpKind::Min:
+    case OpKind::Relu:
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::Lt:
+    case OpKind::Gt:
+    case OpKind::Le:
+    case OpKind::Ge: {
+      std::vector<Id> wide;
+      for (Id a : v) wide.push_back(cast(a, DType::Bool, DType::U32));
+      PLAIDML_ASSIGN(Id r, int_op(op, DType::U32, wide));
+      return ir::op_category(op) == ir::OpCategory::kCompare ? r
+                                                              : cast(r, DType::U32, DType::Bool);
+    }
     case OpKind::BitAnd: return b_.op(Op::OpLogicalAnd, bt, {v[0], v[1]});
     case OpKind::BitOr: return b_.op(Op::OpLogicalOr, bt, {v[0], v[1]});
     case OpKind::BitXor: return b_.op(Op::OpLogicalNotEqual, bt, {v[0], v[1]});
@@ -160,16 +210,58 @@ Expected<Id> SpvScalar::bool_op(OpKind op, const std::vector<Id>& v) {
     case OpKind::Select: return select(bt, v[0], v[1], v[2]);
     case OpKind::IsNan:
     case OpKind::IsInf: return b_.const_bool(false);
-    default: return not_in_loop_ir(op, DType::Bool);
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::Pow:
+    case OpKind::Tanh:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Tan:
+    case OpKind::Sinh:
+    case OpKind::Cosh:
+    case OpKind::Asin:
+    case OpKind::Acos:
+    case OpKind::Atan:
+    case OpKind::Asinh:
+    case OpKind::Acosh:
+    case OpKind::Atanh:
+    case OpKind::Erf:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::RoundEven:
+    case OpKind::Sigmoid:
+    // Casts and structural ops are lowered before code generation.
+    case OpKind::AsFloat:
+    case OpKind::AsBFloat:
+    case OpKind::AsInt:
+    case OpKind::AsUInt:
+    case OpKind::AsBool:
+    case OpKind::Reshape:
+    case OpKind::Index:
+    case OpKind::ShapeOf:
+    case OpKind::Gather:
+    case OpKind::Scatter:
+    case OpKind::PrngStep:
+    case OpKind::PrngState:
+    case OpKind::PrngValue:
+      return not_in_loop_ir(op, DType::Bool);
   }
+  return not_in_loop_ir(op, DType::Bool);
 }
 
 Expected<Id> SpvScalar::float_op(OpKind op, DType t, const std::vector<Id>& v) {
   Id ty = value_type(t);
-  if (is_compare(op)) return compare(op, t, v[0], v[1]);
   Id zero = float_const(t, 0), one = float_const(t, 1);
   Id bt = b_.type_bool();
   switch (op) {
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::Lt:
+    case OpKind::Gt:
+    case OpKind::Le:
+    case OpKind::Ge: return compare(op, t, v[0], v[1]);
     case OpKind::Add: return b_.op(Op::OpFAdd, ty, {v[0], v[1]});
     case OpKind::Sub: return b_.op(Op::OpFSub, ty, {v[0], v[1]});
     case OpKind::Mul: return b_.op(Op::OpFMul, ty, {v[0], v[1]});
@@ -190,8 +282,51 @@ Expected<Id> SpvScalar::float_op(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::Select: return select(ty, v[0], v[1], v[2]);
     case OpKind::IsNan: return b_.op(Op::OpIsNan, bt, {v[0]});
     case OpKind::IsInf: return b_.op(Op::OpIsInf, bt, {v[0]});
-    default: return math(op, t, v);
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::Pow:
+    case OpKind::Tanh:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Tan:
+    case OpKind::Sinh:
+    case OpKind::Cosh:
+    case OpKind::Asin:
+    case OpKind::Acos:
+    case OpKind::Atan:
+    case OpKind::Asinh:
+    case OpKind::Acosh:
+    case OpKind::Atanh:
+    case OpKind::Erf:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::RoundEven:
+    case OpKind::Sigmoid: return math(op, t, v);
+    case OpKind::BitAnd:
+    case OpKind::BitOr:
+    case OpKind::BitXor:
+    case OpKind::BitNot:
+    case OpKind::Shl:
+    case OpKind::Shr:
+    // Casts and structural ops are lowered before code generation.
+    case OpKind::AsFloat:
+    case OpKind::AsBFloat:
+    case OpKind::AsInt:
+    case OpKind::AsUInt:
+    case OpKind::AsBool:
+    case OpKind::Reshape:
+    case OpKind::Index:
+    case OpKind::ShapeOf:
+    case OpKind::Gather:
+    case OpKind::Scatter:
+    case OpKind::PrngStep:
+    case OpKind::PrngState:
+    case OpKind::PrngValue:
+      return not_in_loop_ir(op, t);
   }
+  return not_in_loop_ir(op, t);
 }
 
 Expected<Id> SpvScalar::op(OpKind op, DType operand, const std::vector<Id>& args) {
