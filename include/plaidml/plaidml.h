@@ -446,8 +446,8 @@ PLAIDML_API plaidml_status plaidml_builder_call(plaidml_builder* builder, const 
                                                 plaidml_value* out_value);
 
 /* The number of elementwise operators and functions plaidml_builder_call knows, and the Tile
- * name of function index (0 <= index < count, in the order of docs/tile.md section 3; the string
- * is static), so that bindings can check that they wrap every one.
+ * name of function index (0 <= index < count, in the library's op-table order, "add" first; the
+ * string is static), so that bindings can check that they wrap every one.
  * Statuses: OK; INVALID_ARGUMENT (NULL, index out of range). */
 PLAIDML_API plaidml_status plaidml_function_count(size_t* out_count);
 PLAIDML_API plaidml_status plaidml_function_name(size_t index, const char** out_name);
