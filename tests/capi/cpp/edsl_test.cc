@@ -203,42 +203,79 @@ namespace {
 
 using plaidml::Tensor;
 
-// One use of each plaidml.hpp wrapper, by the Tile name it calls; x is a float vector.
+// One use of each plaidml.hpp wrapper, by the Tile name it calls; x is a float vector. U: a
+// function of x, B: of (x, x), O: an operator expression, I: on x's integer form.
 #define U(f) [](const Tensor& x) { return plaidml::f(x); }
+#define B(f) [](const Tensor& x) { return plaidml::f(x, x); }
+#define O(e) [](const Tensor& x) { return e; }
+#define I(e) [](const Tensor& x) { auto i = plaidml::as_int(x * 0, 32); return e; }
 std::map<std::string, std::function<Tensor(const Tensor&)>> wrappers() {
-  auto idx = [](const Tensor& x) { return plaidml::as_int(x * 0, 32); };
   return {
-      {"add", [](const Tensor& x) { return x + x; }}, {"sub", [](const Tensor& x) { return x - x; }},
-      {"mul", [](const Tensor& x) { return x * x; }}, {"div", [](const Tensor& x) { return x / x; }},
-      {"mod", [](const Tensor& x) { return x % x; }}, {"neg", [](const Tensor& x) { return -x; }},
-      {"cmp_eq", [](const Tensor& x) { return plaidml::eq(x, x); }}, {"cmp_ne", [](const Tensor& x) { return plaidml::ne(x, x); }},
-      {"cmp_lt", [](const Tensor& x) { return x < x; }}, {"cmp_gt", [](const Tensor& x) { return x > x; }},
-      {"cmp_le", [](const Tensor& x) { return x <= x; }}, {"cmp_ge", [](const Tensor& x) { return x >= x; }},
-      {"bit_and", [&](const Tensor& x) { return idx(x) & idx(x); }},
-      {"bit_or", [&](const Tensor& x) { return idx(x) | idx(x); }},
-      {"bit_xor", [&](const Tensor& x) { return idx(x) ^ idx(x); }},
-      {"bit_not", [&](const Tensor& x) { return ~idx(x); }},
-      {"bit_left", [&](const Tensor& x) { return idx(x) << idx(x); }},
-      {"bit_right", [&](const Tensor& x) { return idx(x) >> idx(x); }},
-      {"exp", U(exp)}, {"log", U(log)}, {"sqrt", U(sqrt)}, {"pow", [](const Tensor& x) { return plaidml::pow(x, x); }},
-      {"tanh", U(tanh)}, {"sin", U(sin)}, {"cos", U(cos)}, {"tan", U(tan)}, {"sinh", U(sinh)}, {"cosh", U(cosh)},
-      {"asin", U(asin)}, {"acos", U(acos)}, {"atan", U(atan)}, {"asinh", U(asinh)}, {"acosh", U(acosh)},
-      {"atanh", U(atanh)}, {"erf", U(erf)}, {"floor", U(floor)}, {"ceil", U(ceil)}, {"round", U(round)},
-      {"round_even", U(round_even)}, {"sigmoid", U(sigmoid)}, {"abs", U(abs)}, {"sign", U(sign)},
-      {"recip", U(recip)}, {"max", [](const Tensor& x) { return plaidml::max(x, x); }},
-      {"min", [](const Tensor& x) { return plaidml::min(x, x); }}, {"relu", U(relu)},
-      {"select", [](const Tensor& x) { return plaidml::select(x > 0, x, x); }}, {"isnan", U(isnan)},
-      {"isinf", U(isinf)}, {"as_float", [](const Tensor& x) { return plaidml::as_float(x, 64); }},
-      {"as_bfloat", U(as_bfloat)}, {"as_int", [](const Tensor& x) { return plaidml::as_int(x, 32); }},
-      {"as_uint", [](const Tensor& x) { return plaidml::as_uint(x, 8); }}, {"as_bool", U(as_bool)},
-      {"reshape", [](const Tensor& x) { return plaidml::reshape(x, {x.dim(0)}); }},
-      {"index", [](const Tensor& x) { return plaidml::index(x, 0); }}, {"shape", U(shape)},
-      {"gather", [&](const Tensor& x) { return plaidml::gather(x, idx(x)); }},
-      {"scatter", [&](const Tensor& x) { return plaidml::scatter(x, idx(x), x); }},
+      {"add", O(x + x)},
+      {"sub", O(x - x)},
+      {"mul", O(x * x)},
+      {"div", O(x / x)},
+      {"mod", O(x % x)},
+      {"neg", O(-x)},
+      {"cmp_eq", B(eq)},
+      {"cmp_ne", B(ne)},
+      {"cmp_lt", O(x < x)},
+      {"cmp_gt", O(x > x)},
+      {"cmp_le", O(x <= x)},
+      {"cmp_ge", O(x >= x)},
+      {"bit_and", I(i & i)},
+      {"bit_or", I(i | i)},
+      {"bit_xor", I(i ^ i)},
+      {"bit_not", I(~i)},
+      {"bit_left", I(i << i)},
+      {"bit_right", I(i >> i)},
+      {"exp", U(exp)},
+      {"log", U(log)},
+      {"sqrt", U(sqrt)},
+      {"pow", B(pow)},
+      {"tanh", U(tanh)},
+      {"sin", U(sin)},
+      {"cos", U(cos)},
+      {"tan", U(tan)},
+      {"sinh", U(sinh)},
+      {"cosh", U(cosh)},
+      {"asin", U(asin)},
+      {"acos", U(acos)},
+      {"atan", U(atan)},
+      {"asinh", U(asinh)},
+      {"acosh", U(acosh)},
+      {"atanh", U(atanh)},
+      {"erf", U(erf)},
+      {"floor", U(floor)},
+      {"ceil", U(ceil)},
+      {"round", U(round)},
+      {"round_even", U(round_even)},
+      {"sigmoid", U(sigmoid)},
+      {"abs", U(abs)},
+      {"sign", U(sign)},
+      {"recip", U(recip)},
+      {"max", B(max)},
+      {"min", B(min)},
+      {"relu", U(relu)},
+      {"select", O(plaidml::select(x > 0, x, x))},
+      {"isnan", U(isnan)},
+      {"isinf", U(isinf)},
+      {"as_float", O(plaidml::as_float(x, 64))},
+      {"as_bfloat", U(as_bfloat)},
+      {"as_int", O(plaidml::as_int(x, 32))},
+      {"as_uint", O(plaidml::as_uint(x, 8))},
+      {"as_bool", U(as_bool)},
+      {"reshape", O(plaidml::reshape(x, {x.dim(0)}))},
+      {"index", O(plaidml::index(x, 0))},
+      {"shape", U(shape)},
+      {"gather", I(plaidml::gather(x, i))},
+      {"scatter", I(plaidml::scatter(x, i, x))},
   };
 }
-
 #undef U
+#undef B
+#undef O
+#undef I
 
 }  // namespace
 

@@ -17,16 +17,21 @@ Status not_in_loop_ir(OpKind op, DType t) {
 }
 
 // The comparisons are consecutive rows of the op table, in this order.
-static_assert(int(OpKind::Ne) == int(OpKind::Eq) + 1 && int(OpKind::Lt) == int(OpKind::Eq) + 2 &&
-              int(OpKind::Gt) == int(OpKind::Eq) + 3 && int(OpKind::Le) == int(OpKind::Eq) + 4 &&
+static_assert(int(OpKind::Ne) == int(OpKind::Eq) + 1 &&
+              int(OpKind::Lt) == int(OpKind::Eq) + 2 &&
+              int(OpKind::Gt) == int(OpKind::Eq) + 3 &&
+              int(OpKind::Le) == int(OpKind::Eq) + 4 &&
               int(OpKind::Ge) == int(OpKind::Eq) + 5);
-constexpr Op kSignedCompare[] = {Op::OpIEqual,         Op::OpINotEqual,      Op::OpSLessThan,
-                                 Op::OpSGreaterThan,   Op::OpSLessThanEqual, Op::OpSGreaterThanEqual};
-constexpr Op kUnsignedCompare[] = {Op::OpIEqual,         Op::OpINotEqual,      Op::OpULessThan,
-                                   Op::OpUGreaterThan,   Op::OpULessThanEqual, Op::OpUGreaterThanEqual};
+constexpr Op kSignedCompare[] = {Op::OpIEqual,         Op::OpINotEqual,
+                                 Op::OpSLessThan,      Op::OpSGreaterThan,
+                                 Op::OpSLessThanEqual, Op::OpSGreaterThanEqual};
+constexpr Op kUnsignedCompare[] = {
+    Op::OpIEqual,       Op::OpINotEqual,      Op::OpULessThan,
+    Op::OpUGreaterThan, Op::OpULessThanEqual, Op::OpUGreaterThanEqual};
 // Ordered, except != (true when either side is NaN, as in C and LLVM's fcmp une).
-constexpr Op kFloatCompare[] = {Op::OpFOrdEqual,       Op::OpFUnordNotEqual,    Op::OpFOrdLessThan,
-                                Op::OpFOrdGreaterThan, Op::OpFOrdLessThanEqual, Op::OpFOrdGreaterThanEqual};
+constexpr Op kFloatCompare[] = {
+    Op::OpFOrdEqual,       Op::OpFUnordNotEqual,    Op::OpFOrdLessThan,
+    Op::OpFOrdGreaterThan, Op::OpFOrdLessThanEqual, Op::OpFOrdGreaterThanEqual};
 
 }  // namespace
 
