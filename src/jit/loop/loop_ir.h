@@ -79,6 +79,26 @@ ExprPtr one(DType dtype);
 ExprPtr lowest(DType dtype);   // -inf for floats
 ExprPtr highest(DType dtype);  // +inf for floats
 
+// Case labels of the op table's rows that the loop IR never holds: the casts (a cast is its
+// own expression kind) and the structural ops, all lowered before code generation. The
+// emitters' switches over OpKind list every op (no default); they name these through this
+// macro, so a new op still makes the compiler name each switch until it is handled or added
+// here.
+#define PLAIDML_OPS_NOT_IN_LOOP_IR          \
+  case ::plaidml::ir::OpKind::AsFloat:      \
+  case ::plaidml::ir::OpKind::AsBFloat:     \
+  case ::plaidml::ir::OpKind::AsInt:        \
+  case ::plaidml::ir::OpKind::AsUInt:       \
+  case ::plaidml::ir::OpKind::AsBool:       \
+  case ::plaidml::ir::OpKind::Reshape:      \
+  case ::plaidml::ir::OpKind::Index:        \
+  case ::plaidml::ir::OpKind::ShapeOf:      \
+  case ::plaidml::ir::OpKind::Gather:       \
+  case ::plaidml::ir::OpKind::Scatter:      \
+  case ::plaidml::ir::OpKind::PrngStep:     \
+  case ::plaidml::ir::OpKind::PrngState:    \
+  case ::plaidml::ir::OpKind::PrngValue
+
 enum class StmtKind { kBlock, kFor, kIf, kStore, kDeclare, kAssign, kPrefetch };
 
 struct Stmt;

@@ -165,19 +165,7 @@ Value* float_op(Env& env, OpKind op, std::vector<Value*> v) {
     case OpKind::BitNot:
     case OpKind::Shl:
     case OpKind::Shr:
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue: break;
+    PLAIDML_OPS_NOT_IN_LOOP_IR: break;
   }
   return nullptr;
 }
@@ -245,19 +233,7 @@ Value* int_op(Env& env, OpKind op, Domain d, std::vector<Value*> v) {
     case OpKind::Round:
     case OpKind::RoundEven:
     case OpKind::Sigmoid:
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue: break;
+    PLAIDML_OPS_NOT_IN_LOOP_IR: break;
   }
   return nullptr;
 }

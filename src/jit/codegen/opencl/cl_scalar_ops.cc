@@ -133,20 +133,7 @@ Expected<std::string> float_op(OpKind op, DType t, const std::vector<std::string
     case OpKind::BitNot:
     case OpKind::Shl:
     case OpKind::Shr:
-    // Casts and structural ops are lowered before code generation.
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue:
+    PLAIDML_OPS_NOT_IN_LOOP_IR:
       return unsupported(op, t);
   }
   return unsupported(op, t);
@@ -226,20 +213,7 @@ Expected<std::string> int_op(OpKind op, DType t, const std::vector<std::string>&
     case OpKind::Round:
     case OpKind::RoundEven:
     case OpKind::Sigmoid:
-    // Casts and structural ops are lowered before code generation.
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue:
+    PLAIDML_OPS_NOT_IN_LOOP_IR:
       return unsupported(op, t);
   }
   return unsupported(op, t);
@@ -307,20 +281,7 @@ Expected<std::string> bool_op(OpKind op, const std::vector<std::string>& v, ClHe
     case OpKind::Round:
     case OpKind::RoundEven:
     case OpKind::Sigmoid:
-    // Casts and structural ops are lowered before code generation.
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue:
+    PLAIDML_OPS_NOT_IN_LOOP_IR:
       return unsupported(op, DType::Bool);
   }
   return unsupported(op, DType::Bool);

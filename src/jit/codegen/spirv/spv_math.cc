@@ -194,19 +194,7 @@ Expected<Id> SpvScalar::math(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::Select:
     case OpKind::IsNan:
     case OpKind::IsInf:
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue: break;
+    PLAIDML_OPS_NOT_IN_LOOP_IR: break;
   }
   return make_error(StatusCode::kInternal, "SPIR-V: op {} on {} is not a float function",
                     ir::op_name(op), dtype_name(t));

@@ -156,20 +156,7 @@ Expected<Id> SpvScalar::int_op(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::Round:
     case OpKind::RoundEven:
     case OpKind::Sigmoid:
-    // Casts and structural ops are lowered before code generation.
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue:
+    PLAIDML_OPS_NOT_IN_LOOP_IR:
       return not_in_loop_ir(op, t);
   }
   return not_in_loop_ir(op, t);
@@ -237,20 +224,7 @@ Expected<Id> SpvScalar::bool_op(OpKind op, const std::vector<Id>& v) {
     case OpKind::Round:
     case OpKind::RoundEven:
     case OpKind::Sigmoid:
-    // Casts and structural ops are lowered before code generation.
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue:
+    PLAIDML_OPS_NOT_IN_LOOP_IR:
       return not_in_loop_ir(op, DType::Bool);
   }
   return not_in_loop_ir(op, DType::Bool);
@@ -315,20 +289,7 @@ Expected<Id> SpvScalar::float_op(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::BitNot:
     case OpKind::Shl:
     case OpKind::Shr:
-    // Casts and structural ops are lowered before code generation.
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue:
+    PLAIDML_OPS_NOT_IN_LOOP_IR:
       return not_in_loop_ir(op, t);
   }
   return not_in_loop_ir(op, t);
