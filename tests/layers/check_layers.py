@@ -51,6 +51,7 @@ LAYERS = {
     "src/devices/cpu": (["src/core/base", PLUGIN_H], ["fmt", "llvm"]),
     "src/devices": (["src/core/base", PLUGIN_H], ["fmt"]),
     "src/devices/plugin_support": ([PLUGIN_H], []),
+    "src/devices/null": (["src/devices/plugin_support", PLUGIN_H], []),
     "src/devices/opencl": (["src/devices/plugin_support", "src/core/base", PLUGIN_H], ["opencl"]),
     "src/devices/vulkan": (["src/devices/plugin_support", "src/core/base", PLUGIN_H], ["vulkan"]),
     "src/capi": (CORE + ["src/jit", PLAIDML_H], ["fmt"]),

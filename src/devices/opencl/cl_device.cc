@@ -1,8 +1,8 @@
-#include "devices/opencl/cl_device.h"
-
+// Opening and closing an OpenCL device: its context and in-order queue.
 #include <memory>
 
 #include "devices/opencl/cl_errors.h"
+#include "devices/opencl/cl_handles.h"
 
 namespace plaidml::devices::opencl {
 namespace {
@@ -16,73 +16,27 @@ cl_command_queue create_queue(const ClDeviceRecord& r, cl_context context, cl_in
   return clCreateCommandQueue(context, r.device, 0, err);
 }
 
-void release(plaidml_plugin_device_s* d) {
-  if (d->queue) clReleaseCommandQueue(d->queue);
-  if (d->context) clReleaseContext(d->context);
-  delete d;
-}
-
 }  // namespace
 
-plaidml_plugin_status device_count(uint32_t* out_count) {
-  return guarded([&] {
-    if (!out_count) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "out_count is NULL");
-    const ClInventory& inv = inventory();
-    if (inv.status != PLAIDML_PLUGIN_OK) return fail(inv.status, inv.error);
-    *out_count = static_cast<uint32_t>(inv.devices.size());
-    return PLAIDML_PLUGIN_OK;
-  });
+plaidml_plugin_status ClDevice::open() {
+  cl_int err = CL_SUCCESS;
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                   reinterpret_cast<cl_context_properties>(cl.platform), 0};
+  context = clCreateContext(props, 1, &cl.device, nullptr, nullptr, &err);
+  if (err != CL_SUCCESS) return fail_cl("clCreateContext", err, cl.name);
+  queue = create_queue(cl, context, &err);
+  if (err != CL_SUCCESS) return fail_cl("clCreateCommandQueue", err, cl.name);
+  return PLAIDML_PLUGIN_OK;
 }
 
-plaidml_plugin_status describe_device(uint32_t index, plaidml_plugin_device_info* info) {
-  return guarded([&] {
-    if (!info) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "info is NULL");
-    const ClDeviceRecord* record = nullptr;
-    if (auto s = find_device(index, &record); s != PLAIDML_PLUGIN_OK) return s;
-    fill_device_info(*record, info);
-    return PLAIDML_PLUGIN_OK;
-  });
-}
-
-// OpenCL devices take no options today; unknown keys are ignored, as plugin.h says.
-plaidml_plugin_status open_device(uint32_t index, const plaidml_plugin_option* /*options*/,
-                                  size_t /*num_options*/, plaidml_plugin_device* out_device) {
-  return guarded([&] {
-    if (!out_device) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "out_device is NULL");
-    const ClDeviceRecord* record = nullptr;
-    if (auto s = find_device(index, &record); s != PLAIDML_PLUGIN_OK) return s;
-    auto d = std::make_unique<plaidml_plugin_device_s>();
-    d->record = record;
-    cl_int err = CL_SUCCESS;
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
-                                     reinterpret_cast<cl_context_properties>(record->platform), 0};
-    d->context = clCreateContext(props, 1, &record->device, nullptr, nullptr, &err);
-    if (err != CL_SUCCESS) return fail_cl("clCreateContext", err, record->name);
-    d->queue = create_queue(*record, d->context, &err);
-    if (err != CL_SUCCESS) {
-      release(d.release());
-      return fail_cl("clCreateCommandQueue", err, record->name);
-    }
-    *out_device = d.release();
-    return PLAIDML_PLUGIN_OK;
-  });
-}
-
-plaidml_plugin_status query_device(plaidml_plugin_device device, plaidml_plugin_device_info* info) {
-  return guarded([&] {
-    if (!device) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "device is NULL");
-    if (!info) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "info is NULL");
-    fill_device_info(*device->record, info);
-    return PLAIDML_PLUGIN_OK;
-  });
-}
-
-void close_device(plaidml_plugin_device device) {
-  if (!device) return;
-  // Pending work finishes before the queue goes: plaidml frees buffers first, but launches may
-  // still be running on them.
-  clFinish(device->queue);
-  release(device);
+ClDevice::~ClDevice() {
+  // Pending work finishes before the queue goes: the scaffold frees buffers first, but
+  // launches may still be running on them.
+  if (queue) {
+    clFinish(queue);
+    clReleaseCommandQueue(queue);
+  }
+  if (context) clReleaseContext(context);
 }
 
 }  // namespace plaidml::devices::opencl

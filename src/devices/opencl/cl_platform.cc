@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "devices/opencl/cl_errors.h"
 
@@ -55,13 +56,15 @@ const char* kind_of(cl_device_type type) {
   return "accelerator";
 }
 
-ClDeviceRecord describe(cl_platform_id platform, cl_device_id device) {
-  ClDeviceRecord r;
+std::unique_ptr<ClDeviceRecord> describe(cl_platform_id platform, cl_device_id device) {
+  auto record = std::make_unique<ClDeviceRecord>();
+  ClDeviceRecord& r = *record;
   r.platform = platform;
   r.device = device;
   r.name = device_string(device, CL_DEVICE_NAME);
   r.vendor = device_string(device, CL_DEVICE_VENDOR);
   r.kind = kind_of(device_value<cl_device_type>(device, CL_DEVICE_TYPE));
+  r.artifact_formats = "opencl-c";
   r.target = platform_string(platform, CL_PLATFORM_NAME) + "|" + r.name + "|" +
              device_string(device, CL_DRIVER_VERSION);
   r.platform_version = platform_string(platform, CL_PLATFORM_VERSION);
@@ -84,7 +87,7 @@ ClDeviceRecord describe(cl_platform_id platform, cl_device_id device) {
   if (device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY)) {
     r.flags |= PLAIDML_PLUGIN_DEVICE_UNIFIED_MEMORY;
   }
-  return r;
+  return record;
 }
 
 std::string no_platform_message() {
@@ -93,18 +96,19 @@ std::string no_platform_message() {
          (vendors ? vendors : "<unset>, so /etc/OpenCL/vendors") + ")";
 }
 
-ClInventory enumerate() {
-  ClInventory inv;
+plugin_support::Inventory enumerate() {
+  plugin_support::Inventory inv;
   cl_uint count = 0;
   cl_int err = clGetPlatformIDs(0, nullptr, &count);
   if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && count == 0)) {
     inv.status = PLAIDML_PLUGIN_NOT_FOUND;
-    inv.error = no_platform_message();
+    inv.why_absent = no_platform_message();
     return inv;
   }
   if (err != CL_SUCCESS) {
     inv.status = PLAIDML_PLUGIN_DEVICE_ERROR;
-    inv.error = "clGetPlatformIDs failed: " + cl_error_name(err) + " (" + std::to_string(err) + ")";
+    inv.why_absent =
+        "clGetPlatformIDs failed: " + cl_error_name(err) + " (" + std::to_string(err) + ")";
     return inv;
   }
   std::vector<cl_platform_id> platforms(count);
@@ -123,48 +127,17 @@ ClInventory enumerate() {
   }
   if (inv.devices.empty()) {
     inv.status = PLAIDML_PLUGIN_NOT_FOUND;
-    inv.error = "the OpenCL platforms found have no devices: " + empty_platforms;
+    inv.why_absent = "the OpenCL platforms found have no devices: " + empty_platforms;
   }
   return inv;
 }
 
 }  // namespace
 
-const ClInventory& inventory() {
+const plugin_support::Inventory& inventory() {
   // A function-local static: initialised once even when several threads ask at once.
-  static const ClInventory inv = enumerate();
+  static const plugin_support::Inventory inv = enumerate();
   return inv;
-}
-
-plaidml_plugin_status find_device(uint32_t index, const ClDeviceRecord** out) {
-  const ClInventory& inv = inventory();
-  if (inv.status != PLAIDML_PLUGIN_OK) return fail(inv.status, inv.error);
-  if (index >= inv.devices.size()) {
-    return fail(PLAIDML_PLUGIN_NOT_FOUND, "no OpenCL device " + std::to_string(index) +
-                                              " (there are " + std::to_string(inv.devices.size()) +
-                                              ")");
-  }
-  *out = &inv.devices[index];
-  return PLAIDML_PLUGIN_OK;
-}
-
-void fill_device_info(const ClDeviceRecord& r, plaidml_plugin_device_info* info) {
-  plaidml_plugin_device_info out{};
-  out.struct_size = info->struct_size;
-  out.name = r.name.c_str();
-  out.vendor = r.vendor.c_str();
-  out.kind = r.kind.c_str();
-  out.artifact_formats = "opencl-c";
-  out.target = r.target.c_str();
-  out.memory_bytes = r.memory_bytes;
-  out.max_allocation_bytes = r.max_allocation_bytes;
-  out.local_memory_bytes = r.local_memory_bytes;
-  out.max_workgroup_size = r.max_workgroup_size;
-  out.compute_units = r.compute_units;
-  out.vector_bits = r.vector_bits;
-  out.flags = r.flags;
-  // Copy only the members the caller's struct has (it may be an older, shorter header).
-  std::memcpy(info, &out, std::min<size_t>(info->struct_size, sizeof(out)));
 }
 
 int platform_api_version(const ClDeviceRecord& record) {

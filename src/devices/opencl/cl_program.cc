@@ -1,10 +1,11 @@
-#include "devices/opencl/cl_program.h"
+// Loading OpenCL C artifacts: build for the device, one kernel object per symbol.
 
 #include <cstring>
 #include <memory>
 #include <string>
 
 #include "devices/opencl/cl_errors.h"
+#include "devices/opencl/cl_handles.h"
 
 namespace plaidml::devices::opencl {
 namespace {
@@ -68,8 +69,7 @@ plaidml_plugin_status check_extensions(const std::string& source, const ClDevice
   return PLAIDML_PLUGIN_OK;
 }
 
-plaidml_plugin_status build(plaidml_plugin_device device, plaidml_plugin_executable_s* exe) {
-  const ClDeviceRecord& r = *device->record;
+plaidml_plugin_status build(const ClDeviceRecord& r, ClExecutable* exe) {
   std::string options = build_options(r.device);
   cl_int err = clBuildProgram(exe->program, 1, &r.device, options.c_str(), nullptr, nullptr);
   if (err == CL_SUCCESS) return PLAIDML_PLUGIN_OK;
@@ -79,10 +79,9 @@ plaidml_plugin_status build(plaidml_plugin_device device, plaidml_plugin_executa
                      (log.empty() ? std::string(" (empty build log)") : ", build log:\n" + log));
 }
 
-plaidml_plugin_status create_kernel(plaidml_plugin_executable_s* exe, const char* symbol) {
-  if (!symbol) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "a kernel symbol is NULL");
+plaidml_plugin_status create_kernel(ClExecutable* exe, const std::string& symbol) {
   cl_int err = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(exe->program, symbol, &err);
+  cl_kernel kernel = clCreateKernel(exe->program, symbol.c_str(), &err);
   if (err == CL_INVALID_KERNEL_NAME) {
     return fail(PLAIDML_PLUGIN_NOT_FOUND,
                 std::string("no kernel named '") + symbol + "' in the OpenCL program (kernels: " +
@@ -90,58 +89,36 @@ plaidml_plugin_status create_kernel(plaidml_plugin_executable_s* exe, const char
   }
   if (err != CL_SUCCESS) return fail_cl("clCreateKernel", err, symbol);
   exe->kernels.push_back(kernel);
-  exe->symbols.push_back(symbol);
   cl_uint args = 0;
   clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof(args), &args, nullptr);
   exe->num_args.push_back(args);
   return PLAIDML_PLUGIN_OK;
 }
 
-void release(plaidml_plugin_executable_s* exe) {
-  for (cl_kernel k : exe->kernels) clReleaseKernel(k);
-  if (exe->program) clReleaseProgram(exe->program);
-  delete exe;
-}
-
-struct ExecutableDeleter {
-  void operator()(plaidml_plugin_executable_s* exe) const { release(exe); }
-};
-
 }  // namespace
 
-plaidml_plugin_status load(plaidml_plugin_device device, const char* format, const void* bytes,
-                           uint64_t num_bytes, const char* const* symbols, size_t num_symbols,
-                           plaidml_plugin_executable* out_executable) {
-  return guarded([&] {
-    if (!device || !format || !out_executable || (!bytes && num_bytes) ||
-        (!symbols && num_symbols)) {
-      return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "load: NULL argument");
-    }
-    if (std::strcmp(format, kFormat) != 0) {
-      return fail(PLAIDML_PLUGIN_UNSUPPORTED, std::string("artifact format '") + format +
-                                                  "' is not supported by the OpenCL device "
-                                                  "(it accepts opencl-c)");
-    }
-    std::string source(static_cast<const char*>(bytes), num_bytes);
-    if (auto s = check_extensions(source, *device->record); s != PLAIDML_PLUGIN_OK) return s;
-    std::unique_ptr<plaidml_plugin_executable_s, ExecutableDeleter> exe(
-        new plaidml_plugin_executable_s());
-    const char* text = source.c_str();
-    size_t length = source.size();
-    cl_int err = CL_SUCCESS;
-    exe->program = clCreateProgramWithSource(device->context, 1, &text, &length, &err);
-    if (err != CL_SUCCESS) return fail_cl("clCreateProgramWithSource", err);
-    if (auto s = build(device, exe.get()); s != PLAIDML_PLUGIN_OK) return s;
-    for (size_t i = 0; i < num_symbols; ++i) {
-      if (auto s = create_kernel(exe.get(), symbols[i]); s != PLAIDML_PLUGIN_OK) return s;
-    }
-    *out_executable = exe.release();
-    return PLAIDML_PLUGIN_OK;
-  });
+ClExecutable::~ClExecutable() {
+  for (cl_kernel k : kernels) clReleaseKernel(k);
+  if (program) clReleaseProgram(program);
 }
 
-void unload(plaidml_plugin_device /*device*/, plaidml_plugin_executable executable) {
-  if (executable) release(executable);
+plaidml_plugin_status ClDevice::load(std::string_view /*format: opencl-c*/, const void* bytes,
+                                     uint64_t num_bytes, std::vector<std::string> symbols,
+                                     std::unique_ptr<ps::Executable>* out) {
+  std::string source(static_cast<const char*>(bytes), num_bytes);
+  if (auto s = check_extensions(source, cl); s != PLAIDML_PLUGIN_OK) return s;
+  auto exe = std::make_unique<ClExecutable>(symbols);
+  const char* text = source.c_str();
+  size_t length = source.size();
+  cl_int err = CL_SUCCESS;
+  exe->program = clCreateProgramWithSource(context, 1, &text, &length, &err);
+  if (err != CL_SUCCESS) return fail_cl("clCreateProgramWithSource", err);
+  if (auto s = build(cl, exe.get()); s != PLAIDML_PLUGIN_OK) return s;
+  for (const std::string& symbol : symbols) {
+    if (auto s = create_kernel(exe.get(), symbol); s != PLAIDML_PLUGIN_OK) return s;
+  }
+  *out = std::move(exe);
+  return PLAIDML_PLUGIN_OK;
 }
 
 }  // namespace plaidml::devices::opencl

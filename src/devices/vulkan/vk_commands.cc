@@ -27,7 +27,7 @@ void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags dst_stages,
                             nullptr);
 }
 
-plaidml_plugin_status add_descriptor_pool(plaidml_plugin_device device, uint32_t bindings) {
+plaidml_plugin_status add_descriptor_pool(VkDeviceState* device, uint32_t bindings) {
   DescriptorPool p;
   p.max_sets = kSetsPerPool;
   p.max_descriptors = std::max(kDescriptorsPerPool, bindings);
@@ -44,7 +44,7 @@ plaidml_plugin_status add_descriptor_pool(plaidml_plugin_device device, uint32_t
 }
 
 // After the submit finished (or failed): everything recorded can go.
-void reset_batch(plaidml_plugin_device device) {
+void reset_batch(VkDeviceState* device) {
   CommandBatch& b = device->batch;
   vk().vkResetCommandPool(device->device, b.pool, 0);
   for (DescriptorPool& p : b.descriptor_pools) {
@@ -55,7 +55,7 @@ void reset_batch(plaidml_plugin_device device) {
   b.recorded = 0;
 }
 
-plaidml_plugin_status wait_for_submit(plaidml_plugin_device device, size_t commands) {
+plaidml_plugin_status wait_for_submit(VkDeviceState* device, size_t commands) {
   VkResult r = vk().vkWaitForFences(device->device, 1, &device->batch.fence, VK_TRUE,
                                     device->fence_timeout_ns);
   if (r == VK_TIMEOUT) {
@@ -76,7 +76,7 @@ plaidml_plugin_status wait_for_submit(plaidml_plugin_device device, size_t comma
 
 }  // namespace
 
-plaidml_plugin_status create_batch(plaidml_plugin_device device) {
+plaidml_plugin_status create_batch(VkDeviceState* device) {
   CommandBatch& b = device->batch;
   VkCommandPoolCreateInfo pool{};
   pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
@@ -98,7 +98,7 @@ plaidml_plugin_status create_batch(plaidml_plugin_device device) {
   return PLAIDML_PLUGIN_OK;
 }
 
-void destroy_batch(plaidml_plugin_device device) {
+void destroy_batch(VkDeviceState* device) {
   CommandBatch& b = device->batch;
   for (DescriptorPool& p : b.descriptor_pools) {
     vk().vkDestroyDescriptorPool(device->device, p.pool, nullptr);
@@ -109,12 +109,12 @@ void destroy_batch(plaidml_plugin_device device) {
   b = CommandBatch{};
 }
 
-plaidml_plugin_status check_usable(plaidml_plugin_device device) {
+plaidml_plugin_status check_usable(VkDeviceState* device) {
   if (device->broken.empty()) return PLAIDML_PLUGIN_OK;
   return fail(PLAIDML_PLUGIN_DEVICE_ERROR, device->record->name + ": " + device->broken);
 }
 
-plaidml_plugin_status begin_batch(plaidml_plugin_device device) {
+plaidml_plugin_status begin_batch(VkDeviceState* device) {
   CommandBatch& b = device->batch;
   if (b.recording) return PLAIDML_PLUGIN_OK;
   VkCommandBufferBeginInfo begin{};
@@ -126,12 +126,12 @@ plaidml_plugin_status begin_batch(plaidml_plugin_device device) {
   return PLAIDML_PLUGIN_OK;
 }
 
-void record_barrier(plaidml_plugin_device device) {
+void record_barrier(VkDeviceState* device) {
   memory_barrier(device->batch.commands, kWorkStages, kReadsAndWrites);
   ++device->batch.recorded;
 }
 
-plaidml_plugin_status allocate_descriptor_set(plaidml_plugin_device device,
+plaidml_plugin_status allocate_descriptor_set(VkDeviceState* device,
                                               VkDescriptorSetLayout layout, uint32_t bindings,
                                               VkDescriptorSet* out) {
   auto& pools = device->batch.descriptor_pools;
@@ -155,7 +155,7 @@ plaidml_plugin_status allocate_descriptor_set(plaidml_plugin_device device,
   return PLAIDML_PLUGIN_OK;
 }
 
-plaidml_plugin_status flush(plaidml_plugin_device device) {
+plaidml_plugin_status flush(VkDeviceState* device) {
   CommandBatch& b = device->batch;
   if (!b.recording) return PLAIDML_PLUGIN_OK;
   // Device writes become visible to the host (mapped buffers, staging) once the fence signals.
@@ -182,7 +182,7 @@ plaidml_plugin_status flush(plaidml_plugin_device device) {
   return s;
 }
 
-bool settle_for_close(plaidml_plugin_device device) {
+bool settle_for_close(VkDeviceState* device) {
   if (device->submit_pending) {
     VkResult r = vk().vkWaitForFences(device->device, 1, &device->batch.fence, VK_TRUE,
                                       kCloseGraceMs * 1000 * 1000);

@@ -10,30 +10,30 @@
 namespace plaidml::devices::vulkan {
 
 // Command pool, command buffer and fence of a newly opened device.
-plaidml_plugin_status create_batch(plaidml_plugin_device device);
-void destroy_batch(plaidml_plugin_device device);
+plaidml_plugin_status create_batch(VkDeviceState* device);
+void destroy_batch(VkDeviceState* device);
 
 // DEVICE_ERROR with the reason once the device was lost or timed out.
-plaidml_plugin_status check_usable(plaidml_plugin_device device);
+plaidml_plugin_status check_usable(VkDeviceState* device);
 
 // Begins the command buffer unless it is already recording.
-plaidml_plugin_status begin_batch(plaidml_plugin_device device);
+plaidml_plugin_status begin_batch(VkDeviceState* device);
 
 // Orders every compute or transfer command recorded before it before every one after it.
-void record_barrier(plaidml_plugin_device device);
+void record_barrier(VkDeviceState* device);
 
 // A descriptor set of `layout` (with `bindings` storage buffers) valid until the next flush.
-plaidml_plugin_status allocate_descriptor_set(plaidml_plugin_device device,
+plaidml_plugin_status allocate_descriptor_set(VkDeviceState* device,
                                               VkDescriptorSetLayout layout, uint32_t bindings,
                                               VkDescriptorSet* out);
 
 // Submits what was recorded, waits for it (time-limited) and resets the batch. No-op when
 // nothing was recorded.
-plaidml_plugin_status flush(plaidml_plugin_device device);
+plaidml_plugin_status flush(VkDeviceState* device);
 
 // Whether the device runs nothing any more, so that its objects may be destroyed: after a timed
 // out submit, waits once more, up to kCloseGraceMs. False: leave everything alive (leaked).
 inline constexpr uint64_t kCloseGraceMs = 10000;
-bool settle_for_close(plaidml_plugin_device device);
+bool settle_for_close(VkDeviceState* device);
 
 }  // namespace plaidml::devices::vulkan

@@ -163,6 +163,8 @@ void read_properties(VkDeviceRecord* r, const std::vector<std::string>& extensio
   r->name = p.deviceName;
   r->vendor = vendor_name(p.vendorID);
   r->kind = kind_of(p.deviceType);
+  r->artifact_formats = "spirv";
+  r->vector_bits = 32;  // one scalar lane per invocation
   r->target = r->name + "|Vulkan " + version_text(p.apiVersion) + "|driver " +
               std::to_string(p.driverVersion);
   r->local_memory_bytes = l.maxComputeSharedMemorySize;

@@ -1,3 +1,4 @@
+// Opening and closing Vulkan devices.
 #include "devices/vulkan/vk_device.h"
 
 #include <cstdlib>
@@ -19,20 +20,16 @@ struct OpenOptions {
   uint64_t fence_timeout_ms = 60000;
 };
 
-plaidml_plugin_status parse_options(const plaidml_plugin_option* options, size_t n,
-                                    OpenOptions* out) {
-  for (size_t i = 0; i < n; ++i) {
-    const char* key = options[i].key;
-    const char* value = options[i].value;
-    if (!key || !value) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "option with NULL key/value");
-    if (std::strcmp(key, "direct_host_access") == 0) {
-      out->direct_host_access = std::strcmp(value, "0") != 0;
-    } else if (std::strcmp(key, "fence_timeout_ms") == 0) {
+plaidml_plugin_status parse_options(const plugin_support::Options& options, OpenOptions* out) {
+  for (const auto& [key, value] : options) {
+    if (key == "direct_host_access") {
+      out->direct_host_access = value != "0";
+    } else if (key == "fence_timeout_ms") {
       char* end = nullptr;
-      unsigned long long ms = std::strtoull(value, &end, 10);
-      if (!*value || *end || ms == 0) {
+      unsigned long long ms = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || *end || ms == 0) {
         return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT,
-                    std::string("fence_timeout_ms must be a positive integer, got '") + value + "'");
+                    "fence_timeout_ms must be a positive integer, got '" + value + "'");
       }
       out->fence_timeout_ms = ms;
     }
@@ -79,7 +76,7 @@ VkResult create_logical_device(const VkDeviceRecord& r, VkDevice* out) {
   return vk().vkCreateDevice(r.physical, &info, nullptr, out);
 }
 
-plaidml_plugin_status create_pipeline_cache(plaidml_plugin_device d) {
+plaidml_plugin_status create_pipeline_cache(VkDeviceState* d) {
   VkPipelineCacheCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
   VkResult r = vk().vkCreatePipelineCache(d->device, &info, nullptr, &d->pipeline_cache);
@@ -88,10 +85,10 @@ plaidml_plugin_status create_pipeline_cache(plaidml_plugin_device d) {
 }
 
 // Destroys what open_device created; `idle`: the device runs nothing any more.
-void release(plaidml_plugin_device_s* d, bool idle) {
+void release(VkDeviceState* d, bool idle) {
   if (d->device && idle) {
     for (VkAllocation& a : d->deferred_allocations) destroy_allocation(d->device, &a);
-    for (plaidml_plugin_executable e : d->deferred_executables) release_executable(d->device, e);
+    for (VulkanExecutable* e : d->deferred_executables) release_executable(d->device, e);
     destroy_allocation(d->device, &d->staging);
     destroy_batch(d);
     if (d->pipeline_cache) vk().vkDestroyPipelineCache(d->device, d->pipeline_cache, nullptr);
@@ -101,7 +98,7 @@ void release(plaidml_plugin_device_s* d, bool idle) {
   delete d;
 }
 
-plaidml_plugin_status init_device(plaidml_plugin_device d, const OpenOptions& options) {
+plaidml_plugin_status init_device(VkDeviceState* d, const OpenOptions& options) {
   VkResult r = create_logical_device(*d->record, &d->device);
   if (r != VK_SUCCESS) return fail_vk("vkCreateDevice", r, d->record->name);
   watch_process_exit();
@@ -116,59 +113,25 @@ plaidml_plugin_status init_device(plaidml_plugin_device d, const OpenOptions& op
 
 }  // namespace
 
-plaidml_plugin_status device_count(uint32_t* out_count) {
-  return guarded([&] {
-    if (!out_count) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "out_count is NULL");
-    const VkInventory& inv = inventory();
-    if (inv.status != PLAIDML_PLUGIN_OK) return fail(inv.status, inv.error);
-    *out_count = static_cast<uint32_t>(inv.devices.size());
-    return PLAIDML_PLUGIN_OK;
-  });
+plaidml_plugin_status open_device(const VkDeviceRecord& record,
+                                  const plugin_support::Options& options,
+                                  std::unique_ptr<plugin_support::Device>* out) {
+  OpenOptions parsed;
+  if (auto s = parse_options(options, &parsed); s != PLAIDML_PLUGIN_OK) return s;
+  auto d = std::make_unique<VkDeviceState>();
+  d->record = &record;
+  plaidml_plugin_status s = init_device(d.get(), parsed);
+  if (s == PLAIDML_PLUGIN_OK) s = check_validation();
+  if (s != PLAIDML_PLUGIN_OK) {
+    release(d.release(), true);
+    return s;
+  }
+  *out = std::make_unique<VulkanDevice>(std::move(d));
+  return PLAIDML_PLUGIN_OK;
 }
 
-plaidml_plugin_status describe_device(uint32_t index, plaidml_plugin_device_info* info) {
-  return guarded([&] {
-    if (!info) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "info is NULL");
-    const VkDeviceRecord* record = nullptr;
-    if (auto s = find_device(index, &record); s != PLAIDML_PLUGIN_OK) return s;
-    fill_device_info(*record, info);
-    return PLAIDML_PLUGIN_OK;
-  });
-}
-
-plaidml_plugin_status open_device(uint32_t index, const plaidml_plugin_option* options,
-                                  size_t num_options, plaidml_plugin_device* out_device) {
-  return guarded([&] {
-    if (!out_device) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "out_device is NULL");
-    if (!options && num_options) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "options is NULL");
-    OpenOptions parsed;
-    if (auto s = parse_options(options, num_options, &parsed); s != PLAIDML_PLUGIN_OK) return s;
-    const VkDeviceRecord* record = nullptr;
-    if (auto s = find_device(index, &record); s != PLAIDML_PLUGIN_OK) return s;
-    auto d = std::make_unique<plaidml_plugin_device_s>();
-    d->record = record;
-    plaidml_plugin_status s = init_device(d.get(), parsed);
-    if (s == PLAIDML_PLUGIN_OK) s = check_validation();
-    if (s != PLAIDML_PLUGIN_OK) {
-      release(d.release(), true);
-      return s;
-    }
-    *out_device = d.release();
-    return PLAIDML_PLUGIN_OK;
-  });
-}
-
-plaidml_plugin_status query_device(plaidml_plugin_device device, plaidml_plugin_device_info* info) {
-  return guarded([&] {
-    if (!device) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "device is NULL");
-    if (!info) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "info is NULL");
-    fill_device_info(*device->record, info);
-    return PLAIDML_PLUGIN_OK;
-  });
-}
-
-void close_device(plaidml_plugin_device device) {
-  if (!device) return;
+VulkanDevice::~VulkanDevice() {
+  VkDeviceState* device = state_.release();
   if (process_exiting()) {  // the driver may be gone (vk_exit.h)
     abandon(device);
     return;
@@ -176,8 +139,8 @@ void close_device(plaidml_plugin_device device) {
   bool idle = false;
   {
     std::lock_guard<std::mutex> lock(device->mutex);
-    // Recorded work runs before the device goes (plaidml frees buffers first, but a caller may
-    // close without synchronizing). A device still running a timed-out submit gets a grace
+    // Recorded work runs before the device goes (the scaffold frees buffers first, but a caller
+    // may close without synchronizing). A device still running a timed-out submit gets a grace
     // period; one that does not finish even then is leaked rather than waited on forever.
     flush(device);
     idle = settle_for_close(device);

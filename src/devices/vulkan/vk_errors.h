@@ -1,6 +1,6 @@
-// Errors of the Vulkan plugin: the thread-local message that last_error() returns, VkResult
-// names, the mapping from VkResult to plugin status codes, and guarded(), which also turns
-// validation-layer errors (vk_validation.h) into a failed call.
+// Errors of the Vulkan plugin: VkResult names, the mapping from VkResult to plugin status codes,
+// and validation-layer errors (vk_validation.h) turned into a failed call (the scaffold,
+// devices/plugin_support, keeps the message and fences exceptions).
 #pragma once
 
 #include <string>
@@ -19,9 +19,7 @@ std::string vk_result_name(VkResult result);
 // The plugin status a failed vk call maps to (memory exhaustion: OUT_OF_MEMORY).
 plaidml_plugin_status status_of(VkResult result);
 
-using plugin_support::clear_error;
 using plugin_support::fail;
-using plugin_support::last_error;
 
 // A failed vkX call: "<function> failed: <VkResult name> (<code>)", then ": <context>" if given.
 plaidml_plugin_status fail_vk(const char* function, VkResult result,
@@ -34,12 +32,5 @@ plaidml_plugin_status check_validation();
 // A call that succeeded while the validation layer reported errors fails with them; a failed
 // call gets them appended to its message.
 plaidml_plugin_status with_validation_errors(plaidml_plugin_status status);
-
-// Runs body (returning a plugin status) with every C++ exception turned into a status, and
-// validation errors reported meanwhile into a failed call.
-template <typename Body>
-plaidml_plugin_status guarded(Body&& body) noexcept {
-  return plugin_support::guarded("Vulkan plugin", [&] { return with_validation_errors(body()); });
-}
 
 }  // namespace plaidml::devices::vulkan

@@ -1,12 +1,16 @@
-// The opaque handle types of include/plaidml/plugin.h, defined for Vulkan.
+// The Vulkan device, buffer and executable behind the plugin scaffold's handles
+// (devices/plugin_support/driver.h), and the device's state that the Vulkan calls share. The
+// scaffold has checked every argument before a method here runs.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "devices/plugin_support/driver.h"
 #include "devices/vulkan/vk_api.h"
 #include "devices/vulkan/vk_inventory.h"
 
@@ -38,12 +42,12 @@ struct CommandBatch {
   std::vector<DescriptorPool> descriptor_pools;
 };
 
-}  // namespace plaidml::devices::vulkan
+class VulkanExecutable;
 
 // One opened device: a VkDevice with one compute queue. Every call on it takes `mutex`, so
 // launches from several threads are recorded one after the other.
-struct plaidml_plugin_device_s {
-  const plaidml::devices::vulkan::VkDeviceRecord* record = nullptr;
+struct VkDeviceState {
+  const VkDeviceRecord* record = nullptr;
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t buffer_memory_type = 0;   // device-local where there is one
@@ -53,24 +57,27 @@ struct plaidml_plugin_device_s {
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
 
   std::mutex mutex;
-  plaidml::devices::vulkan::CommandBatch batch;
-  plaidml::devices::vulkan::VkAllocation staging;
+  CommandBatch batch;
+  VkAllocation staging;
   // Set when the device was lost or a submit did not finish in time: every later call fails
   // with it.
   std::string broken;
   // A submit outlived its time limit and may still run: what it may use is not destroyed by
   // free_buffer/unload but kept here until close_device sees the device idle (vk_commands.h).
   bool submit_pending = false;
-  std::vector<plaidml::devices::vulkan::VkAllocation> deferred_allocations;
-  std::vector<plaidml_plugin_executable> deferred_executables;
+  std::vector<VkAllocation> deferred_allocations;
+  std::vector<VulkanExecutable*> deferred_executables;
 };
 
-struct plaidml_plugin_buffer_s {
-  plaidml::devices::vulkan::VkAllocation allocation;
-  uint64_t size = 0;  // as requested (0 allowed)
+class VulkanBuffer : public plugin_support::Buffer {
+ public:
+  using Buffer::Buffer;
+  VkAllocation allocation;
 };
 
-struct plaidml_plugin_executable_s {
+class VulkanExecutable : public plugin_support::Executable {
+ public:
+  using Executable::Executable;
   // The layout of a pipeline that binds storage buffers at set 0, bindings [0, n).
   struct Layout {
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
@@ -81,6 +88,41 @@ struct plaidml_plugin_executable_s {
   // Parallel to the symbols given to load: each kernel binds only the buffers its entry point
   // uses (bindings[k] of them), so a module may hold more kernels than a stage may bind.
   std::vector<VkPipeline> pipelines;
-  std::vector<std::string> symbols;
   std::vector<uint32_t> bindings;
 };
+
+// An opened device for the scaffold: the state above, which at process exit is abandoned
+// rather than destroyed (vk_exit.h).
+class VulkanDevice : public plugin_support::Device {
+ public:
+  explicit VulkanDevice(std::unique_ptr<VkDeviceState> state)
+      : Device(*state->record), state_(std::move(state)) {}
+  ~VulkanDevice() override;  // vk_device.cc
+
+  // vk_buffer.cc
+  plaidml_plugin_status allocate(uint64_t bytes,
+                                 std::unique_ptr<plugin_support::Buffer>* out) override;
+  void free_buffer(std::unique_ptr<plugin_support::Buffer> buffer) override;
+  plaidml_plugin_status write(plugin_support::Buffer& buffer, uint64_t offset, const void* data,
+                              uint64_t bytes) override;
+  plaidml_plugin_status read(plugin_support::Buffer& buffer, uint64_t offset, void* data,
+                             uint64_t bytes) override;
+  plaidml_plugin_status copy(plugin_support::Buffer& src, uint64_t src_offset,
+                             plugin_support::Buffer& dst, uint64_t dst_offset,
+                             uint64_t bytes) override;
+  // vk_program.cc
+  plaidml_plugin_status load(std::string_view format, const void* bytes, uint64_t num_bytes,
+                             std::vector<std::string> symbols,
+                             std::unique_ptr<plugin_support::Executable>* out) override;
+  void unload(std::unique_ptr<plugin_support::Executable> executable) override;
+  // vk_launch.cc
+  plaidml_plugin_status launch(plugin_support::Executable& executable,
+                               const plaidml_plugin_launch_info& info,
+                               const std::vector<plugin_support::Buffer*>& buffers) override;
+  plaidml_plugin_status synchronize() override;
+
+ private:
+  std::unique_ptr<VkDeviceState> state_;
+};
+
+}  // namespace plaidml::devices::vulkan

@@ -40,7 +40,7 @@ VkResult create_instance(uint32_t api, VkInstance* out) {
 
 void no_devices(VkInventory* inv, plaidml_plugin_status status, std::string why) {
   inv->status = status;
-  inv->error = std::move(why);
+  inv->why_absent = std::move(why);
 }
 
 void enumerate_devices(VkInventory* inv) {
@@ -56,9 +56,9 @@ void enumerate_devices(VkInventory* inv) {
   }
   std::string skipped;
   for (VkPhysicalDevice p : physical) {
-    VkDeviceRecord record;
+    auto record = std::make_unique<VkDeviceRecord>();
     std::string why;
-    if (describe_physical_device(p, &record, &why)) {
+    if (describe_physical_device(p, record.get(), &why)) {
       inv->devices.push_back(std::move(record));
     } else {
       skipped += (skipped.empty() ? "" : "; ") + why;
@@ -112,39 +112,6 @@ const VkInventory& inventory() {
   // instance is never destroyed: drivers may still run threads at process exit.
   static const VkInventory inv = enumerate();
   return inv;
-}
-
-plaidml_plugin_status find_device(uint32_t index, const VkDeviceRecord** out) {
-  const VkInventory& inv = inventory();
-  if (inv.status != PLAIDML_PLUGIN_OK) return fail(inv.status, inv.error);
-  if (index >= inv.devices.size()) {
-    return fail(PLAIDML_PLUGIN_NOT_FOUND, "no Vulkan device " + std::to_string(index) +
-                                              " (there are " + std::to_string(inv.devices.size()) +
-                                              ")");
-  }
-  *out = &inv.devices[index];
-  return PLAIDML_PLUGIN_OK;
-}
-
-void fill_device_info(const VkDeviceRecord& r, plaidml_plugin_device_info* info) {
-  plaidml_plugin_device_info out{};
-  out.struct_size = info->struct_size;
-  out.name = r.name.c_str();
-  out.vendor = r.vendor.c_str();
-  out.kind = r.kind.c_str();
-  out.artifact_formats = "spirv";
-  out.target = r.target.c_str();
-  out.memory_bytes = r.memory_bytes;
-  out.max_allocation_bytes = r.max_allocation_bytes;
-  out.local_memory_bytes = r.local_memory_bytes;
-  out.max_workgroup_size = r.max_workgroup_size;
-  out.compute_units = r.compute_units;
-  out.vector_bits = 32;  // one scalar lane per invocation
-  out.flags = r.flags;
-  out.subgroup_size = r.subgroup_size;
-  out.memory_heaps = r.memory_heaps.c_str();
-  // Copy only the members the caller's struct has (it may be an older, shorter header).
-  std::memcpy(info, &out, std::min<size_t>(info->struct_size, sizeof(out)));
 }
 
 }  // namespace plaidml::devices::vulkan

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "devices/plugin_support/driver.h"
 #include "devices/vulkan/vk_api.h"
 #include "plaidml/plugin.h"
 
@@ -21,45 +22,28 @@ struct ShaderFeatures {
   std::vector<const char*> extensions;  // device extensions those structs need below 1.2
 };
 
-struct VkDeviceRecord {
+// What describe_device reports (target: "<device>|Vulkan <api>|driver <version>", memory_heaps:
+// "2 GiB device-local, 62 GiB host"; one scalar lane per invocation), with the Vulkan facts the
+// plugin works from.
+struct VkDeviceRecord : plugin_support::DeviceRecord {
   VkPhysicalDevice physical = VK_NULL_HANDLE;
   uint32_t api_version = 0;
   uint32_t queue_family = 0;  // one with compute
-  std::string name;
-  std::string vendor;
-  std::string kind;          // "gpu", "cpu", "accelerator"
-  std::string target;        // "<device>|Vulkan <api>|driver <version>"
-  std::string memory_heaps;  // "2 GiB device-local, 62 GiB host"
-  uint64_t memory_bytes = 0;
-  uint64_t max_allocation_bytes = 0;
-  uint64_t local_memory_bytes = 0;
   uint64_t max_storage_buffer_range = 0;
-  uint32_t max_workgroup_size = 1;
   uint32_t max_workgroup_dims[3] = {1, 1, 1};
   uint32_t max_group_count[3] = {1, 1, 1};
   uint32_t max_storage_buffers_per_stage = 0;
-  uint32_t compute_units = 1;
-  uint32_t subgroup_size = 0;
-  uint32_t flags = 0;  // PLAIDML_PLUGIN_DEVICE_*
   ShaderFeatures features;
   VkPhysicalDeviceMemoryProperties memory{};
 };
 
-struct VkInventory {
-  plaidml_plugin_status status = PLAIDML_PLUGIN_OK;
-  std::string error;  // why there are no devices, when status is not OK
+// The devices (VkDeviceRecords), or why there are none, and the instance they came from.
+struct VkInventory : plugin_support::Inventory {
   VkInstance instance = VK_NULL_HANDLE;
-  std::vector<VkDeviceRecord> devices;
 };
 
 // The instance and every usable device. Thread-safe; computed on first use.
 const VkInventory& inventory();
-
-// The record of device `index`, or a NOT_FOUND / no-driver failure (message recorded).
-plaidml_plugin_status find_device(uint32_t index, const VkDeviceRecord** out);
-
-// Copies a record into the caller's info, up to the caller's struct_size.
-void fill_device_info(const VkDeviceRecord& record, plaidml_plugin_device_info* info);
 
 // Describes one physical device (vk_describe.cc); false when it cannot run compute shaders
 // (no compute queue, Vulkan below 1.1), with the reason in *why.

@@ -14,12 +14,12 @@ constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
 constexpr VkMemoryPropertyFlags kHostCoherent =
     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 
-std::string bytes_on(uint64_t bytes, plaidml_plugin_device device) {
+std::string bytes_on(uint64_t bytes, VkDeviceState* device) {
   return std::to_string(bytes) + " bytes on " + device->record->name;
 }
 
 plaidml_plugin_status allocation_failed(const char* function, VkResult r, uint64_t bytes,
-                                        plaidml_plugin_device device) {
+                                        VkDeviceState* device) {
   if (status_of(r) == PLAIDML_PLUGIN_OUT_OF_MEMORY) {
     return fail(PLAIDML_PLUGIN_OUT_OF_MEMORY, "out of device memory: cannot allocate " +
                                                   bytes_on(bytes, device) + " (" + function +
@@ -68,7 +68,7 @@ bool find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t t
   return true;
 }
 
-plaidml_plugin_status create_allocation(plaidml_plugin_device device, uint64_t bytes,
+plaidml_plugin_status create_allocation(VkDeviceState* device, uint64_t bytes,
                                         uint32_t memory_type, VkAllocation* out) {
   // Vulkan has no empty buffers and copies want 4-byte multiples.
   const uint64_t size = std::max<uint64_t>(4, (bytes + 3) & ~uint64_t(3));
@@ -110,7 +110,7 @@ void destroy_allocation(VkDevice device, VkAllocation* a) {
   *a = VkAllocation{};
 }
 
-plaidml_plugin_status choose_memory_types(plaidml_plugin_device device, bool allow_direct) {
+plaidml_plugin_status choose_memory_types(VkDeviceState* device, bool allow_direct) {
   VkBuffer probe = VK_NULL_HANDLE;
   VkResult r = create_vk_buffer(device->device, 4, &probe);
   if (r != VK_SUCCESS) return fail_vk("vkCreateBuffer", r, "probing buffer memory types");

@@ -15,12 +15,12 @@ bool find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t t
 
 // A storage + transfer buffer of `bytes` (0 gets a small one) in memory type `memory_type`,
 // mapped when that type is host-visible. Failures are recorded (OUT_OF_MEMORY names the size).
-plaidml_plugin_status create_allocation(plaidml_plugin_device device, uint64_t bytes,
+plaidml_plugin_status create_allocation(VkDeviceState* device, uint64_t bytes,
                                         uint32_t memory_type, VkAllocation* out);
 
 void destroy_allocation(VkDevice device, VkAllocation* allocation);
 
 // Chooses the device's buffer and staging memory types (at open).
-plaidml_plugin_status choose_memory_types(plaidml_plugin_device device, bool allow_direct);
+plaidml_plugin_status choose_memory_types(VkDeviceState* device, bool allow_direct);
 
 }  // namespace plaidml::devices::vulkan

@@ -13,7 +13,7 @@
 namespace plaidml::devices::vulkan {
 namespace {
 
-void release(VkDevice device, plaidml_plugin_executable_s* exe) {
+void release(VkDevice device, VulkanExecutable* exe) {
   for (VkPipeline p : exe->pipelines) vk().vkDestroyPipeline(device, p, nullptr);
   for (const auto& [n, l] : exe->layouts) {
     if (l.layout) vk().vkDestroyPipelineLayout(device, l.layout, nullptr);
@@ -25,9 +25,9 @@ void release(VkDevice device, plaidml_plugin_executable_s* exe) {
 
 struct ExecutableDeleter {
   VkDevice device;
-  void operator()(plaidml_plugin_executable_s* exe) const { release(device, exe); }
+  void operator()(VulkanExecutable* exe) const { release(device, exe); }
 };
-using ExecutablePtr = std::unique_ptr<plaidml_plugin_executable_s, ExecutableDeleter>;
+using ExecutablePtr = std::unique_ptr<VulkanExecutable, ExecutableDeleter>;
 
 std::string entry_names(const SpirvModuleInfo& info) {
   std::string names;
@@ -38,7 +38,7 @@ std::string entry_names(const SpirvModuleInfo& info) {
 }
 
 // The GLCompute entry point `symbol`, checked against the device's workgroup limits.
-plaidml_plugin_status find_entry(const SpirvModuleInfo& info, const char* symbol,
+plaidml_plugin_status find_entry(const SpirvModuleInfo& info, const std::string& symbol,
                                  const VkDeviceRecord& r) {
   for (const auto& e : info.entry_points) {
     if (e.execution_model != kGLComputeModel || e.name != symbol) continue;
@@ -70,9 +70,9 @@ plaidml_plugin_status find_entry(const SpirvModuleInfo& info, const char* symbol
 }
 
 // The layout for pipelines binding `n` buffers, made on first use.
-plaidml_plugin_status layout_for(VkDevice device, plaidml_plugin_executable_s* exe, uint32_t n,
+plaidml_plugin_status layout_for(VkDevice device, VulkanExecutable* exe, uint32_t n,
                                  VkPipelineLayout* out) {
-  auto [it, added] = exe->layouts.emplace(n, plaidml_plugin_executable_s::Layout{});
+  auto [it, added] = exe->layouts.emplace(n, VulkanExecutable::Layout{});
   auto& l = it->second;
   if (!added) {
     *out = l.layout;
@@ -101,9 +101,8 @@ plaidml_plugin_status layout_for(VkDevice device, plaidml_plugin_executable_s* e
   return PLAIDML_PLUGIN_OK;
 }
 
-plaidml_plugin_status create_pipeline(plaidml_plugin_device device,
-                                      plaidml_plugin_executable_s* exe, const char* symbol,
-                                      uint32_t bindings) {
+plaidml_plugin_status create_pipeline(VkDeviceState* device, VulkanExecutable* exe,
+                                      const std::string& symbol, uint32_t bindings) {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   if (auto s = layout_for(device->device, exe, bindings, &layout); s != PLAIDML_PLUGIN_OK) {
     return s;
@@ -113,7 +112,7 @@ plaidml_plugin_status create_pipeline(plaidml_plugin_device device,
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = exe->module;
-  info.stage.pName = symbol;
+  info.stage.pName = symbol.c_str();
   info.layout = layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkResult r = vk().vkCreateComputePipelines(device->device, device->pipeline_cache, 1, &info,
@@ -124,13 +123,12 @@ plaidml_plugin_status create_pipeline(plaidml_plugin_device device,
                        device->record->name);
   }
   exe->pipelines.push_back(pipeline);
-  exe->symbols.push_back(symbol);
   exe->bindings.push_back(bindings);
   return PLAIDML_PLUGIN_OK;
 }
 
 plaidml_plugin_status create_module(VkDevice device, const std::vector<uint32_t>& words,
-                                    plaidml_plugin_executable_s* exe) {
+                                    VulkanExecutable* exe) {
   VkShaderModuleCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   info.codeSize = words.size() * sizeof(uint32_t);
@@ -141,23 +139,17 @@ plaidml_plugin_status create_module(VkDevice device, const std::vector<uint32_t>
 }
 
 // The bindings the GLCompute entry point `symbol` uses (find_entry has found it).
-uint32_t bindings_of(const SpirvModuleInfo& info, const char* symbol) {
+uint32_t bindings_of(const SpirvModuleInfo& info, const std::string& symbol) {
   for (const auto& e : info.entry_points) {
     if (e.execution_model == kGLComputeModel && e.name == symbol) return e.num_bindings;
   }
   return 0;
 }
 
-// Format, size and entry points, before any Vulkan object exists.
-plaidml_plugin_status check_artifact(plaidml_plugin_device device, const char* format,
-                                     const void* bytes, uint64_t num_bytes,
-                                     const char* const* symbols, size_t num_symbols,
+// Size and entry points, before any Vulkan object exists.
+plaidml_plugin_status check_artifact(const VkDeviceRecord& r, const void* bytes,
+                                     uint64_t num_bytes, const std::vector<std::string>& symbols,
                                      std::vector<uint32_t>* words, SpirvModuleInfo* info) {
-  if (std::strcmp(format, kFormat) != 0) {
-    return fail(PLAIDML_PLUGIN_UNSUPPORTED, std::string("artifact format '") + format +
-                                                "' is not supported by the Vulkan device "
-                                                "(it accepts spirv)");
-  }
   if (num_bytes % 4 != 0) {
     return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT,
                 "a SPIR-V module is whole 32-bit words; got " + std::to_string(num_bytes) +
@@ -167,69 +159,62 @@ plaidml_plugin_status check_artifact(plaidml_plugin_device device, const char* f
   if (num_bytes) std::memcpy(words->data(), bytes, num_bytes);  // aligned for the driver
   std::string error;
   if (!parse_spirv(*words, info, &error)) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, error);
-  const VkDeviceRecord& r = *device->record;
-  for (size_t i = 0; i < num_symbols; ++i) {
-    if (!symbols[i]) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "a kernel symbol is NULL");
-    if (auto s = find_entry(*info, symbols[i], r); s != PLAIDML_PLUGIN_OK) return s;
+  for (const std::string& symbol : symbols) {
+    if (auto s = find_entry(*info, symbol, r); s != PLAIDML_PLUGIN_OK) return s;
   }
   return PLAIDML_PLUGIN_OK;
 }
 
 }  // namespace
 
-plaidml_plugin_status load(plaidml_plugin_device device, const char* format, const void* bytes,
-                           uint64_t num_bytes, const char* const* symbols, size_t num_symbols,
-                           plaidml_plugin_executable* out_executable) {
-  return guarded([&] {
-    if (!device || !format || !out_executable || (!bytes && num_bytes) ||
-        (!symbols && num_symbols)) {
-      return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, "load: NULL argument");
-    }
-    std::vector<uint32_t> words;
-    SpirvModuleInfo info;
-    if (auto s = check_artifact(device, format, bytes, num_bytes, symbols, num_symbols, &words,
-                                &info);
+plaidml_plugin_status VulkanDevice::load(std::string_view /*format: spirv*/, const void* bytes,
+                                         uint64_t num_bytes, std::vector<std::string> symbols,
+                                         std::unique_ptr<plugin_support::Executable>* out) {
+  VkDeviceState* device = state_.get();
+  std::vector<uint32_t> words;
+  SpirvModuleInfo info;
+  if (auto s = check_artifact(*device->record, bytes, num_bytes, symbols, &words, &info);
+      s != PLAIDML_PLUGIN_OK) {
+    return s;
+  }
+  {
+    std::lock_guard<std::mutex> lock(device->mutex);
+    if (auto s = check_usable(device); s != PLAIDML_PLUGIN_OK) return s;
+  }
+  // Pipelines build without the device lock: the pipeline cache synchronises itself, and
+  // launches of other programs need not wait for a compile.
+  ExecutablePtr exe(new VulkanExecutable(symbols), ExecutableDeleter{device->device});
+  if (auto s = create_module(device->device, words, exe.get()); s != PLAIDML_PLUGIN_OK) return s;
+  for (const std::string& symbol : symbols) {
+    if (auto s = create_pipeline(device, exe.get(), symbol, bindings_of(info, symbol));
         s != PLAIDML_PLUGIN_OK) {
       return s;
     }
-    {
-      std::lock_guard<std::mutex> lock(device->mutex);
-      if (auto s = check_usable(device); s != PLAIDML_PLUGIN_OK) return s;
-    }
-    // Pipelines build without the device lock: the pipeline cache synchronises itself, and
-    // launches of other programs need not wait for a compile.
-    ExecutablePtr exe(new plaidml_plugin_executable_s(), ExecutableDeleter{device->device});
-    if (auto s = create_module(device->device, words, exe.get()); s != PLAIDML_PLUGIN_OK) return s;
-    for (size_t i = 0; i < num_symbols; ++i) {
-      if (auto s = create_pipeline(device, exe.get(), symbols[i], bindings_of(info, symbols[i]));
-          s != PLAIDML_PLUGIN_OK) {
-        return s;
-      }
-    }
-    if (auto s = check_validation(); s != PLAIDML_PLUGIN_OK) return s;
-    *out_executable = exe.release();
-    return PLAIDML_PLUGIN_OK;
-  });
+  }
+  if (auto s = check_validation(); s != PLAIDML_PLUGIN_OK) return s;
+  out->reset(exe.release());
+  return PLAIDML_PLUGIN_OK;
 }
 
-void unload(plaidml_plugin_device device, plaidml_plugin_executable executable) {
-  if (!device || !executable) return;
+void VulkanDevice::unload(std::unique_ptr<plugin_support::Executable> executable) {
+  auto* exe = static_cast<VulkanExecutable*>(executable.release());
   if (process_exiting()) {  // the driver may be gone (vk_exit.h)
-    abandon(executable);
+    abandon(exe);
     return;
   }
+  VkDeviceState* device = state_.get();
   std::lock_guard<std::mutex> lock(device->mutex);
   // Recorded launches may use its pipelines: they run first. A submit still running past its
   // time limit may use them too: then they go when the device closes.
   flush(device);
   if (device->submit_pending) {
-    device->deferred_executables.push_back(executable);
+    device->deferred_executables.push_back(exe);
   } else {
-    release(device->device, executable);
+    release(device->device, exe);
   }
 }
 
-void release_executable(VkDevice device, plaidml_plugin_executable executable) {
+void release_executable(VkDevice device, VulkanExecutable* executable) {
   release(device, executable);
 }
 

@@ -1,5 +1,6 @@
-// The OpenCL plugin's vtable: enumeration and description (checked against direct OpenCL
-// queries), buffers, and loading OpenCL C artifacts, including every load failure.
+// The OpenCL plugin's vtable beyond the plugin-ABI suite (tests/devices/plugin_abi, which
+// checks buffers, ranges, handles and formats on every plugin): enumeration and description
+// checked against direct OpenCL queries, and the OpenCL C load failures.
 #include <CL/cl.h>
 
 #include <cstring>
@@ -68,90 +69,6 @@ TEST_CASE("opencl plugin: enumerates and describes devices as OpenCL reports the
                     cl_device_string(d, CL_DRIVER_VERSION)) != std::string::npos);
 }
 
-TEST_CASE("opencl plugin: a short caller struct is filled only up to its size") {
-  const plaidml_plugin* p = opencl_plugin();
-  plaidml_plugin_device_info info{};
-  std::memset(&info, 0xAB, sizeof(info));
-  info.struct_size = offsetof(plaidml_plugin_device_info, memory_bytes);
-  REQUIRE(p->describe_device(0, &info) == PLAIDML_PLUGIN_OK);
-  CHECK(std::string(info.artifact_formats) == "opencl-c");
-  CHECK(info.memory_bytes == 0xABABABABABABABABull);
-}
-
-TEST_CASE("opencl plugin: a device index past the end is not found") {
-  const plaidml_plugin* p = opencl_plugin();
-  uint32_t count = 0;
-  REQUIRE(p->device_count(&count) == PLAIDML_PLUGIN_OK);
-  plaidml_plugin_device_info info{};
-  info.struct_size = sizeof(info);
-  CHECK(p->describe_device(count, &info) == PLAIDML_PLUGIN_NOT_FOUND);
-  CHECK(last_error(p) ==
-        "no OpenCL device " + std::to_string(count) + " (there are " + std::to_string(count) + ")");
-  plaidml_plugin_device dev = nullptr;
-  CHECK(p->open_device(count, nullptr, 0, &dev) == PLAIDML_PLUGIN_NOT_FOUND);
-  CHECK(dev == nullptr);
-}
-
-TEST_CASE("opencl plugin: buffers round-trip with offsets, copies and empty buffers") {
-  OpenDevice dev;
-  const plaidml_plugin* p = dev.p();
-  auto a = dev.buffer(64);
-  std::vector<uint8_t> bytes(64);
-  for (int i = 0; i < 64; ++i) bytes[i] = uint8_t(i);
-  REQUIRE(p->write(dev.get(), a, 0, bytes.data(), 64) == PLAIDML_PLUGIN_OK);
-  uint8_t patch[4] = {200, 201, 202, 203};
-  REQUIRE(p->write(dev.get(), a, 10, patch, 4) == PLAIDML_PLUGIN_OK);
-  uint8_t part[8] = {};
-  REQUIRE(p->read(dev.get(), a, 8, part, 8) == PLAIDML_PLUGIN_OK);
-  CHECK(std::vector<uint8_t>(part, part + 8) ==
-        std::vector<uint8_t>{8, 9, 200, 201, 202, 203, 14, 15});
-  // Device -> device, between buffers and within one (disjoint ranges).
-  auto b = dev.buffer(32);
-  REQUIRE(p->copy(dev.get(), a, 10, b, 4, 6) == PLAIDML_PLUGIN_OK);
-  REQUIRE(p->read(dev.get(), b, 4, part, 6) == PLAIDML_PLUGIN_OK);
-  CHECK(std::vector<uint8_t>(part, part + 6) == std::vector<uint8_t>{200, 201, 202, 203, 14, 15});
-  REQUIRE(p->copy(dev.get(), a, 0, a, 60, 4) == PLAIDML_PLUGIN_OK);
-  REQUIRE(p->read(dev.get(), a, 58, part, 6) == PLAIDML_PLUGIN_OK);
-  CHECK(std::vector<uint8_t>(part, part + 6) == std::vector<uint8_t>{58, 59, 0, 1, 2, 3});
-  // A 0-byte buffer exists and moves 0 bytes.
-  auto empty = dev.buffer(0);
-  CHECK(p->write(dev.get(), empty, 0, nullptr, 0) == PLAIDML_PLUGIN_OK);
-  CHECK(p->read(dev.get(), empty, 0, nullptr, 0) == PLAIDML_PLUGIN_OK);
-}
-
-TEST_CASE("opencl plugin: out-of-range and overlapping transfers are invalid arguments") {
-  OpenDevice dev;
-  const plaidml_plugin* p = dev.p();
-  auto a = dev.buffer(16);
-  uint8_t data[16] = {};
-  CHECK(p->read(dev.get(), a, 8, data, 9) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
-  CHECK(last_error(p) == "read of 9 bytes at offset 8 is outside the buffer of 16 bytes");
-  CHECK(p->write(dev.get(), a, UINT64_MAX, data, 2) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
-  CHECK(last_error(p) ==
-        "write of 2 bytes at offset 18446744073709551615 is outside the buffer of 16 bytes");
-  CHECK(p->copy(dev.get(), a, 0, a, 4, 8) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
-  CHECK(last_error(p) ==
-        "copy within one buffer with overlapping ranges (8 bytes from offset 0 to 4)");
-  auto b = dev.buffer(4);
-  CHECK(p->copy(dev.get(), a, 0, b, 0, 8) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
-  CHECK(last_error(p) ==
-        "copy destination of 8 bytes at offset 0 is outside the buffer of 4 bytes");
-}
-
-TEST_CASE("opencl plugin: an allocation beyond the device's largest is out of memory") {
-  OpenDevice dev;
-  plaidml_plugin_device_info info{};
-  info.struct_size = sizeof(info);
-  REQUIRE(dev.p()->query_device(dev.get(), &info) == PLAIDML_PLUGIN_OK);
-  plaidml_plugin_buffer b = nullptr;
-  uint64_t too_big = info.max_allocation_bytes + 1;
-  CHECK(dev.p()->allocate(dev.get(), too_big, &b) == PLAIDML_PLUGIN_OUT_OF_MEMORY);
-  CHECK(b == nullptr);
-  CHECK(last_error(dev.p()) == "cannot allocate " + std::to_string(too_big) + " bytes on " +
-                                   info.name + ": its largest allocation is " +
-                                   std::to_string(info.max_allocation_bytes) + " bytes");
-}
-
 TEST_CASE("opencl plugin: a build failure returns the compiler's build log") {
   OpenDevice dev;
   plaidml_plugin_executable exe = nullptr;
@@ -171,15 +88,6 @@ TEST_CASE("opencl plugin: a missing kernel symbol is not found and names the ker
   plaidml_plugin_executable exe = nullptr;
   CHECK(dev.load(vadd_source(4), {"vadd", "vsub"}, &exe) == PLAIDML_PLUGIN_NOT_FOUND);
   CHECK(last_error(dev.p()) == "no kernel named 'vsub' in the OpenCL program (kernels: vadd)");
-}
-
-TEST_CASE("opencl plugin: another artifact format is unsupported") {
-  OpenDevice dev;
-  plaidml_plugin_executable exe = nullptr;
-  const char* symbol = "k";
-  CHECK(dev.p()->load(dev.get(), "spirv", "x", 1, &symbol, 1, &exe) == PLAIDML_PLUGIN_UNSUPPORTED);
-  CHECK(last_error(dev.p()) ==
-        "artifact format 'spirv' is not supported by the OpenCL device (it accepts opencl-c)");
 }
 
 TEST_CASE("opencl plugin: half precision needs cl_khr_fp16") {

@@ -107,7 +107,7 @@ TEST_CASE("vulkan launch: wrong kernel index, buffer count or grid are reported"
   auto exe = dev.must_load(spirv_module("add_then_twice"), {"add_one", "twice"});
   auto x = dev.buffer(kN * 4);
   CHECK(dev.launch(exe, 2, {1, 1, 1}, {64, 1, 1}, {x, x, x}) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
-  CHECK(last_error(p) == "kernel index 2 out of range (2 kernels)");
+  CHECK(last_error(p) == "kernel index 2 out of range (the executable has 2 kernels)");
   CHECK(dev.launch(exe, 1, {1, 1, 1}, {32, 1, 1}, {x, x}) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
   CHECK(last_error(p) == "kernel 'twice' uses 3 buffer slots, got 2 buffers");
   CHECK(dev.launch(exe, 0, {1, 1, 1}, {64, 1, 1}, {x, nullptr, x}) ==

@@ -1,6 +1,7 @@
-// The Vulkan plugin's vtable: enumeration and description (checked against direct Vulkan
-// queries through the loader), and buffers: round trips with offsets, 0 bytes, the staging path,
-// device-side copies, range errors and allocations beyond the device.
+// The Vulkan plugin's vtable beyond the plugin-ABI suite (tests/devices/plugin_abi, which checks
+// ranges, handles, allocation failure and formats on every plugin): enumeration and description
+// checked against direct Vulkan queries through the loader, and buffers on both transfer paths
+// (mapped memory and the staging buffer), device-side copies, options.
 #include <vulkan/vulkan.h>
 
 #include <cstring>
@@ -106,27 +107,6 @@ TEST_CASE("vulkan plugin: lavapipe is a cpu device with the expected limits") {
   CHECK(bool(info.flags & PLAIDML_PLUGIN_DEVICE_INT64));
 }
 
-TEST_CASE("vulkan plugin: a short caller struct is filled only up to its size") {
-  const plaidml_plugin* p = vulkan_plugin();
-  plaidml_plugin_device_info info{};
-  std::memset(&info, 0xAB, sizeof(info));
-  info.struct_size = offsetof(plaidml_plugin_device_info, memory_bytes);
-  REQUIRE(p->describe_device(0, &info) == PLAIDML_PLUGIN_OK);
-  CHECK(std::string(info.artifact_formats) == "spirv");
-  CHECK(info.memory_bytes == 0xABABABABABABABABull);
-}
-
-TEST_CASE("vulkan plugin: a device index past the end is NOT_FOUND") {
-  const plaidml_plugin* p = vulkan_plugin();
-  uint32_t count = 0;
-  REQUIRE(p->device_count(&count) == PLAIDML_PLUGIN_OK);
-  plaidml_plugin_device dev = nullptr;
-  CHECK(p->open_device(count, nullptr, 0, &dev) == PLAIDML_PLUGIN_NOT_FOUND);
-  CHECK(last_error(p) == "no Vulkan device " + std::to_string(count) + " (there are " +
-                             std::to_string(count) + ")");
-}
-
-// Both host-transfer paths: mapped device memory (lavapipe) and the staging buffer.
 TEST_CASE("vulkan plugin: buffers round trip, with offsets, on both transfer paths") {
   for (const char* direct : {"1", "0"}) {
     INFO("direct_host_access = " << direct);
@@ -155,25 +135,6 @@ TEST_CASE("vulkan plugin: buffers round trip, with offsets, on both transfer pat
   }
 }
 
-TEST_CASE("vulkan plugin: 0-byte buffers, empty transfers and range errors") {
-  OpenDevice dev;
-  const plaidml_plugin* p = dev.p();
-  auto empty = dev.buffer(0);
-  CHECK(empty != nullptr);
-  CHECK(p->write(dev.get(), empty, 0, nullptr, 0) == PLAIDML_PLUGIN_OK);
-  CHECK(p->read(dev.get(), empty, 0, nullptr, 0) == PLAIDML_PLUGIN_OK);
-  int x = 0;
-  CHECK(p->read(dev.get(), empty, 0, &x, 4) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
-  CHECK(last_error(p) == "read of 4 bytes at offset 0 is outside the buffer of 0 bytes");
-  auto b = dev.buffer(16);
-  CHECK(p->write(dev.get(), b, 12, &x, 8) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
-  CHECK(last_error(p) == "write of 8 bytes at offset 12 is outside the buffer of 16 bytes");
-  CHECK(p->read(dev.get(), b, UINT64_MAX, &x, 4) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
-  CHECK(p->copy(dev.get(), b, 0, b, 4, 8) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
-  CHECK(last_error(p) ==
-        "copy within one buffer with overlapping ranges (8 bytes from offset 0 to 4)");
-}
-
 TEST_CASE("vulkan plugin: device-side copies, recorded and run before a read") {
   for (const char* direct : {"1", "0"}) {
     INFO("direct_host_access = " << direct);
@@ -190,19 +151,6 @@ TEST_CASE("vulkan plugin: device-side copies, recorded and run before a read") {
       REQUIRE(out[i] == want);
     }
   }
-}
-
-TEST_CASE("vulkan plugin: an allocation beyond the device is OUT_OF_MEMORY with the size") {
-  OpenDevice dev;
-  const plaidml_plugin* p = dev.p();
-  plaidml_plugin_buffer b = nullptr;
-  const uint64_t huge = uint64_t(1) << 50;
-  CHECK(p->allocate(dev.get(), huge, &b) == PLAIDML_PLUGIN_OUT_OF_MEMORY);
-  CHECK(b == nullptr);
-  CHECK(last_error(p).find(std::to_string(huge) + " bytes") != std::string::npos);
-  // The device still works afterwards.
-  auto ok = dev.buffer_with(std::vector<int>{5, 6});
-  CHECK(dev.read<int>(ok, 2) == std::vector<int>{5, 6});
 }
 
 TEST_CASE("vulkan plugin: bad options are rejected, unknown keys ignored") {
