@@ -19,6 +19,14 @@ plaidml_status set_error(const Status& status) noexcept;
 // INVALID_ARGUMENT "<fn>: argument '<arg>' is NULL".
 Status null_argument(const char* fn, const char* arg);
 
+// A JIT error as this entry point's: "<fn>: " before the message, as before every message the
+// C ABI makes itself (jit/io_binding.h leaves its messages without a caller's name).
+template <typename T>
+Expected<T> with_fn(const char* fn, Expected<T> result) {
+  if (result.has_value()) return result;
+  return result.status().with_context(std::string(fn) + ": ");
+}
+
 // A copy of text the caller frees with plaidml_string_destroy (malloc: it calls free()).
 char* caller_string(const std::string& text);
 

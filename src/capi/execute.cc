@@ -1,118 +1,43 @@
-// Explicit compiles and executions with inputs and outputs bound by name.
+// Explicit compiles and executions with inputs and outputs given by name or position. These
+// functions only turn the C arrays into jit/io_binding.h's form: names are matched there.
 #include <algorithm>
-#include <set>
 
 #include "capi/errors.h"
 #include "capi/handles.h"
+#include "jit/io_binding.h"
 
 namespace plaidml::capi {
 namespace {
 
-using NamedBuffers = std::vector<std::pair<std::string, std::shared_ptr<jit::Buffer>>>;
+using Buffers = std::vector<std::shared_ptr<jit::Buffer>>;
 
-std::string name_list(const ir::Program& program) {
-  std::string names;
-  for (ir::ValueId id : program.inputs) {
-    if (!names.empty()) names += ", ";
-    names += "'" + program.nodes[id].name + "'";
+// names NULL: declaration order. A NULL entry stays one, for the binding to report.
+jit::GivenNames given_names(size_t count, const char* const* names) {
+  if (names == nullptr) return std::nullopt;
+  std::vector<std::optional<std::string>> result;
+  for (size_t i = 0; i < count; ++i) {
+    result.push_back(names[i] ? std::optional<std::string>(names[i]) : std::nullopt);
   }
-  return names.empty() ? "none" : names;
+  return result;
 }
 
-// The i-th name the caller gave, or the program's declaration order when names is NULL.
-Expected<std::string> input_name(const char* fn, const ir::Program& program, size_t count,
-                                 const char* const* names, size_t i) {
-  if (names == nullptr) {
-    if (count > program.inputs.size()) {
-      return make_error(StatusCode::kInvalidArgument,
-                        "{}: {} inputs given but the program has {} ({})", fn, count,
-                        program.inputs.size(), name_list(program));
-    }
-    return program.nodes[program.inputs[i]].name;
-  }
-  if (names[i] == nullptr) return null_argument(fn, "input_names[i]");
-  return std::string(names[i]);
-}
-
-// Orders shapes given by name into the program's declaration order (Runtime::prepare's form).
+// Shapes given by name or position, in the program's declaration order (Runtime::prepare's).
 Expected<std::vector<Shape>> shapes_in_order(const char* fn, const ir::Program& program,
                                              size_t count, const char* const* names,
                                              const plaidml_tensor_shape* shapes) {
-  std::vector<std::optional<Shape>> slots(program.inputs.size());
+  std::vector<Shape> given;
   for (size_t i = 0; i < count; ++i) {
-    PLAIDML_ASSIGN(std::string name, input_name(fn, program, count, names, i));
-    auto input = program.find_input(name);
-    if (!input) {
-      return make_error(StatusCode::kNotFound, "{}: the program has no input '{}' (inputs: {})", fn,
-                        name, name_list(program));
-    }
-    size_t slot = 0;
-    while (program.inputs[slot] != *input) ++slot;
-    if (slots[slot]) {
-      return make_error(StatusCode::kInvalidArgument, "{}: input '{}' is given twice", fn, name);
-    }
-    PLAIDML_ASSIGN(slots[slot], to_shape(fn, shapes[i].dtype, shapes[i].rank, shapes[i].dims));
+    PLAIDML_ASSIGN(Shape shape, to_shape(fn, shapes[i].dtype, shapes[i].rank, shapes[i].dims));
+    given.push_back(std::move(shape));
   }
-  std::vector<Shape> result;
-  for (size_t slot = 0; slot < slots.size(); ++slot) {
-    if (!slots[slot]) {
-      return make_error(StatusCode::kInvalidArgument,
-                        "{}: missing input '{}'; the program's inputs are {}", fn,
-                        program.nodes[program.inputs[slot]].name, name_list(program));
-    }
-    result.push_back(*slots[slot]);
-  }
-  return result;
+  return with_fn(fn, jit::bind_input_shapes(program, given_names(count, names), given));
 }
 
-Expected<NamedBuffers> named_inputs(const char* fn, const plaidml_context& context,
-                                    const ir::Program& program, size_t count,
-                                    const char* const* names, plaidml_buffer* const* inputs) {
-  NamedBuffers result;
-  for (size_t i = 0; i < count; ++i) {
-    PLAIDML_ASSIGN(std::string name, input_name(fn, program, count, names, i));
-    if (inputs[i] == nullptr) {
-      return make_error(StatusCode::kInvalidArgument, "{}: the buffer for input '{}' is NULL", fn,
-                        name);
-    }
-    if (inputs[i]->runtime != context.runtime) {
-      return make_error(StatusCode::kInvalidArgument,
-                        "{}: the buffer for input '{}' belongs to another context", fn, name);
-    }
-    result.emplace_back(std::move(name), inputs[i]->buffer);
-  }
-  return result;
-}
-
-Expected<NamedBuffers> named_outputs(const char* fn, const plaidml_context& context,
-                                     const ir::Program& program, size_t count,
-                                     const char* const* names, plaidml_buffer* const* outputs) {
-  if (names == nullptr && count > program.outputs.size()) {
-    return make_error(StatusCode::kInvalidArgument,
-                      "{}: {} outputs asked for but the program "
-                      "has {}",
-                      fn, count, program.outputs.size());
-  }
-  NamedBuffers result;
-  for (size_t i = 0; i < count; ++i) {
-    std::string name;
-    if (names == nullptr) {
-      name = program.outputs[i].first;
-    } else if (names[i] == nullptr) {
-      return null_argument(fn, "output_names[i]");
-    } else {
-      name = names[i];
-    }
-    std::shared_ptr<jit::Buffer> buffer;
-    if (outputs[i] != nullptr) {
-      if (outputs[i]->runtime != context.runtime) {
-        return make_error(StatusCode::kInvalidArgument,
-                          "{}: the buffer for output '{}' belongs to another context", fn, name);
-      }
-      buffer = outputs[i]->buffer;
-    }
-    result.emplace_back(std::move(name), std::move(buffer));
-  }
+// A NULL handle stays a null buffer: the binding refuses an input's, allocates an output's.
+// (A buffer of another context is refused by the runtime, which owns buffers.)
+Buffers given_buffers(size_t count, plaidml_buffer* const* buffers) {
+  Buffers result;
+  for (size_t i = 0; i < count; ++i) result.push_back(buffers[i] ? buffers[i]->buffer : nullptr);
   return result;
 }
 
@@ -181,19 +106,22 @@ plaidml_status plaidml_execute(plaidml_context* context, const plaidml_program* 
     if (input_count > 0) PLAIDML_CAPI_REQUIRE(inputs);
     if (output_count > 0) PLAIDML_CAPI_REQUIRE(outputs);
     const ir::Program& p = *program->program;
-    PLAIDML_ASSIGN(auto in, capi::named_inputs(fn, *context, p, input_count, input_names, inputs));
-    PLAIDML_ASSIGN(auto out,
-                   capi::named_outputs(fn, *context, p, output_count, output_names, outputs));
+    PLAIDML_ASSIGN(auto in, capi::with_fn(fn, jit::bind_input_buffers(
+                                                  p, capi::given_names(input_count, input_names),
+                                                  capi::given_buffers(input_count, inputs))));
+    PLAIDML_ASSIGN(auto out, capi::with_fn(fn, jit::bind_outputs(
+                                                   p, capi::given_names(output_count, output_names),
+                                                   capi::given_buffers(output_count, outputs))));
     // Wrappers for new outputs are made before running so that handing them out cannot fail.
     std::vector<std::unique_ptr<plaidml_buffer>> fresh(output_count);
     for (size_t i = 0; i < output_count; ++i) {
       if (outputs[i] == nullptr) fresh[i] = std::make_unique<plaidml_buffer>();
     }
-    PLAIDML_TRY(context->runtime->run(program->program, context->device.load(), in, &out));
+    PLAIDML_TRY(context->runtime->run(program->program, context->device.load(), in, &out.slots));
     for (size_t i = 0; i < output_count; ++i) {
       if (!fresh[i]) continue;
       fresh[i]->runtime = context->runtime;
-      fresh[i]->buffer = out[i].second;
+      fresh[i]->buffer = out.slots[out.positions[i]];
       outputs[i] = fresh[i].release();
     }
     return Status::ok();

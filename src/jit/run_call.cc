@@ -1,30 +1,28 @@
-// Runtime::run: binds inputs and outputs by name, prepares (or finds) the plan, allocates what
-// the caller did not give, launches the kernels. Every check happens before the first launch,
+// Runtime::run: takes the inputs and outputs in the program's order (callers match names to
+// them in jit/io_binding.h), prepares (or finds) the plan, allocates what the caller did not
+// give, launches the kernels. Every check happens before the first launch,
 // so on error no output buffer is written.
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 
 #include "jit/lower/panel_packing.h"
 #include "jit/runtime_impl.h"
 
 namespace plaidml::jit {
 
-using NamedBuffers = std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>;
+using Buffers = std::vector<std::shared_ptr<Buffer>>;
 
 class RunCall {
  public:
   RunCall(RuntimeImpl& rt, const std::shared_ptr<const ir::Program>& program, int device)
       : rt_(rt), program_(program), device_index_(device) {}
 
-  Status run(const NamedBuffers& inputs, NamedBuffers* outputs);
+  Status run(const Buffers& inputs, Buffers* outputs);
 
  private:
-  std::string input_names() const;
-  std::string output_names() const;
-  Status bind_inputs(const NamedBuffers& inputs);
-  Status bind_outputs(NamedBuffers* outputs);
+  Status adopt_inputs(const Buffers& inputs);
+  Status adopt_outputs(const Buffers& outputs);
   Status check_given_output(size_t position, const std::shared_ptr<Buffer>& buffer);
   Status check_fits() const;
   Status poison_temporaries(size_t kernel, const std::vector<const devices::DeviceBuffer*>& slots);
@@ -45,50 +43,22 @@ class RunCall {
   CompiledPlan::Arena arena_;  // the intermediates' blocks (MemoryPlan)
 };
 
-std::string RunCall::input_names() const {
-  std::string out;
-  for (ir::ValueId id : program_->inputs) {
-    out += (out.empty() ? "" : ", ") + program_->nodes[id].name;
-  }
-  return out.empty() ? "(none)" : out;
-}
-
-std::string RunCall::output_names() const {
-  std::string out;
-  for (const auto& [name, id] : program_->outputs) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
-
-Status RunCall::bind_inputs(const NamedBuffers& inputs) {
+// The inputs as this runtime's buffers on the program's device.
+Status RunCall::adopt_inputs(const Buffers& inputs) {
   const auto& decl = program_->inputs;
+  if (inputs.size() != decl.size()) {
+    return make_error(StatusCode::kInvalidArgument, "{} inputs for a program of {}",
+                      inputs.size(), decl.size());
+  }
   inputs_.assign(decl.size(), nullptr);
-  for (const auto& [name, buffer] : inputs) {
-    auto it = std::find_if(decl.begin(), decl.end(),
-                           [&](ir::ValueId id) { return program_->nodes[id].name == name; });
-    if (it == decl.end()) {
-      return make_error(StatusCode::kNotFound, "unknown input '{}'; the program's inputs are {}",
-                        name, input_names());
-    }
-    size_t pos = static_cast<size_t>(it - decl.begin());
-    if (inputs_[pos]) {
-      return make_error(StatusCode::kInvalidArgument, "input '{}' given twice", name);
-    }
-    PLAIDML_ASSIGN(inputs_[pos], rt_.own_buffer(buffer.get(), fmt::format("input '{}'", name)));
-    if (inputs_[pos]->device() != device_index_) {
+  for (size_t i = 0; i < decl.size(); ++i) {
+    const std::string& name = program_->nodes[decl[i]].name;
+    PLAIDML_ASSIGN(inputs_[i], rt_.own_buffer(inputs[i].get(), fmt::format("input '{}'", name)));
+    if (inputs_[i]->device() != device_index_) {
       return make_error(StatusCode::kInvalidArgument,
                         "input '{}' is on device {}, but the program runs on {}", name,
-                        rt_.device_id(inputs_[pos]->device()), device_->id());
+                        rt_.device_id(inputs_[i]->device()), device_->id());
     }
-  }
-  std::string missing;
-  for (size_t i = 0; i < decl.size(); ++i) {
-    if (!inputs_[i]) {
-      missing += (missing.empty() ? "'" : ", '") + program_->nodes[decl[i]].name + "'";
-    }
-  }
-  if (!missing.empty()) {
-    return make_error(StatusCode::kInvalidArgument, "missing input {}; the program's inputs are {}",
-                      missing, input_names());
   }
   return Status::ok();
 }
@@ -117,36 +87,24 @@ Status RunCall::check_given_output(size_t position, const std::shared_ptr<Buffer
   return Status::ok();
 }
 
-Status RunCall::bind_outputs(NamedBuffers* outputs) {
+Status RunCall::adopt_outputs(const Buffers& outputs) {
   size_t n = program_->outputs.size();
-  if (outputs->empty()) {
-    for (const auto& [name, id] : program_->outputs) outputs->emplace_back(name, nullptr);
-  }
   output_targets_.assign(n, nullptr);
   copy_back_.assign(n, nullptr);
-  std::vector<bool> requested(n, false);
-  for (const auto& [name, buffer] : *outputs) {
-    auto pos = program_->find_output(name);
-    if (!pos) {
-      return make_error(StatusCode::kNotFound, "unknown output '{}'; the program's outputs are {}",
-                        name, output_names());
-    }
-    if (requested[*pos]) {
-      return make_error(StatusCode::kInvalidArgument, "output '{}' requested twice", name);
-    }
-    requested[*pos] = true;
+  for (size_t pos = 0; pos < n; ++pos) {
+    const std::shared_ptr<Buffer>& buffer = outputs[pos];
     if (!buffer) continue;
-    PLAIDML_TRY(check_given_output(*pos, buffer));
+    PLAIDML_TRY(check_given_output(pos, buffer));
     bool aliases_input =
         std::find(inputs_.begin(), inputs_.end(),
                   static_cast<const RuntimeBuffer*>(buffer.get())) != inputs_.end();
     if (aliases_input) {
-      copy_back_[*pos] = static_cast<const RuntimeBuffer*>(buffer.get());
+      copy_back_[pos] = static_cast<const RuntimeBuffer*>(buffer.get());
     } else {
-      output_targets_[*pos] = buffer;
+      output_targets_[pos] = buffer;
     }
   }
-  // Outputs not given (or aliasing an input) get fresh buffers; unrequested ones are dropped.
+  // Outputs not given (or aliasing an input) get fresh buffers.
   for (size_t i = 0; i < n; ++i) {
     if (output_targets_[i]) continue;
     PLAIDML_ASSIGN(output_targets_[i], rt_.allocate_impl(device_index_, plan_->output_shapes()[i]));
@@ -259,29 +217,34 @@ Status RunCall::launch() {
   return Status::ok();
 }
 
-Status RunCall::run(const NamedBuffers& inputs, NamedBuffers* outputs) {
+Status RunCall::run(const Buffers& inputs, Buffers* outputs) {
   if (!program_) return Status(StatusCode::kInvalidArgument, "program is null");
   if (!outputs) return Status(StatusCode::kInvalidArgument, "outputs is null");
+  size_t n = program_->outputs.size();
+  Buffers result = outputs->empty() ? Buffers(n) : *outputs;
+  if (result.size() != n) {
+    return make_error(StatusCode::kInvalidArgument, "{} outputs for a program of {}",
+                      result.size(), n);
+  }
   PLAIDML_ASSIGN(device_, rt_.device(device_index_));
-  PLAIDML_TRY(bind_inputs(inputs));
+  PLAIDML_TRY(adopt_inputs(inputs));
   std::vector<Shape> shapes;
   for (const RuntimeBuffer* b : inputs_) shapes.push_back(b->shape());
   PLAIDML_ASSIGN(auto plan, rt_.prepare_impl(program_, shapes, device_index_));
   plan_ = std::dynamic_pointer_cast<const CompiledPlan>(plan);
   if (!plan_) return Status(StatusCode::kInternal, "plan cache holds a foreign plan");
   PLAIDML_TRY(check_fits());
-  NamedBuffers result = *outputs;
-  PLAIDML_TRY(bind_outputs(&result));
+  PLAIDML_TRY(adopt_outputs(result));
   PLAIDML_TRY(launch());
-  for (auto& [name, buffer] : result) {
-    if (!buffer) buffer = output_targets_[*program_->find_output(name)];
+  for (size_t i = 0; i < n; ++i) {
+    if (!result[i]) result[i] = output_targets_[i];
   }
   *outputs = std::move(result);
   return Status::ok();
 }
 
 Status RuntimeImpl::run(const std::shared_ptr<const ir::Program>& program, int device,
-                        const NamedBuffers& inputs, NamedBuffers* outputs) {
+                        const Buffers& inputs, Buffers* outputs) {
   return firewall([&] { return RunCall(*this, program, device).run(inputs, outputs); });
 }
 

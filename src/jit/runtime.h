@@ -116,14 +116,14 @@ class Runtime {
       const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
       int device) = 0;
 
-  // Runs a program with inputs and outputs bound by name. Every program input must be given
-  // exactly once (unknown, missing or duplicate names: an error naming them). outputs: names to
-  // fetch (empty: all outputs, in declaration order); a null buffer is allocated and returned in
-  // place, a given buffer must have the output's inferred shape (else kTypeError naming both).
-  // Compiles on first use at these shapes. On error no output buffer is written.
+  // Runs a program. inputs: one buffer per program input, in declaration order; outputs: one
+  // entry per program output (or none: then it is filled), a given buffer must have the
+  // output's inferred shape (else kTypeError naming both), a null one is allocated and returned
+  // in place. Callers that hold names bind them first (jit/io_binding.h). Compiles on first use
+  // at these shapes. On error no output buffer is written.
   virtual Status run(const std::shared_ptr<const ir::Program>& program, int device,
-                     const std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>& inputs,
-                     std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>* outputs) = 0;
+                     const std::vector<std::shared_ptr<Buffer>>& inputs,
+                     std::vector<std::shared_ptr<Buffer>>* outputs) = 0;
 
   virtual CacheStats stats() const = 0;
   // The disk cache's folder, "" when it is off.

@@ -70,8 +70,8 @@ class RuntimeImpl : public Runtime {
                                                 const std::vector<Shape>& input_shapes,
                                                 int device) override;
   Status run(const std::shared_ptr<const ir::Program>& program, int device,
-             const std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>& inputs,
-             std::vector<std::pair<std::string, std::shared_ptr<Buffer>>>* outputs) override;
+             const std::vector<std::shared_ptr<Buffer>>& inputs,
+             std::vector<std::shared_ptr<Buffer>>* outputs) override;
   CacheStats stats() const override;
   const std::string& cache_dir() const override { return artifacts_->disk_dir(); }
   Profiler& profiler() override { return profiler_; }

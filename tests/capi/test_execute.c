@@ -174,7 +174,6 @@ static void test_stats(void) {
   plaidml_program* p = parse(kMatmul);
   plaidml_stats stats;
   plaidml_tensor_shape shapes[2];
-  const char* bad_names[2] = {"A", "Q"};
   struct {
     size_t struct_size;
     int64_t compiles;
@@ -217,10 +216,6 @@ static void test_stats(void) {
   CHECK(stats.compiles == 1 && stats.cache_hits == 1);
   shapes[1].dims = kADims; /* K: 3 from A, 2 from B */
   CHECK_ERR(plaidml_compile(ctx, p, 2, kNames, shapes), PLAIDML_STATUS_TYPE_ERROR, "dimension 'K'");
-  CHECK_ERR(plaidml_compile(ctx, p, 1, kNames, shapes), PLAIDML_STATUS_INVALID_ARGUMENT,
-            "missing input 'B'; the program's inputs are 'A', 'B'");
-  CHECK_ERR(plaidml_compile(ctx, p, 2, bad_names, shapes), PLAIDML_STATUS_NOT_FOUND,
-            "the program has no input 'Q' (inputs: 'A', 'B')");
   plaidml_context_destroy(ctx);
   plaidml_program_destroy(p);
 }
@@ -234,8 +229,6 @@ static void test_execute_errors(plaidml_context* ctx) {
   plaidml_buffer* out[1] = {NULL};
   plaidml_buffer* given[1] = {NULL};
   plaidml_buffer* mix[2];
-  const char* bad_names[2] = {"A", "Q"};
-  const char* out_names[1] = {"Z"};
   int64_t c_dims[2] = {2, 2};
   int64_t bad_dims[2] = {3, 3};
   float c[4] = {0};
@@ -243,25 +236,18 @@ static void test_execute_errors(plaidml_context* ctx) {
   in[0] = make(ctx, kADims, kA, 6);
   in[1] = make(ctx, kBDims, kB, 6);
   wrong_k = make(ctx, kADims, kA, 6); /* 2x3 where B must be 3xN */
-  CHECK_ERR(plaidml_execute(ctx, p, 2, bad_names, in, 1, NULL, out), PLAIDML_STATUS_NOT_FOUND,
-            "'Q'");
-  CHECK_ERR(plaidml_execute(ctx, p, 1, kNames, in, 1, NULL, out), PLAIDML_STATUS_INVALID_ARGUMENT,
-            "missing input 'B'");
   mix[0] = in[0];
   mix[1] = wrong_k;
   CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, mix, 1, NULL, out), PLAIDML_STATUS_TYPE_ERROR,
             "dimension 'K'");
-  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, in, 1, out_names, out), PLAIDML_STATUS_NOT_FOUND,
-            "'Z'");
-  CHECK(out[0] == NULL);
-  mix[1] = NULL;
-  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, mix, 1, NULL, out), PLAIDML_STATUS_INVALID_ARGUMENT,
-            "the buffer for input 'B' is NULL");
   CHECK_OK(plaidml_context_create(NULL, &other_ctx));
   foreign = make(other_ctx, kBDims, kB, 6);
   mix[1] = foreign;
   CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, mix, 1, NULL, out), PLAIDML_STATUS_INVALID_ARGUMENT,
-            "the buffer for input 'B' belongs to another context");
+            "input 'B': the buffer belongs to another context");
+  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, in, 1, NULL, &foreign),
+            PLAIDML_STATUS_INVALID_ARGUMENT,
+            "output 'C': the buffer belongs to another context");
   /* A caller-provided output of the wrong shape is refused, and one of the right shape is
    * written in place. */
   CHECK_OK(plaidml_buffer_create(ctx, PLAIDML_DTYPE_FLOAT32, 2, bad_dims, &given[0]));
@@ -277,6 +263,68 @@ static void test_execute_errors(plaidml_context* ctx) {
   plaidml_buffer_destroy(foreign);
   plaidml_context_destroy(other_ctx);
   plaidml_buffer_destroy(wrong_k);
+  plaidml_buffer_destroy(in[0]);
+  plaidml_buffer_destroy(in[1]);
+  plaidml_program_destroy(p);
+}
+
+/* Each message of matching names and positions to the program's inputs and outputs
+ * (jit/io_binding.h), as C callers see it: after the function's name. */
+static void test_binding_errors(plaidml_context* ctx) {
+  enum { INV = PLAIDML_STATUS_INVALID_ARGUMENT, NF = PLAIDML_STATUS_NOT_FOUND };
+  plaidml_program* p = parse(kMatmul);
+  plaidml_tensor_shape shapes[3];
+  plaidml_memory memory;
+  plaidml_buffer* in[2];
+  plaidml_buffer* out[2] = {NULL, NULL};
+  const char* unknown[2] = {"A", "Q"};
+  const char* null_name[2] = {"A", NULL};
+  const char* twice[2] = {"A", "A"};
+  const char* out_unknown[1] = {"Z"};
+  const char* out_null[1] = {NULL};
+  const char* out_twice[2] = {"C", "C"};
+  int i;
+  if (!p) return;
+  for (i = 0; i < 3; ++i) {
+    shapes[i].dtype = PLAIDML_DTYPE_FLOAT32;
+    shapes[i].rank = 2;
+    shapes[i].dims = i == 1 ? kBDims : kADims;
+  }
+  memset(&memory, 0, sizeof(memory));
+  memory.struct_size = sizeof(memory);
+  CHECK_ERR(plaidml_compile(ctx, p, 2, unknown, shapes), NF,
+            "plaidml_compile: the program has no input 'Q' (inputs: 'A', 'B')");
+  CHECK_ERR(plaidml_compile(ctx, p, 1, kNames, shapes), INV,
+            "plaidml_compile: missing input 'B'; the program's inputs are 'A', 'B'");
+  CHECK_ERR(plaidml_compile(ctx, p, 0, NULL, NULL), INV,
+            "plaidml_compile: missing inputs 'A', 'B'; the program's inputs are 'A', 'B'");
+  CHECK_ERR(plaidml_compile(ctx, p, 2, twice, shapes), INV,
+            "plaidml_compile: input 'A' is given twice");
+  CHECK_ERR(plaidml_compile(ctx, p, 2, null_name, shapes), INV,
+            "plaidml_compile: input_names[1] is NULL");
+  CHECK_ERR(plaidml_compile(ctx, p, 3, NULL, shapes), INV,
+            "plaidml_compile: 3 inputs given but the program has 2 ('A', 'B')");
+  CHECK_ERR(plaidml_program_memory(ctx, p, 2, unknown, shapes, &memory), NF,
+            "plaidml_program_memory: the program has no input 'Q' (inputs: 'A', 'B')");
+  in[0] = make(ctx, kADims, kA, 6);
+  in[1] = make(ctx, kBDims, kB, 6);
+  CHECK_ERR(plaidml_execute(ctx, p, 2, unknown, in, 1, NULL, out), NF,
+            "plaidml_execute: the program has no input 'Q' (inputs: 'A', 'B')");
+  CHECK_ERR(plaidml_execute(ctx, p, 1, kNames, in, 1, NULL, out), INV,
+            "plaidml_execute: missing input 'B'; the program's inputs are 'A', 'B'");
+  in[1] = NULL;
+  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, in, 1, NULL, out), INV,
+            "plaidml_execute: the buffer for input 'B' is NULL");
+  in[1] = make(ctx, kBDims, kB, 6);
+  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, in, 1, out_unknown, out), NF,
+            "plaidml_execute: the program has no output 'Z' (outputs: 'C')");
+  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, in, 1, out_null, out), INV,
+            "plaidml_execute: output_names[0] is NULL");
+  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, in, 2, out_twice, out), INV,
+            "plaidml_execute: output 'C' is given twice");
+  CHECK_ERR(plaidml_execute(ctx, p, 2, kNames, in, 2, NULL, out), INV,
+            "plaidml_execute: 2 outputs given but the program has 1 ('C')");
+  CHECK(out[0] == NULL && out[1] == NULL);
   plaidml_buffer_destroy(in[0]);
   plaidml_buffer_destroy(in[1]);
   plaidml_program_destroy(p);
@@ -409,6 +457,7 @@ int main(void) {
     test_buffers(ctx);
     test_builder_execute(ctx);
     test_execute_errors(ctx);
+    test_binding_errors(ctx);
   }
   plaidml_context_destroy(ctx);
   test_stats();

@@ -10,6 +10,7 @@
 #include "core/eval/interpreter.h"
 #include "core/ir/bind.h"
 #include "core/parse/parse.h"
+#include "jit/io_binding.h"
 #include "support/tensors.h"
 #include "unsupported.h"
 
@@ -230,7 +231,7 @@ std::string run_and_compare(jit::Runtime& rt, const Target& target, const Case& 
     in.emplace_back(program->nodes[program->inputs[i]].name, *buffer);
   }
   NamedBuffers out;
-  Status s = rt.run(program, target.index, in, &out);
+  Status s = jit::run_by_name(rt, program, target.index, in, &out);
   if (!s.is_ok()) {
     return fmt::format("run failed ({}): {}", status_code_name(s.code()), s.message());
   }

@@ -12,6 +12,7 @@
 #include "core/eval/interpreter.h"
 #include "core/ir/bind.h"
 #include "core/parse/parse.h"
+#include "jit/io_binding.h"
 #include "jit/runtime.h"
 #include "support/tensors.h"
 
@@ -80,7 +81,7 @@ void check_on(OpenCl& cl, const std::string& tile, const std::vector<HostTensor>
     in.emplace_back((*program)->nodes[(*program)->inputs[i]].name, *buffer);
   }
   NamedBuffers out;
-  Status s = cl.rt->run(*program, cl.device, in, &out);
+  Status s = jit::run_by_name(*cl.rt, *program, cl.device, in, &out);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   REQUIRE(out.size() == expected->size());
   for (size_t i = 0; i < out.size(); ++i) {

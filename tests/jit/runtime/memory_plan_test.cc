@@ -99,7 +99,7 @@ function (A[N]) -> (C) {
 )");
   auto a = upload(*rt, random_tensor({DType::F32, {4}}, 1));
   NamedBuffers out;
-  Status s = rt->run(huge, 0, {{"A", a}}, &out);
+  Status s = jit::run_by_name(*rt, huge, 0, {{"A", a}}, &out);
   CHECK(s.code() == StatusCode::kOutOfMemory);
   CHECK(s.message().find("the program needs 18014398509482000 bytes on cpu:0 (constants 0, "
                          "intermediates 0, inputs 16, outputs 18014398509481984)") !=

@@ -104,7 +104,7 @@ TEST_CASE("plan cache: 8 threads racing on a first call compile once") {
       ready++;
       while (ready.load() < 8) std::this_thread::yield();
       NamedBuffers out;
-      if (!rt->run(program, 0, {{"A", a}, {"B", b}}, &out).is_ok()) return;
+      if (!jit::run_by_name(*rt, program, 0, {{"A", a}, {"B", b}}, &out).is_ok()) return;
       HostTensor got(out[0].second->shape());
       if (rt->read(*out[0].second, got.bytes.data(), got.bytes.size()).is_ok() &&
           got.bytes == want[0].bytes) {

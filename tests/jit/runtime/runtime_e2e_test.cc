@@ -57,7 +57,7 @@ function (A[N]) -> (S, P) {
   run_and_check(*rt, program, {a});
   auto want = reference(program, {a});
   NamedBuffers out = {{"P", nullptr}};
-  REQUIRE(rt->run(program, 0, {{"A", upload(*rt, a)}}, &out).is_ok());
+  REQUIRE(jit::run_by_name(*rt, program, 0, {{"A", upload(*rt, a)}}, &out).is_ok());
   REQUIRE(out.size() == 1);
   CHECK(out[0].first == "P");
   check_equal(download(*rt, *out[0].second), want[1]);
@@ -72,11 +72,11 @@ TEST_CASE("runtime: a given output buffer is written in place") {
   auto r = rt->allocate(0, {DType::F32, {2, 2}});
   REQUIRE(r.has_value());
   NamedBuffers out = {{"R", *r}};
-  REQUIRE(
-      rt->run(program, 0,
+  REQUIRE(jit::run_by_name(
+              *rt, program, 0,
               {{"Bias", upload(*rt, in[2])}, {"A", upload(*rt, in[0])}, {"B", upload(*rt, in[1])}},
               &out)
-          .is_ok());
+              .is_ok());
   CHECK(out[0].second == *r);
   check_equal(download(*rt, **r), reference(program, in)[0]);
 }
@@ -93,7 +93,7 @@ function (A[N, M]) -> (B) {
   auto want = reference(program, {a});
   auto buf = upload(*rt, a);
   NamedBuffers out = {{"B", buf}};
-  REQUIRE(rt->run(program, 0, {{"A", buf}}, &out).is_ok());
+  REQUIRE(jit::run_by_name(*rt, program, 0, {{"A", buf}}, &out).is_ok());
   check_equal(download(*rt, *buf), want[0]);
 }
 
@@ -120,8 +120,8 @@ TEST_CASE("runtime: the same plan runs from many threads at once") {
       auto want = reference(program, in);
       for (int rep = 0; rep < 10; ++rep) {
         NamedBuffers out;
-        auto s = rt->run(
-            program, 0,
+        auto s = jit::run_by_name(
+            *rt, program, 0,
             {{"A", upload(*rt, in[0])}, {"B", upload(*rt, in[1])}, {"Bias", upload(*rt, in[2])}},
             &out);
         if (!s.is_ok()) {

@@ -30,7 +30,7 @@ TEST_CASE("runtime: a reduction over 2^31 + 100 elements reads every one (64-bit
     REQUIRE(rt->write(**x, host.data(), host.size()).is_ok());
   }
   NamedBuffers out;
-  Status s = rt->run(program, 0, {{"X", *x}, {"One", one}}, &out);
+  Status s = jit::run_by_name(*rt, program, 0, {{"X", *x}, {"One", one}}, &out);
   INFO(s.message());
   REQUIRE(s.is_ok());
   HostTensor sum = download(*rt, *out[0].second);

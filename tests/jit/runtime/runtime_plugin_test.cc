@@ -52,7 +52,7 @@ TEST_CASE("runtime plugins: compiling for a device of an unknown format is unsup
   auto a = rt->allocate(fake, {DType::F32, {4}});
   REQUIRE(a.has_value());
   NamedBuffers out;
-  auto s = rt->run(program, 0, {{"A", *a}}, &out);
+  auto s = jit::run_by_name(*rt, program, 0, {{"A", *a}}, &out);
   CHECK(s.code() == StatusCode::kInvalidArgument);
   CHECK(s.message() == "input 'A' is on device fake:0, but the program runs on cpu:0");
 }

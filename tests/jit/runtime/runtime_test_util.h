@@ -18,6 +18,7 @@
 #include "core/ir/bind.h"
 #include "core/parse/parse.h"
 #include "core/types/tensor.h"
+#include "jit/io_binding.h"
 #include "jit/runtime.h"
 
 namespace plaidml::testing {
@@ -138,7 +139,7 @@ inline void run_and_check(jit::Runtime& rt, const std::shared_ptr<const ir::Prog
     in.emplace_back(program->nodes[program->inputs[i]].name, upload(rt, inputs[i]));
   }
   NamedBuffers out;
-  auto s = rt.run(program, 0, in, &out);
+  auto s = jit::run_by_name(rt, program, 0, in, &out);
   INFO(s.message());
   REQUIRE(s.is_ok());
   auto want = reference(program, inputs);
