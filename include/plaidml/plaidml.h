@@ -734,8 +734,9 @@ typedef struct plaidml_tensor_shape {
  * named by input_names (input_count entries, each input exactly once); input_names NULL means
  * the program's declaration order. Concurrent calls with the same shapes compile once.
  * Statuses: OK; INVALID_ARGUMENT (NULL, unknown dtype, negative dim, duplicate or missing
- * input, more inputs than the program has); NOT_FOUND (an unknown input name); TYPE_ERROR (shapes that do not fit the program, e.g.
- * "dimension 'K' ..." when two inputs give one dim two sizes); UNSUPPORTED; DEVICE_ERROR. */
+ * input, more inputs than the program has); NOT_FOUND (an unknown input name); TYPE_ERROR
+ * (shapes that do not fit the program, e.g. "dimension 'K' ..." when two inputs give one dim two
+ * sizes); UNSUPPORTED; DEVICE_ERROR. */
 PLAIDML_API plaidml_status plaidml_compile(plaidml_context* context, const plaidml_program* program,
                                            size_t input_count, const char* const* input_names,
                                            const plaidml_tensor_shape* input_shapes);
