@@ -8,6 +8,7 @@
 
 #include "core/parse/parse.h"
 #include "devices/device.h"
+#include "jit/io_binding.h"
 #include "jit/runtime.h"
 #include "opencl_test_util.h"
 
@@ -99,7 +100,7 @@ TEST_CASE("opencl registry: the runtime compiles Tile for opencl:0 and runs it t
   std::vector<float> a_values = {1.0f, -2.5f, 0.0f, 8.0f}, b_values(4);
   REQUIRE((*rt)->write(**a, a_values.data(), 16).is_ok());
   std::vector<std::pair<std::string, std::shared_ptr<jit::Buffer>>> outputs;
-  Status ran = (*rt)->run(*program, *index, {{"A", *a}}, &outputs);
+  Status ran = jit::run_by_name(**rt, *program, *index, {{"A", *a}}, &outputs);
   INFO(ran.message());
   REQUIRE(ran.is_ok());
   REQUIRE(outputs.size() == 1);

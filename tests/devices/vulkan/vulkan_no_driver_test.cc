@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/parse/parse.h"
+#include "jit/io_binding.h"
 #include "jit/runtime.h"
 #include "vulkan_test_util.h"
 
@@ -71,7 +72,7 @@ TEST_CASE("vulkan unavailable: the registry lists it with the reason, the CPU wo
   std::vector<float> in = {1, 2, 3}, out(3);
   REQUIRE((*rt)->write(**a, in.data(), 12).is_ok());
   std::vector<std::pair<std::string, std::shared_ptr<jit::Buffer>>> outputs;
-  auto s = (*rt)->run(*program, 0, {{"A", *a}}, &outputs);
+  auto s = jit::run_by_name(**rt, *program, 0, {{"A", *a}}, &outputs);
   INFO(s.message());
   REQUIRE(s.is_ok());
   REQUIRE(outputs.size() == 1);

@@ -11,7 +11,7 @@ using namespace plaidml::testing;
 
 namespace {
 
-constexpr const char* kAdd = R"(
+constexpr const char* kBindingProgram = R"(
 function (A[N], B[N]) -> (C, D) {
   C = A + B;
   D = A * B;
@@ -45,7 +45,7 @@ void check_error(const Expected<T>& result, StatusCode code, const std::string& 
 }  // namespace
 
 TEST_CASE("io binding: inputs by name or by position come back in declaration order") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   auto by_name = jit::bind_input_shapes(*program, names({"B", "A"}), {kB, kA});
   REQUIRE(by_name.has_value());
   CHECK(*by_name == std::vector<Shape>{kA, kB});
@@ -55,19 +55,19 @@ TEST_CASE("io binding: inputs by name or by position come back in declaration or
 }
 
 TEST_CASE("io binding: a NULL input name") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   check_error(jit::bind_input_shapes(*program, names({"A", std::nullopt}), {kA, kB}),
               StatusCode::kInvalidArgument, "input_names[1] is NULL");
 }
 
 TEST_CASE("io binding: more inputs than the program has") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   check_error(jit::bind_input_shapes(*program, std::nullopt, {kA, kB, kA}),
               StatusCode::kInvalidArgument, "3 inputs given but the program has 2 ('A', 'B')");
 }
 
 TEST_CASE("io binding: an unknown input lists the program's inputs") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   check_error(jit::bind_input_shapes(*program, names({"A", "X"}), {kA, kB}),
               StatusCode::kNotFound, "the program has no input 'X' (inputs: 'A', 'B')");
   auto none = parse_program("function () -> (C) { C = 1; }");
@@ -76,13 +76,13 @@ TEST_CASE("io binding: an unknown input lists the program's inputs") {
 }
 
 TEST_CASE("io binding: an input given twice") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   check_error(jit::bind_input_shapes(*program, names({"A", "A", "B"}), {kA, kA, kB}),
               StatusCode::kInvalidArgument, "input 'A' is given twice");
 }
 
 TEST_CASE("io binding: missing inputs are listed with the program's inputs") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   check_error(jit::bind_input_shapes(*program, names({"B"}), {kB}), StatusCode::kInvalidArgument,
               "missing input 'A'; the program's inputs are 'A', 'B'");
   check_error(jit::bind_input_shapes(*program, names({}), {}), StatusCode::kInvalidArgument,
@@ -92,7 +92,7 @@ TEST_CASE("io binding: missing inputs are listed with the program's inputs") {
 }
 
 TEST_CASE("io binding: a null input buffer") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   auto a = std::make_shared<FakeBuffer>();
   check_error(jit::bind_input_buffers(*program, names({"B", "A"}), {nullptr, a}),
               StatusCode::kInvalidArgument, "the buffer for input 'B' is NULL");
@@ -102,7 +102,7 @@ TEST_CASE("io binding: a null input buffer") {
 }
 
 TEST_CASE("io binding: outputs asked for by name or position, with or without buffers") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   auto d = std::make_shared<FakeBuffer>();
   auto by_name = jit::bind_outputs(*program, names({"D"}), {d});
   REQUIRE(by_name.has_value());
@@ -118,25 +118,25 @@ TEST_CASE("io binding: outputs asked for by name or position, with or without bu
 }
 
 TEST_CASE("io binding: a NULL output name") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   check_error(jit::bind_outputs(*program, names({std::nullopt}), {nullptr}),
               StatusCode::kInvalidArgument, "output_names[0] is NULL");
 }
 
 TEST_CASE("io binding: more outputs than the program has") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   check_error(jit::bind_outputs(*program, std::nullopt, {nullptr, nullptr, nullptr}),
               StatusCode::kInvalidArgument, "3 outputs given but the program has 2 ('C', 'D')");
 }
 
 TEST_CASE("io binding: an unknown output lists the program's outputs") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   check_error(jit::bind_outputs(*program, names({"Z"}), {nullptr}), StatusCode::kNotFound,
               "the program has no output 'Z' (outputs: 'C', 'D')");
 }
 
 TEST_CASE("io binding: an output given twice") {
-  auto program = parse_program(kAdd);
+  auto program = parse_program(kBindingProgram);
   check_error(jit::bind_outputs(*program, names({"C", "C"}), {nullptr, nullptr}),
               StatusCode::kInvalidArgument, "output 'C' is given twice");
 }

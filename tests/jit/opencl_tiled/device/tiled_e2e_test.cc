@@ -10,6 +10,7 @@
 #include "core/eval/interpreter.h"
 #include "jit/codegen/opencl/opencl_codegen.h"
 #include "jit/gpu_lowering.h"
+#include "jit/io_binding.h"
 #include "jit/runtime.h"
 #include "support/tensors.h"
 
@@ -77,7 +78,7 @@ void run_case(const std::string& text, const std::vector<Shape>& shapes, bool ti
     REQUIRE(d.runtime->write(**b, inputs[i].bytes.data(), inputs[i].bytes.size()).is_ok());
     in.emplace_back((*program)->nodes[(*program)->inputs[i]].name, *b);
   }
-  Status s = d.runtime->run(*program, d.index, in, &out);
+  Status s = run_by_name(*d.runtime, *program, d.index, in, &out);
   REQUIRE_MESSAGE(s.is_ok(), s.message());
   REQUIRE(out.size() == want->size());
   for (size_t i = 0; i < out.size(); ++i) {
