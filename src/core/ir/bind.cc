@@ -13,8 +13,10 @@
 
 #include <limits>
 
+#include "core/ir/assertion.h"
 #include "core/ir/bind_common.h"
 #include "core/ir/bind_int_expr.h"
+#include "core/ir/printer.h"
 
 namespace plaidml::ir {
 namespace {
@@ -134,6 +136,22 @@ Status bind_node(BindState& s, ValueId id) {
   return Status(StatusCode::kInternal, "bind: unknown node kind");
 }
 
+// Each assertion once the input dims are known, before any node: its message says what the op
+// needed, where a node's error would only describe a symptom.
+Status check_assertion(const Assertion& a, const detail::DimMap& dims) {
+  auto lhs = detail::eval_size(*a.lhs, dims);
+  if (!lhs) return lhs.status().with_context(where(a.loc));
+  auto rhs = detail::eval_size(*a.rhs, dims);
+  if (!rhs) return rhs.status().with_context(where(a.loc));
+  if (assertion_holds(a.op, *lhs, *rhs)) return Status::ok();
+  std::vector<std::string> values;
+  for (const auto& e : a.args) {
+    auto v = detail::eval_size(*e, dims);
+    values.push_back(v ? std::to_string(*v) : print_int_expr(*e));
+  }
+  return Status(StatusCode::kTypeError, where(a.loc) + format_assertion(a.message, values));
+}
+
 // Operands must precede their users; a broken order is a builder bug, not a user error.
 Status check_order(const Program& p) {
   for (ValueId id = 0; id < static_cast<ValueId>(p.nodes.size()); ++id) {
@@ -187,6 +205,7 @@ Expected<BoundProgram> bind(std::shared_ptr<const Program> program,
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     PLAIDML_TRY(bind_input(s, p.inputs[i], input_shapes[i]));
   }
+  for (const Assertion& a : p.assertions) PLAIDML_TRY(check_assertion(a, bound.dims));
   for (ValueId id = 0; id < static_cast<ValueId>(p.nodes.size()); ++id) {
     PLAIDML_TRY(bind_node(s, id));
   }

@@ -57,7 +57,8 @@ struct BoundProgram {
 //   wrong input count; rank mismatch with a declaration; one dim name bound to two sizes (names
 //   both tensors and both sizes); declared dtype mismatch; broadcasting mismatch (names both
 //   shapes and the expression); bitwise op on floats; non-positive or non-integer size;
-//   unbounded index; reshape with a different element count.
+//   unbounded index; reshape with a different element count; a failed assertion
+//   (Program::assertions, kTypeError): its own message, its `{k}` filled with the bound sizes.
 Expected<BoundProgram> bind(std::shared_ptr<const Program> program,
                             const std::vector<Shape>& input_shapes);
 

@@ -7,6 +7,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "core/ir/assertion.h"
 #include "core/ir/printer.h"
 
 namespace plaidml::ir {
@@ -320,6 +321,21 @@ Expected<ValueId> ProgramBuilder::add_dim_literal(IntExprPtr expr, const SourceL
   node.int_args.push_back(std::move(expr));
   node.loc = loc;
   return push(std::move(node));
+}
+
+Status ProgramBuilder::add_assertion(Assertion a) {
+  if (!a.lhs || !a.rhs) return error_at(StatusCode::kInvalidArgument, a.loc, "assert: no operand");
+  PLAIDML_TRY(check_size_expr(a.lhs, a.loc, "an assertion"));
+  PLAIDML_TRY(check_size_expr(a.rhs, a.loc, "an assertion"));
+  for (const auto& e : a.args) {
+    if (!e) return error_at(StatusCode::kInvalidArgument, a.loc, "assert: no argument");
+    PLAIDML_TRY(check_size_expr(e, a.loc, "an assertion's message"));
+  }
+  std::optional<bool> known = assertion_known(a.op, *a.lhs, *a.rhs);
+  if (known == true) return Status::ok();
+  if (known == false) return error_at(StatusCode::kTypeError, a.loc, "{}", assertion_message_now(a));
+  program_.assertions.push_back(std::move(a));
+  return Status::ok();
 }
 
 Status ProgramBuilder::check_dims(const IntExpr& e, const SourceLoc& loc) const {

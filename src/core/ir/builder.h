@@ -53,6 +53,11 @@ class ProgramBuilder {
   // mismatch; wrong input count for the combination op; a dim name no input declared.
   Expected<ValueId> add_contraction(Contraction contraction, const SourceLoc& loc);
 
+  // A condition over sizes checked when the program is bound (Program::assertions). One that
+  // holds whatever the sizes is dropped; one that fails whatever the sizes fails now, with its
+  // message (kTypeError). Errors: an index variable or an undeclared dim in an expression.
+  Status add_assertion(Assertion assertion);
+
   // `NAME = value`: binds a user name. Reassigning a name is an error (SSA) naming both places.
   Status assign(const std::string& name, ValueId value, const SourceLoc& loc);
 

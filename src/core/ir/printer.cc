@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/ir/assertion.h"
 #include "core/ir/constant.h"
 
 namespace plaidml::ir {
@@ -102,6 +103,16 @@ std::string float_text(double v) {
   return s;
 }
 
+// "text" with `"`, `\` and line ends escaped, as the lexer reads them back.
+std::string quoted(const std::string& text) {
+  std::string s = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') s += '\\';
+    s += c == '\n' ? std::string("\\n") : std::string(1, c);
+  }
+  return s + "\"";
+}
+
 class Printer {
  public:
   explicit Printer(const Program& p) : p_(p) {
@@ -128,6 +139,7 @@ class Printer {
       out_ += tile_name(p_.outputs[i].first);
     }
     out_ += ") {\n";
+    for (const Assertion& a : p_.assertions) print_assertion(a);
     for (ValueId id = 0; id < static_cast<ValueId>(p_.nodes.size()); ++id) print_node(id);
     for (const auto& [name, id] : p_.outputs) {
       if (p_.nodes[id].name != name) {
@@ -173,6 +185,13 @@ class Printer {
       out_ += d.empty() ? "_" : size ? d : tile_name(d);
     }
     out_ += "]";
+  }
+
+  // `assert cond, "message", args...;` first: binding checks them before any node.
+  void print_assertion(const Assertion& a) {
+    out_ += "  assert " + print_assertion_condition(a) + ", " + quoted(a.message);
+    for (const auto& e : a.args) out_ += ", " + print_int_expr(*e);
+    out_ += ";\n";
   }
 
   void print_node(ValueId id) {

@@ -132,6 +132,26 @@ struct Node {
   std::shared_ptr<const ConstantData> constant;
 };
 
+// A condition over sizes that the program's result depends on but no node checks: an op whose
+// operands must agree in size (conv's channels, matmul's summed axis). Tile skips out-of-range
+// accesses, so without it a mismatch would give a wrong answer instead of an error. It is part
+// of the program, not a node: it has no value, so no node could use it, and every pass that
+// prunes unused nodes would have to be told to keep it; binding checks it once the input dims
+// are known (ir/bind.h), and nothing after binding sees it.
+//   kEq: lhs == rhs; kGe: lhs >= rhs; kBroadcast: lhs == rhs or either is 1 (numpy);
+//   kMultiple: lhs is a multiple of rhs (rhs > 0).
+enum class AssertOp { kEq, kGe, kBroadcast, kMultiple };
+
+struct Assertion {
+  AssertOp op = AssertOp::kEq;
+  IntExprPtr lhs, rhs;  // sizes: dims and integers, no index variables
+  // The error in the op's and user's words ("conv: argument 'input' has {0} channels, ...");
+  // `{k}` stands for the value of args[k] (its text while building, when it is not a literal).
+  std::string message;
+  std::vector<IntExprPtr> args;
+  SourceLoc loc;
+};
+
 // An input dim written as a decimal size (`X[N, 3]`) is fixed: the buffer must have exactly that
 // size there. Its size, or nullopt for a dim name.
 std::optional<int64_t> fixed_dim_size(const std::string& dim);
@@ -141,6 +161,7 @@ struct Program {
   std::vector<Node> nodes;       // topological order: operands precede their users
   std::vector<ValueId> inputs;   // declaration order
   std::vector<std::pair<std::string, ValueId>> outputs;  // declaration order: name -> value
+  std::vector<Assertion> assertions;  // checked at bind, in order, before any node
 
   // A stable 64-bit hash of the printed program (constants by their digest); the plan cache
   // keys on it. Computed once by ProgramBuilder::finish (a program is immutable after it), else

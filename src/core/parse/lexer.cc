@@ -114,17 +114,25 @@ class Lexer {
     return make(is_float ? TokenKind::kFloat : TokenKind::kInt, start);
   }
 
-  // "..." on one line, without escapes.
+  // "..." on one line; \" \\ and \n stand for a quote, a backslash and a line end (an
+  // assertion's message may hold any of them).
   Expected<Token> string() {
     size_t start = pos_++;
-    while (pos_ < text_.size() && text_[pos_] != '"' && text_[pos_] != '\n') ++pos_;
+    std::string value;
+    while (pos_ < text_.size() && text_[pos_] != '"' && text_[pos_] != '\n') {
+      char c = text_[pos_++];
+      if (c == '\\' && (at(pos_) == '"' || at(pos_) == '\\' || at(pos_) == 'n')) {
+        c = text_[pos_++] == 'n' ? '\n' : text_[pos_ - 1];
+      }
+      value += c;
+    }
     if (at(pos_) != '"') {
       return Status(StatusCode::kParseError,
                     fmt::format("{}:{}: unterminated string", line_, column_of(start)));
     }
     ++pos_;
     Token t = make(TokenKind::kString, start);
-    t.text = t.text.substr(1, t.text.size() - 2);
+    t.text = std::move(value);
     return t;
   }
 

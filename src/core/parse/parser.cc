@@ -155,6 +155,7 @@ Status Parser::parse_statement() {
   if (name.kind != TokenKind::kIdent) {
     return error(name, "expected a statement (a tensor name), found {}", describe(name));
   }
+  if (name.text == "assert" && !name.quoted) return parse_assert(advance());
   PLAIDML_TRY(check_tensor_name(name, "tensor"));
   advance();
   if (peek().kind == TokenKind::kLBracket) {
@@ -170,6 +171,50 @@ Status Parser::parse_statement() {
                  peek().kind == TokenKind::kAndAnd ? "&" : "|");
   }
   return expect(TokenKind::kSemi, "';' after statement");
+}
+
+// `assert cond, "message", args...;` (docs/tile.md, assertions).
+Status Parser::parse_assert(const Token& kw) {
+  ir::Assertion a;
+  a.loc = loc(kw);
+  PLAIDML_TRY(parse_assert_condition(&a));
+  PLAIDML_TRY(expect(TokenKind::kComma, "',' before the assertion's message"));
+  const Token& message = peek();
+  if (message.kind != TokenKind::kString) {
+    return error(message, "expected the assertion's message in quotes, found {}",
+                 describe(message));
+  }
+  a.message = advance().text;
+  while (accept(TokenKind::kComma)) {
+    PLAIDML_ASSIGN(ir::IntExprPtr arg, parse_int(IntContext::kSize));
+    a.args.push_back(std::move(arg));
+  }
+  PLAIDML_TRY(expect(TokenKind::kSemi, "';' after the assertion"));
+  return builder_.add_assertion(std::move(a));
+}
+
+// `A == B`, `A >= B`, `broadcastable(A, B)` or `multiple(A, B)`.
+Status Parser::parse_assert_condition(ir::Assertion* a) {
+  const Token& t = peek();
+  bool call = t.kind == TokenKind::kIdent && !t.quoted && peek(1).kind == TokenKind::kLParen;
+  if (call && (t.text == "broadcastable" || t.text == "multiple")) {
+    a->op = t.text == "multiple" ? ir::AssertOp::kMultiple : ir::AssertOp::kBroadcast;
+    advance();
+    advance();
+    PLAIDML_ASSIGN(a->lhs, parse_int(IntContext::kSize));
+    PLAIDML_TRY(expect(TokenKind::kComma, fmt::format("',' between the arguments of {}", t.text)));
+    PLAIDML_ASSIGN(a->rhs, parse_int(IntContext::kSize));
+    return expect(TokenKind::kRParen, fmt::format("')' to close {}(...)", t.text));
+  }
+  PLAIDML_ASSIGN(a->lhs, parse_int(IntContext::kSize));
+  const Token& op = peek();
+  if (op.kind != TokenKind::kEq && op.kind != TokenKind::kGe) {
+    return error(op, "expected '==' or '>=' in the assertion, found {}", describe(op));
+  }
+  a->op = op.kind == TokenKind::kEq ? ir::AssertOp::kEq : ir::AssertOp::kGe;
+  advance();
+  PLAIDML_ASSIGN(a->rhs, parse_int(IntContext::kSize));
+  return Status::ok();
 }
 
 Expected<std::shared_ptr<const ir::Program>> parse_tile(std::string_view text,

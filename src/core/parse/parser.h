@@ -46,6 +46,8 @@ class Parser {
   Status parse_header();
   Status parse_input();
   Status parse_statement();
+  Status parse_assert(const Token& kw);
+  Status parse_assert_condition(ir::Assertion* a);
   Status check_tensor_name(const Token& name, std::string_view role) const;
   Status parse_contraction(const Token& name);
   Status parse_output_spec(const Token& name, ir::Contraction* c);
