@@ -11,9 +11,8 @@ namespace {
 
 Expected<ValueId> conv(OpCall& call) {
   PLAIDML_ASSIGN(ConvSetup s, read_conv(call));
-  BindGuard guard;
-  PLAIDML_TRY(check_channels(call, s, s.channels, s.k_in, s.k_out, "output channels", &guard));
-  PLAIDML_ASSIGN(std::optional<ValueId> bias, bias_default(call, s, s.k_out, &guard));
+  PLAIDML_TRY(check_channels(call, s, s.channels, s.k_in, s.k_out, "output channels"));
+  PLAIDML_ASSIGN(std::optional<ValueId> bias, bias_default(call, s, s.k_out));
   IntExprPtr n = call.index(), ci = call.index(), o = call.index();
   IntExprPtr g = s.groups > 1 ? call.index() : nullptr;
   IntExprPtr out_per_group = se::floordiv(s.k_out, se::lit(s.groups));
@@ -37,7 +36,7 @@ Expected<ValueId> conv(OpCall& call) {
   Access ker{call.operand(1), s.kernel_access(k, ci, co)};
   ValueId r = call.contract(ir::AggOp::kSum, ir::CombOp::kMul, s.layout.place(n, x, co),
                             s.layout.place(s.batch, out_sizes, s.k_out), {in, ker}, constraints,
-                            sum_of(call, bias, guard.build(call)));
+                            bias);
   return call.finish(r);
 }
 

@@ -97,47 +97,6 @@ std::vector<IntExprPtr> Layout::place(IntExprPtr n, const std::vector<IntExprPtr
   return out;
 }
 
-Agreement equal_sizes(const IntExprPtr& a, const IntExprPtr& b) {
-  if (se::same(*a, *b)) return Agreement::kHolds;
-  auto la = se::literal_value(*a), lb = se::literal_value(*b);
-  if (la && lb) return *la == *lb ? Agreement::kHolds : Agreement::kFails;
-  return Agreement::kAtBind;
-}
-
-Agreement broadcastable(const IntExprPtr& a, const IntExprPtr& b) {
-  auto la = se::literal_value(*a), lb = se::literal_value(*b);
-  if ((la && *la == 1) || (lb && *lb == 1)) return Agreement::kHolds;
-  return equal_sizes(a, b);
-}
-
-void BindGuard::equal(IntExprPtr a, IntExprPtr b) {
-  if (equal_sizes(a, b) != Agreement::kAtBind) return;
-  left_.push_back(se::add(std::move(a), lit(2)));
-  right_.push_back(se::add(std::move(b), lit(2)));
-}
-
-void BindGuard::broadcast(IntExprPtr a, IntExprPtr b) {
-  if (broadcastable(a, b) != Agreement::kAtBind) return;
-  left_.push_back(std::move(a));
-  right_.push_back(std::move(b));
-}
-
-ValueId filled(OpCall& call, const std::vector<IntExprPtr>& dims, int64_t value) {
-  return call.contract(ir::AggOp::kAssign, ir::CombOp::kNone, call.indices(dims.size()), dims,
-                       {Access{call.int_literal(value), {}}});
-}
-
-std::optional<ValueId> BindGuard::build(OpCall& call) const {
-  if (left_.empty()) return std::nullopt;
-  // Built one after the other: as two arguments of one call their order (and so the names of
-  // the temporaries, which error messages show) would be the compiler's choice.
-  ValueId left = filled(call, left_, 0);
-  ValueId right = filled(call, right_, 0);
-  ValueId sum = call.add(left, right);
-  return call.contract(ir::AggOp::kSum, ir::CombOp::kNone, {}, {},
-                       {Access{sum, call.indices(left_.size())}});
-}
-
 std::string dims_string(const SymbolicDims& dims) {
   std::string out = "[";
   for (size_t k = 0; k < dims.size(); ++k) {
@@ -199,15 +158,12 @@ IntExprPtr grouped(const IntExprPtr& g, const IntExprPtr& per_group, const IntEx
 }
 
 Expected<std::optional<ValueId>> bias_default(OpCall& call, const ConvSetup& s,
-                                              const IntExprPtr& channels, BindGuard* guard) {
+                                              const IntExprPtr& channels) {
   if (!call.has_operand(2)) return std::optional<ValueId>();
   PLAIDML_ASSIGN(SymbolicDims db, call.dims_of_rank(2, 1));
-  if (equal_sizes(db[0], channels) == Agreement::kFails) {
-    return call.error(StatusCode::kTypeError,
-                      "argument 'bias' has {} entries, but the result has {} channels",
-                      ir::print_int_expr(*db[0]), ir::print_int_expr(*channels));
-  }
-  guard->equal(db[0], channels);
+  PLAIDML_TRY(call.require(ir::AssertOp::kEq, db[0], channels,
+                           "argument 'bias' has {0} entries, but the result has {1} channels",
+                           {db[0], channels}));
   if (!s.layout.channels_first) return std::optional<ValueId>(call.operand(2));
   // [C] -> [C, 1, ...]: one spatial axis of size 1 per spatial axis.
   IntExprPtr c = call.index();
@@ -226,31 +182,21 @@ namespace plaidml::oplib {
 
 Status check_channels(OpCall& call, const ConvSetup& s, const IntExprPtr& channels,
                       const IntExprPtr& per_group, const IntExprPtr& divisible,
-                      std::string_view divisible_what, BindGuard* guard) {
+                      std::string_view divisible_what) {
   IntExprPtr want = se::mul(se::lit(s.groups), per_group);
-  if (equal_sizes(channels, want) == Agreement::kFails) {
-    return call.error(StatusCode::kTypeError,
-                      "argument 'input' has {} channels, but the kernel {} expects groups ({}) * "
-                      "{} = {}",
-                      ir::print_int_expr(*channels), dims_string(s.kernel), s.groups,
-                      ir::print_int_expr(*per_group), ir::print_int_expr(*want));
-  }
-  guard->equal(channels, want);
-  auto d = se::literal_value(*divisible);
-  if (d && *d % s.groups != 0) {
-    return call.error(StatusCode::kTypeError,
-                      "the kernel's {} ({}) is not a multiple of groups ({})", divisible_what, *d,
-                      s.groups);
-  }
-  if (s.groups > 1) {
-    guard->equal(divisible, se::mul(se::lit(s.groups), se::floordiv(divisible, se::lit(s.groups))));
-  }
-  return Status::ok();
-}
-
-std::optional<ValueId> sum_of(OpCall& call, std::optional<ValueId> a, std::optional<ValueId> b) {
-  if (a && b) return call.add(*a, *b);
-  return a ? a : b;
+  std::vector<IntExprPtr> args{channels};
+  std::string kernel = dims_placeholder(s.kernel, &args);
+  size_t k = args.size();
+  args.insert(args.end(), {per_group, want});
+  PLAIDML_TRY(call.require(ir::AssertOp::kEq, channels, want,
+                           fmt::format("argument 'input' has {{0}} channels, but the kernel {} "
+                                       "expects groups ({}) * {{{}}} = {{{}}}",
+                                       kernel, s.groups, k, k + 1),
+                           std::move(args)));
+  return call.require(ir::AssertOp::kMultiple, divisible, se::lit(s.groups),
+                      fmt::format("the kernel's {} ({{0}}) is not a multiple of groups ({})",
+                                  divisible_what, s.groups),
+                      {divisible});
 }
 
 }  // namespace plaidml::oplib

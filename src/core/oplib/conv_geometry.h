@@ -1,6 +1,6 @@
 // Shared arithmetic of the nn ops (linalg, conv, conv_transpose, pooling): the spatial attributes
 // (strides, dilations, padding modes, pads, layout), their symbolic output sizes and low pads, and
-// bind-time shape guards for size agreements that can only be seen once shapes are bound.
+// conv's size agreements (OpCall::require: checked now, or when the program is bound).
 #pragma once
 
 #include <optional>
@@ -58,35 +58,6 @@ struct Layout {
                                 IntExprPtr c) const;
 };
 
-// Classification of a size agreement: known to hold, known to fail, or only known at bind.
-enum class Agreement { kHolds, kFails, kAtBind };
-Agreement equal_sizes(const IntExprPtr& a, const IntExprPtr& b);
-Agreement broadcastable(const IntExprPtr& a, const IntExprPtr& b);
-
-// Size agreements to check when the program is bound. Tile skips out-of-range accesses, so a
-// contraction over mismatched sizes would silently compute a wrong answer; instead each pending
-// agreement becomes one axis of two zero tensors that are added elementwise, and numpy
-// broadcasting fails at bind exactly when an agreement fails: sizes a and b of a `broadcast`
-// pair as they are, those of an `equal` pair as a + 2 and b + 2 (both >= 2, so they broadcast
-// only when equal). The sum, reduced to a scalar zero, becomes the default of the op's main
-// contraction, so it is part of the result and cannot be pruned. It is an integer zero, so it
-// leaves the result's dtype alone.
-class BindGuard {
- public:
-  void equal(IntExprPtr a, IntExprPtr b);
-  void broadcast(IntExprPtr a, IntExprPtr b);
-  bool empty() const { return left_.empty(); }
-  // The scalar zero, or nullopt when there is nothing to check.
-  std::optional<ValueId> build(OpCall& call) const;
-
- private:
-  std::vector<IntExprPtr> left_, right_;
-};
-
-// A tensor of the given dims filled with the integer `value`, made by a contraction over a
-// literal. Integers, so that a check or count never widens the float values it meets.
-ValueId filled(OpCall& call, const std::vector<IntExprPtr>& dims, int64_t value);
-
 // The operands and attributes of conv / conv_transpose, read and checked.
 struct ConvSetup {
   SpatialAttrs attrs;
@@ -110,18 +81,15 @@ IntExprPtr grouped(const IntExprPtr& g, const IntExprPtr& per_group, const IntEx
 
 // The bias operand (index 2) as the default of a conv's contraction: [C] for channels_last,
 // [C, 1, ...] for channels_first, so that the contraction's bind-time default check sees it;
-// its size is guarded equal to `channels`. nullopt when there is no bias.
+// its size is required equal to `channels`. nullopt when there is no bias.
 Expected<std::optional<ValueId>> bias_default(OpCall& call, const ConvSetup& s,
-                                              const IntExprPtr& channels, BindGuard* guard);
+                                              const IntExprPtr& channels);
 
 // The conv's channel agreements: `channels` == groups * `per_group`, and `divisible` a multiple of
-// groups; each checked now where the sizes are known, else guarded to fail at bind.
+// groups; each checked now where the sizes are known, else required at bind.
 Status check_channels(OpCall& call, const ConvSetup& s, const IntExprPtr& channels,
                       const IntExprPtr& per_group, const IntExprPtr& divisible,
-                      std::string_view divisible_what, BindGuard* guard);
-
-// a + b where both are present, else the one present (the defaults of a contraction).
-std::optional<ValueId> sum_of(OpCall& call, std::optional<ValueId> a, std::optional<ValueId> b);
+                      std::string_view divisible_what);
 
 // "[a, b, c]" for messages.
 std::string dims_string(const SymbolicDims& dims);

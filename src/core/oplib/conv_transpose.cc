@@ -45,12 +45,11 @@ Expected<std::vector<int64_t>> read_output_padding(OpCall& call, const ConvSetup
 Expected<ValueId> conv_transpose(OpCall& call) {
   PLAIDML_ASSIGN(ConvSetup s, read_conv(call));
   PLAIDML_ASSIGN(std::vector<int64_t> out_pad, read_output_padding(call, s));
-  BindGuard guard;
   // The kernel's O is this op's input channels, its I (per group) the output channels.
   PLAIDML_TRY(check_channels(call, s, s.channels, se::floordiv(s.k_out, se::lit(s.groups)), s.k_out,
-                             "input channels", &guard));
+                             "input channels"));
   IntExprPtr out_channels = se::mul(se::lit(s.groups), s.k_in);
-  PLAIDML_ASSIGN(std::optional<ValueId> bias, bias_default(call, s, out_channels, &guard));
+  PLAIDML_ASSIGN(std::optional<ValueId> bias, bias_default(call, s, out_channels));
   IntExprPtr n = call.index(), co = call.index(), i = call.index();
   IntExprPtr g = s.groups > 1 ? call.index() : nullptr;
   IntExprPtr in_per_group = se::floordiv(s.k_out, se::lit(s.groups));
@@ -75,7 +74,7 @@ Expected<ValueId> conv_transpose(OpCall& call) {
   ValueId r = call.contract(ir::AggOp::kSum, ir::CombOp::kMul,
                             s.layout.place(n, out_sp, grouped(g, s.k_in, co)),
                             s.layout.place(s.batch, out_sizes, out_channels), {in, ker},
-                            constraints, sum_of(call, bias, guard.build(call)));
+                            constraints, bias);
   return call.finish(r);
 }
 

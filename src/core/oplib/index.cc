@@ -22,16 +22,11 @@ Expected<ValueId> gather_op(OpCall& c) {
   PLAIDML_ASSIGN(int64_t given, c.get_int("axis", 0));
   PLAIDML_ASSIGN(int64_t axis, c.normalize_axis(given, x.size(), "axis"));
   ValueId i = wrap_negative(c, c.operand(1), x[axis]);
-  // An empty axis has no row to clamp to: an error while building for a literal size, else a
-  // guard (size - 1 >= 0) at bind, carried by the indices.
-  auto size = se::literal_value(*x[axis]);
-  if (size && *size == 0) {
-    return c.error(StatusCode::kTypeError, "axis {} has size 0; there is nothing to gather", axis);
-  }
-  if (!size) {
-    auto zero = util::size_guard(c, c.operand(1), idx.size(), {se::sub(x[axis], se::lit(1))});
-    i = c.add(i, *zero);
-  }
+  // An empty axis has no row to clamp to: an error while building for a literal size, else
+  // when the program is bound.
+  PLAIDML_TRY(c.require(ir::AssertOp::kGe, x[axis], se::lit(1),
+                        fmt::format("axis {} has size {{0}}; there is nothing to gather", axis),
+                        {x[axis]}));
   if (axis == 0) return c.finish(c.call("gather", {c.operand(0), i}));
   // Tile's gather takes rows of axis 0: move `axis` to the front, gather, and move the gathered
   // index axes back to where `axis` was.

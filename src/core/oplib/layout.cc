@@ -13,27 +13,20 @@ using ir::AggOp;
 using ir::CombOp;
 
 // Non-concatenated dims of input k must equal those of input 0: an error now when both are
-// literals, else a guard (d0 - dk >= 0 and dk - d0 >= 0) checked at bind.
-Status check_concat_dims(OpCall& c, const std::vector<SymbolicDims>& dims, size_t axis,
-                         std::vector<IntExprPtr>& guards) {
+// literals, else when the program is bound.
+Status check_concat_dims(OpCall& c, const std::vector<SymbolicDims>& dims, size_t axis) {
   for (size_t k = 1; k < dims.size(); ++k) {
     if (dims[k].size() != dims[0].size()) {
       return c.error(StatusCode::kTypeError, "argument '{}' has rank {} but '{}' has rank {}",
                      c.operand_name(k), dims[k].size(), c.operand_name(0), dims[0].size());
     }
     for (size_t d = 0; d < dims[0].size(); ++d) {
-      const IntExprPtr& a = dims[0][d];
-      const IntExprPtr& b = dims[k][d];
-      if (d == axis || se::same(*a, *b)) continue;
-      auto la = se::literal_value(*a);
-      auto lb = se::literal_value(*b);
-      if (la && lb) {
-        return c.error(StatusCode::kTypeError,
-                       "argument '{}' has size {} on axis {} but '{}' has size {}",
-                       c.operand_name(k), *lb, d, c.operand_name(0), *la);
-      }
-      guards.push_back(se::sub(a, b));
-      guards.push_back(se::sub(b, a));
+      if (d == axis) continue;
+      PLAIDML_TRY(c.require(ir::AssertOp::kEq, dims[k][d], dims[0][d],
+                            fmt::format("argument '{}' has size {{0}} on axis {} but '{}' has "
+                                        "size {{1}}",
+                                        c.operand_name(k), d, c.operand_name(0)),
+                            {dims[k][d], dims[0][d]}));
     }
   }
   return Status::ok();
@@ -52,13 +45,11 @@ Expected<ValueId> concatenate_op(OpCall& c) {
   }
   PLAIDML_ASSIGN(int64_t axis_attr, c.get_int("axis", 0));
   PLAIDML_ASSIGN(int64_t axis, c.normalize_axis(axis_attr, rank, "axis"));
-  std::vector<IntExprPtr> guards;
-  PLAIDML_TRY(check_concat_dims(c, dims, axis, guards));
+  PLAIDML_TRY(check_concat_dims(c, dims, axis));
   SymbolicDims out = dims[0];
   out[axis] = se::lit(0);
   for (const auto& d : dims) out[axis] = se::add(out[axis], d[axis]);
-  // The guard's zero is the default of the first slab: every element is overwritten later.
-  std::optional<ValueId> result = util::size_guard(c, c.operand(0), rank, guards);
+  std::optional<ValueId> result;
   IntExprPtr offset = se::lit(0);
   for (size_t k = 0; k < dims.size(); ++k) {
     std::vector<IntExprPtr> in = c.indices(rank);
@@ -169,20 +160,17 @@ Expected<PadSpec> pad_spec(OpCall& c, size_t rank) {
   return p;
 }
 
-// The sizes edge and reflect need: an error now for a literal size, guards for the rest.
-Status check_border_sizes(OpCall& c, const SymbolicDims& x, const PadSpec& p,
-                          std::vector<IntExprPtr>& guards) {
+// The sizes edge and reflect need: an error now for a literal size, required at bind otherwise.
+Status check_border_sizes(OpCall& c, const SymbolicDims& x, const PadSpec& p) {
   for (size_t a = 0; a < x.size(); ++a) {
     if (p.lo[a] == 0 && p.hi[a] == 0) continue;
     // edge copies the edge element; reflect reads pad elements past it (numpy: pad < size).
     int64_t need = p.mode == "edge" ? 1 : std::max(p.lo[a], p.hi[a]) + 1;
-    auto lit = se::literal_value(*x[a]);
-    if (lit && *lit < need) {
-      return c.error(StatusCode::kTypeError,
-                     "mode '{}' needs size >= {} on axis {} (pads {} and {}), but it is {}", p.mode,
-                     need, a, p.lo[a], p.hi[a], *lit);
-    }
-    if (!lit) guards.push_back(se::sub(x[a], se::lit(need)));
+    PLAIDML_TRY(c.require(ir::AssertOp::kGe, x[a], se::lit(need),
+                          fmt::format("mode '{}' needs size >= {} on axis {} (pads {} and {}), but "
+                                      "it is {{0}}",
+                                      p.mode, need, a, p.lo[a], p.hi[a]),
+                          {x[a]}));
   }
   return Status::ok();
 }
@@ -229,8 +217,7 @@ Expected<ValueId> pad_op(OpCall& c) {
     return c.error(StatusCode::kInvalidArgument,
                    "attribute 'value' applies to mode 'constant' only, not '{}'", s.mode);
   }
-  std::vector<IntExprPtr> guards;
-  if (s.mode != "constant") PLAIDML_TRY(check_border_sizes(c, x, s, guards));
+  if (s.mode != "constant") PLAIDML_TRY(check_border_sizes(c, x, s));
   SymbolicDims out;
   std::vector<IntExprPtr> in = c.indices(x.size());
   std::vector<IntExprPtr> at;
@@ -238,8 +225,7 @@ Expected<ValueId> pad_op(OpCall& c) {
     out.push_back(se::add(x[a], se::lit(s.lo[a] + s.hi[a])));
     at.push_back(se::add(in[a], se::lit(s.lo[a])));
   }
-  // Edge/reflect overwrite every border element, so their default may carry the guard.
-  std::optional<ValueId> init = util::size_guard(c, c.operand(0), x.size(), guards);
+  std::optional<ValueId> init;
   if (s.mode == "constant") init = c.literal(value);
   ValueId p =
       c.contract(AggOp::kAssign, CombOp::kNone, at, out, {Access{c.operand(0), in}}, {}, init);

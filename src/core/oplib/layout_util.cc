@@ -48,15 +48,4 @@ ValueId vector_of_length(OpCall& c, ValueId x, size_t rank, IntExprPtr n) {
   return c.contract(ir::AggOp::kAssign, ir::CombOp::kNone, {i}, {std::move(n)}, {Access{x, zeros}});
 }
 
-std::optional<ValueId> size_guard(OpCall& c, ValueId x, size_t rank,
-                                  const std::vector<IntExprPtr>& nonneg) {
-  if (nonneg.empty()) return std::nullopt;
-  ValueId empty = vector_of_length(c, x, rank, se::lit(0));
-  SymbolicDims to = nonneg;
-  to.push_back(se::lit(0));
-  ValueId g = reshape(c, empty, to);
-  // The sum of no elements: exactly zero, in x's dtype.
-  return c.contract(ir::AggOp::kSum, ir::CombOp::kNone, {}, {}, {Access{g, c.indices(to.size())}});
-}
-
 }  // namespace plaidml::oplib::util

@@ -1,9 +1,10 @@
 // matmul (numpy.matmul), dot (numpy.dot), batch_matmul and gemm (ONNX Gemm): one contraction each.
 // Sizes that must agree but are different symbols (the usual case: every input names its own
-// dims) are checked when the program is bound, through a BindGuard (conv_geometry.h): Tile skips
+// dims) are checked when the program is bound, through assertions (OpCall::require): Tile skips
 // out-of-range accesses, so an unchecked mismatch would give a wrong answer instead of an error.
 #include <algorithm>
 
+#include "core/ir/assertion.h"
 #include "core/ir/printer.h"
 #include "core/oplib/conv_geometry.h"
 
@@ -33,14 +34,14 @@ struct MatmulDims {
 };
 
 Status check_k(OpCall& call, const IntExprPtr& ka, const IntExprPtr& kb, const SymbolicDims& da,
-               const SymbolicDims& db, BindGuard* guard) {
-  if (equal_sizes(ka, kb) == Agreement::kFails) {
-    return call.error(StatusCode::kTypeError,
-                      "the summed dimensions differ: 'a' {} has {}, 'b' {} has {}", dims_string(da),
-                      ir::print_int_expr(*ka), dims_string(db), ir::print_int_expr(*kb));
-  }
-  guard->equal(ka, kb);
-  return Status::ok();
+               const SymbolicDims& db) {
+  std::vector<IntExprPtr> args{ka, kb};
+  std::string a = dims_placeholder(da, &args);
+  std::string b = dims_placeholder(db, &args);
+  return call.require(ir::AssertOp::kEq, ka, kb,
+                      fmt::format("the summed dimensions differ: 'a' {} has {{0}}, 'b' {} has {{1}}",
+                                  a, b),
+                      std::move(args));
 }
 
 // The indices and sizes of a matmul-like contraction, built axis by axis.
@@ -50,19 +51,21 @@ struct Indexing {
 
 // The broadcast batch axes of numpy.matmul: na of a's and nb of b's leading axes, right-aligned.
 Status batch_axes(OpCall& call, const SymbolicDims& da, const SymbolicDims& db, size_t na,
-                  size_t nb, Indexing* x, BindGuard* guard) {
+                  size_t nb, Indexing* x) {
   size_t nout = std::max(na, nb);
   for (size_t j = 0; j < nout; ++j) {
     IntExprPtr i = call.index();
     IntExprPtr sa = j >= nout - na ? da[j - (nout - na)] : nullptr;
     IntExprPtr sb = j >= nout - nb ? db[j - (nout - nb)] : nullptr;
-    if (sa && sb && broadcastable(sa, sb) == Agreement::kFails) {
-      return call.error(StatusCode::kTypeError,
-                        "batch dimensions of 'a' {} and 'b' {} do not broadcast",
-                        dims_string(slice(da, 0, na)), dims_string(slice(db, 0, nb)));
+    if (sa && sb) {
+      std::vector<IntExprPtr> args;
+      std::string a = dims_placeholder(slice(da, 0, na), &args);
+      std::string b = dims_placeholder(slice(db, 0, nb), &args);
+      PLAIDML_TRY(call.require(
+          ir::AssertOp::kBroadcast, sa, sb,
+          fmt::format("batch dimensions of 'a' {} and 'b' {} do not broadcast", a, b), args));
     }
     IntExprPtr size = sa && sb ? se::broadcast(sa, sb) : (sa ? sa : sb);
-    if (sa && sb) guard->broadcast(sa, sb);
     x->out.push_back(i);
     x->sizes.push_back(size);
     if (sa) x->a.push_back(batch_index(i, sa, size));
@@ -75,10 +78,9 @@ Status batch_axes(OpCall& call, const SymbolicDims& da, const SymbolicDims& db, 
 // axis in the contraction, which is numpy's promotion followed by removal of the added axis.
 Expected<ValueId> matmul_of(OpCall& call, const SymbolicDims& da, const SymbolicDims& db) {
   size_t ra = da.size(), rb = db.size();
-  BindGuard guard;
   Indexing x;
-  PLAIDML_TRY(batch_axes(call, da, db, ra >= 2 ? ra - 2 : 0, rb >= 2 ? rb - 2 : 0, &x, &guard));
-  PLAIDML_TRY(check_k(call, da[ra - 1], db[rb >= 2 ? rb - 2 : 0], da, db, &guard));
+  PLAIDML_TRY(batch_axes(call, da, db, ra >= 2 ? ra - 2 : 0, rb >= 2 ? rb - 2 : 0, &x));
+  PLAIDML_TRY(check_k(call, da[ra - 1], db[rb >= 2 ? rb - 2 : 0], da, db));
   IntExprPtr k = call.index();
   if (ra >= 2) {
     IntExprPtr m = call.index();
@@ -95,8 +97,7 @@ Expected<ValueId> matmul_of(OpCall& call, const SymbolicDims& da, const Symbolic
     x.b.push_back(n);
   }
   ValueId r = call.contract(AggOp::kSum, CombOp::kMul, x.out, x.sizes,
-                            {Access{call.operand(0), x.a}, Access{call.operand(1), x.b}}, {},
-                            guard.build(call));
+                            {Access{call.operand(0), x.a}, Access{call.operand(1), x.b}});
   return call.finish(r);
 }
 
@@ -130,8 +131,7 @@ Expected<ValueId> dot(OpCall& call) {
   PLAIDML_ASSIGN(SymbolicDims db, call.dims(1));
   if (da.empty() || db.empty()) return call.finish(call.mul(call.operand(0), call.operand(1)));
   size_t ra = da.size(), rb = db.size(), kb_axis = rb >= 2 ? rb - 2 : 0;
-  BindGuard guard;
-  PLAIDML_TRY(check_k(call, da[ra - 1], db[kb_axis], da, db, &guard));
+  PLAIDML_TRY(check_k(call, da[ra - 1], db[kb_axis], da, db));
   IntExprPtr k = call.index();
   std::vector<IntExprPtr> out_idx, out_sizes, a_idx, b_idx;
   for (size_t j = 0; j + 1 < ra; ++j) {
@@ -150,29 +150,29 @@ Expected<ValueId> dot(OpCall& call) {
     out_sizes.push_back(db[j]);
   }
   ValueId r = call.contract(AggOp::kSum, CombOp::kMul, out_idx, out_sizes,
-                            {Access{call.operand(0), a_idx}, Access{call.operand(1), b_idx}}, {},
-                            guard.build(call));
+                            {Access{call.operand(0), a_idx}, Access{call.operand(1), b_idx}});
   return call.finish(r);
 }
 
-// beta * C plus the guard: the start of Gemm's contraction. C must broadcast to [M, N] one way;
-// the contraction's default check enforces that at bind, this catches literal mismatches now.
+// beta * C: the start of Gemm's contraction. C must broadcast to [M, N] one way; the
+// contraction's default check enforces that at bind, this catches literal mismatches now.
 Expected<std::optional<ValueId>> gemm_init(OpCall& call, const IntExprPtr& m, const IntExprPtr& n,
-                                           double beta, std::optional<ValueId> guard) {
-  if (!call.has_operand(2)) return guard;
+                                           double beta) {
+  if (!call.has_operand(2)) return std::optional<ValueId>();
   PLAIDML_ASSIGN(SymbolicDims dc, call.dims(2));
   SymbolicDims mn{m, n};
   bool ok = dc.size() <= 2;
   for (size_t j = 0; ok && j < dc.size(); ++j) {
     auto lc = se::literal_value(*dc[j]);
-    ok = (lc && *lc == 1) || equal_sizes(dc[j], mn[2 - dc.size() + j]) != Agreement::kFails;
+    ok = (lc && *lc == 1) ||
+         ir::assertion_known(ir::AssertOp::kEq, *dc[j], *mn[2 - dc.size() + j]) != false;
   }
   if (!ok) {
     return call.error(StatusCode::kTypeError, "argument 'c' {} does not broadcast to [M, N] = {}",
                       dims_string(dc), dims_string(mn));
   }
   ValueId c = beta == 1.0 ? call.operand(2) : call.mul(call.operand(2), call.literal(beta));
-  return std::optional<ValueId>(guard ? call.add(c, *guard) : c);
+  return std::optional<ValueId>(c);
 }
 
 // ONNX Gemm. The result starts as beta * C (the contraction's default, whose bind-time check is
@@ -185,15 +185,15 @@ Expected<ValueId> gemm(OpCall& call) {
   PLAIDML_ASSIGN(bool ta, call.get_bool("trans_a", false));
   PLAIDML_ASSIGN(bool tb, call.get_bool("trans_b", false));
   IntExprPtr m = da[ta ? 1 : 0], ka = da[ta ? 0 : 1], kb = db[tb ? 1 : 0], n = db[tb ? 0 : 1];
-  BindGuard guard;
-  if (equal_sizes(ka, kb) == Agreement::kFails) {
-    return call.error(StatusCode::kTypeError,
-                      "the summed dimensions differ: op(A) {} has {} columns, op(B) {} has {} rows",
-                      dims_string(da), ir::print_int_expr(*ka), dims_string(db),
-                      ir::print_int_expr(*kb));
-  }
-  guard.equal(ka, kb);
-  PLAIDML_ASSIGN(std::optional<ValueId> init, gemm_init(call, m, n, beta, guard.build(call)));
+  std::vector<IntExprPtr> args{ka, kb};
+  std::string a_dims = dims_placeholder(da, &args);
+  std::string b_dims = dims_placeholder(db, &args);
+  PLAIDML_TRY(call.require(ir::AssertOp::kEq, ka, kb,
+                           fmt::format("the summed dimensions differ: op(A) {} has {{0}} columns, "
+                                       "op(B) {} has {{1}} rows",
+                                       a_dims, b_dims),
+                           std::move(args)));
+  PLAIDML_ASSIGN(std::optional<ValueId> init, gemm_init(call, m, n, beta));
   ValueId a = alpha == 1.0 ? call.operand(0) : call.mul(call.operand(0), call.literal(alpha));
   IntExprPtr i = call.index(), j = call.index(), k = call.index();
   std::vector<IntExprPtr> ai = ta ? std::vector{k, i} : std::vector{i, k};

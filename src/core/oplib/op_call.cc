@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/ir/assertion.h"
+
 namespace plaidml::oplib {
 namespace {
 
@@ -150,6 +152,24 @@ Expected<int64_t> OpCall::normalize_axis(int64_t axis, size_t rank, std::string_
   if (axis >= -r && axis < r) return axis < 0 ? axis + r : axis;
   return error(StatusCode::kTypeError, "attribute '{}' is {}, out of range for rank {}", attr, axis,
                rank);
+}
+
+Status OpCall::require(ir::AssertOp op, IntExprPtr lhs, IntExprPtr rhs, std::string message,
+                       std::vector<IntExprPtr> args) {
+  ir::Assertion a{op, std::move(lhs), std::move(rhs), prefix() + message, std::move(args), loc_};
+  std::optional<bool> known = ir::assertion_known(a.op, *a.lhs, *a.rhs);
+  if (known == false) return Status(StatusCode::kTypeError, ir::assertion_message_now(a));
+  if (known == true) return Status::ok();
+  return b_.add_assertion(std::move(a));
+}
+
+std::string dims_placeholder(const SymbolicDims& dims, std::vector<IntExprPtr>* args) {
+  std::string out = "[";
+  for (size_t k = 0; k < dims.size(); ++k) {
+    out += fmt::format("{}{{{}}}", k > 0 ? ", " : "", args->size());
+    args->push_back(dims[k]);
+  }
+  return out + "]";
 }
 
 ValueId OpCall::call(std::string_view function, std::vector<ValueId> operands,

@@ -82,6 +82,13 @@ class OpCall {
     return Status(code, prefix() + fmt::format(f, std::forward<Args>(args)...));
   }
 
+  // --- size agreements ---
+  // Requires `lhs op rhs` of sizes (ir::Assertion): kTypeError with the message now when the
+  // sizes decide it already, else an assertion the program checks when it is bound. The message
+  // is in the op's words (the op's name is prefixed); `{k}` stands for args[k]'s value.
+  Status require(ir::AssertOp op, IntExprPtr lhs, IntExprPtr rhs, std::string message,
+                 std::vector<IntExprPtr> args = {});
+
   // --- building (error-latching, see above) ---
   ValueId call(std::string_view function, std::vector<ValueId> operands,
                std::vector<IntExprPtr> int_args = {});
@@ -118,6 +125,10 @@ class OpCall {
   int next_index_ = 0;
   bool variadic_ = false;
 };
+
+// "[{k}, {k+1}, ...]" for a message of OpCall::require, with the dims appended to `args`: the
+// dims print as the sizes they are bound to.
+std::string dims_placeholder(const SymbolicDims& dims, std::vector<IntExprPtr>* args);
 
 // An op of the library. operand_names lists every operand; the first `required` must be given,
 // the rest are optional (e.g. conv's bias). A variadic op (concatenate) has one operand name and

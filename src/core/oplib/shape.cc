@@ -72,32 +72,18 @@ Expected<ValueId> squeeze_op(OpCall& c) {
   } else {
     PLAIDML_ASSIGN(std::vector<int64_t> given, c.get_ints("axes", std::nullopt));
     PLAIDML_ASSIGN(std::vector<int64_t> axes, util::normalize_axes(c, given, x.size(), "axes"));
+    // Required also when the input has no elements, where the reshape's count check would pass.
     for (int64_t a : axes) {
-      auto lit = se::literal_value(*x[a]);
-      if (lit && *lit != 1) {
-        return c.error(StatusCode::kTypeError, "axis {} has size {}, not 1", a, *lit);
-      }
+      PLAIDML_TRY(c.require(ir::AssertOp::kEq, x[a], se::lit(1),
+                            fmt::format("axis {} has size {{0}}, not 1", a), {x[a]}));
       drop[a] = true;
     }
   }
   SymbolicDims to;
-  std::vector<IntExprPtr> guards;
   for (size_t k = 0; k < x.size(); ++k) {
-    if (!drop[k]) {
-      to.push_back(x[k]);
-    } else if (!se::literal_value(*x[k])) {
-      // size - 1 >= 0 and 1 - size >= 0: exact even when the input has no elements, where the
-      // reshape's count check alone would pass.
-      guards.push_back(se::sub(x[k], se::lit(1)));
-      guards.push_back(se::sub(se::lit(1), x[k]));
-    }
+    if (!drop[k]) to.push_back(x[k]);
   }
-  ValueId in = c.operand(0);
-  if (auto zero = util::size_guard(c, in, x.size(), guards)) {
-    std::vector<IntExprPtr> idx = c.indices(x.size());
-    in = c.contract(ir::AggOp::kAssign, ir::CombOp::kNone, idx, x, {Access{in, idx}}, {}, *zero);
-  }
-  return c.finish(util::reshape(c, in, to));
+  return c.finish(util::reshape(c, c.operand(0), to));
 }
 
 Expected<ValueId> unsqueeze_op(OpCall& c) {

@@ -260,17 +260,22 @@ TEST_CASE("conv: errors of shapes") {
   check_op_error("conv", {{"I", i4}, {"K", k4}, {"B", f32({2, 1}, {1, 2})}}, {},
                  StatusCode::kTypeError,
                  "conv: argument 'bias' must have rank 1, but it has rank 2");
-  // Channel mismatches between differently named dims fail when the program is bound.
+  // Channel mismatches between differently named dims fail when the program is bound, with the
+  // op's message (an assertion of the program) and the bound sizes.
   conv_error(i4, f32({2, 2, 3, 2}, seq(24, 1, 0)), {}, StatusCode::kTypeError,
-             "6:13: cannot broadcast '_T1' (i32[4]) with '_T3' (i32[5]) in '_T1 + _T3'");
+             "2:3: conv: argument 'input' has 2 channels, but the kernel [2, 2, 3, 2] expects "
+             "groups (1) * 3 = 3");
+  conv_error(i4, f32({2, 2, 2, 2}, seq(16, 1, 0)), {{"groups", int64_t{2}}}, StatusCode::kTypeError,
+             "2:3: conv: argument 'input' has 2 channels, but the kernel [2, 2, 2, 2] expects "
+             "groups (2) * 2 = 4");
   conv_error(i4, f32({2, 2, 1, 3}, seq(12, 1, 0)), {{"groups", int64_t{2}}}, StatusCode::kTypeError,
-             "6:13: cannot broadcast '_T1' (i32[4, 5]) with '_T3' (i32[4, 4]) in '_T1 + _T3'");
+             "3:3: conv: the kernel's output channels (3) is not a multiple of groups (2)");
   check_op_error("conv", {{"I", i4}, {"K", k4}, {"B", f32({1}, {1})}}, {}, StatusCode::kTypeError,
-                 "6:13: cannot broadcast '_T1' (i32[4, 3]) with '_T3' (i32[4, 4]) in '_T1 + _T3'");
+                 "3:3: conv: argument 'bias' has 1 entries, but the result has 2 channels");
   // A kernel larger than the input gives a negative size at bind.
   conv_error(f32({1, 1, 1, 2}, {1, 2}), f32({3, 3, 2, 1}, seq(18, 1, 0)), {},
              StatusCode::kTypeError,
-             "8:3: contraction 'R': size -1 of output dimension 1 ('I_1 - K_0 + 1') is negative: "
+             "3:3: contraction 'R': size -1 of output dimension 1 ('I_1 - K_0 + 1') is negative: "
              "sizes must be 0 or more");
 }
 

@@ -192,14 +192,16 @@ TEST_CASE("conv_transpose: errors") {
                  StatusCode::kTypeError,
                  "conv_transpose: argument 'input' must have rank 3, 4 or 5 (batch, channels and "
                  "1 to 3 spatial axes), but it has rank 2");
-  // The kernel's O must be the input's channels; checked at bind.
+  // The kernel's O must be the input's channels; checked at bind, with the op's message.
   error(f32({2, 2, 2, 3}, seq(24, 1, 0)), {}, StatusCode::kTypeError,
-        "6:13: cannot broadcast '_T1' (i32[4]) with '_T3' (i32[5]) in '_T1 + _T3'");
+        "2:3: conv_transpose: argument 'input' has 2 channels, but the kernel [2, 2, 2, 3] "
+        "expects groups (1) * 3 = 3");
   error(f32({2, 2, 1, 3}, seq(12, 1, 0)), {{"groups", int64_t{2}}}, StatusCode::kTypeError,
-        "6:13: cannot broadcast '_T1' (i32[4, 5]) with '_T3' (i32[4, 4]) in '_T1 + _T3'");
+        "3:3: conv_transpose: the kernel's input channels (3) is not a multiple of groups (2)");
   check_op_error("conv_transpose", {{"I", i4}, {"K", k4}, {"B", f32({3}, {1, 2, 3})}}, {},
                  StatusCode::kTypeError,
-                 "6:13: cannot broadcast '_T1' (i32[4, 5]) with '_T3' (i32[4, 4]) in '_T1 + _T3'");
+                 "3:3: conv_transpose: argument 'bias' has 3 entries, but the result has 2 "
+                 "channels");
 }
 
 }  // namespace plaidml::oplib::test

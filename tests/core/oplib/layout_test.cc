@@ -82,11 +82,16 @@ TEST_CASE("concatenate: errors") {
                  "concatenate: attribute 'axis' is 2, out of range for rank 2");
   // Symbolic non-concat dims that differ: a bind error, also when a slab is empty.
   check_run_error(run_op("concatenate", {a, {"B", f32({1, 4}, iota(4, 0))}}),
-                  StatusCode::kTypeError, "negative size");
+                  StatusCode::kTypeError,
+                  "2:3: concatenate: argument 'inputs[1]' has size 4 on axis 1 but 'inputs[0]' "
+                  "has size 3");
   check_run_error(run_op("concatenate", {a, {"B", f32({0, 5}, {})}}), StatusCode::kTypeError,
-                  "negative size");
+                  "2:3: concatenate: argument 'inputs[1]' has size 5 on axis 1 but 'inputs[0]' "
+                  "has size 3");
   check_run_error(run_op("concatenate", {{"A", f32({0, 3}, {})}, {"B", f32({2, 0}, {})}}),
-                  StatusCode::kTypeError, "negative size");
+                  StatusCode::kTypeError,
+                  "2:3: concatenate: argument 'inputs[1]' has size 0 on axis 1 but 'inputs[0]' "
+                  "has size 3");
   // Literal dims (made by reshape) that differ: an error while building.
   OpRun r = run_chain({a, {"B", f32({8}, iota(8, 0))}}, {{"reshape", {1}, {{"shape", Ints{2, 4}}}},
                                                          {"reshape", {0}, {{"shape", Ints{2, 3}}}},
@@ -249,12 +254,15 @@ TEST_CASE("pad: errors") {
                  "pad: attribute 'value' applies to mode 'constant' only, not 'edge'");
   // Sizes too small for the mode: at bind for symbolic sizes, also for an empty input...
   check_run_error(run_op("pad", {x}, {{"pads", Ints{0, 3, 0, 0}}, {"mode", "reflect"}}),
-                  StatusCode::kTypeError, "negative size");
+                  StatusCode::kTypeError,
+                  "2:3: pad: mode 'reflect' needs size >= 4 on axis 1 (pads 3 and 0), but it is 3");
   check_run_error(run_op("pad", {x}, {{"pads", Ints{0, 0, 0, 3}}, {"mode", "reflect"}}),
-                  StatusCode::kTypeError, "negative size");
+                  StatusCode::kTypeError,
+                  "2:3: pad: mode 'reflect' needs size >= 4 on axis 1 (pads 0 and 3), but it is 3");
   check_run_error(
       run_op("pad", {{"X", f32({0, 2}, {})}}, {{"pads", Ints{1, 0, 0, 0}}, {"mode", "edge"}}),
-      StatusCode::kTypeError, "negative size");
+      StatusCode::kTypeError,
+      "2:3: pad: mode 'edge' needs size >= 1 on axis 0 (pads 1 and 0), but it is 0");
   // ...and while building for a literal size (made by reshape).
   OpRun r = run_chain({x}, {{"reshape", {0}, {{"shape", Ints{3, 2}}}},
                             {"pad", {1}, {{"pads", Ints{0, 2, 0, 0}}, {"mode", "reflect"}}}});
