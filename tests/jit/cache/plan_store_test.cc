@@ -171,7 +171,7 @@ TEST_CASE("plan record: indices out of range are refused, naming what is wrong")
 TEST_CASE("plan key: program, shapes, target and schedule each change it") {
   auto program = dense();
   jit::ArtifactTarget target{"elf-object", "x86_64 znver3 +avx2", "19.1.7"};
-  passes::CpuTarget cpu = passes::cpu_target_for(256, 2);
+  jit::passes::CpuTarget cpu = jit::passes::cpu_target_for(256, 2);
   std::vector<Shape> shapes = {Shape(DType::F32, {4, 6})};
   jit::ArtifactKey base = jit::make_plan_key(*program, shapes, target, cpu);
   CHECK(base.text.find("W = constant(f32[6], [1, -2, 3, 4, -5, 6])") != std::string::npos);
@@ -181,8 +181,8 @@ TEST_CASE("plan key: program, shapes, target and schedule each change it") {
   jit::ArtifactTarget other = target;
   other.description = "x86_64 skylake-avx512";
   CHECK(jit::make_plan_key(*program, shapes, other, cpu).digest != base.digest);
-  CHECK(jit::make_plan_key(*program, shapes, target, passes::cpu_target_for(256, 4)).digest !=
-        base.digest);
+  CHECK(jit::make_plan_key(*program, shapes, target, jit::passes::cpu_target_for(256, 4))
+            .digest != base.digest);
   CHECK(jit::make_plan_key(*dense(7), shapes, target, cpu).digest != base.digest);
 }
 
