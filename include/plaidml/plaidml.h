@@ -503,6 +503,31 @@ PLAIDML_API plaidml_status plaidml_expr_binary(plaidml_builder* builder, plaidml
 PLAIDML_API plaidml_status plaidml_expr_neg(plaidml_builder* builder, plaidml_expr operand,
                                             plaidml_expr* out_expr);
 
+/* --- assertions (Tile `assert cond, "message", args...;`) --- */
+
+typedef int32_t plaidml_assert_op;
+enum {
+  PLAIDML_ASSERT_EQ = 1,        /* lhs == rhs */
+  PLAIDML_ASSERT_GE = 2,        /* lhs >= rhs */
+  PLAIDML_ASSERT_BROADCAST = 3, /* lhs == rhs, or either is 1 (numpy broadcasting) */
+  PLAIDML_ASSERT_MULTIPLE = 4   /* lhs is a multiple of rhs (rhs > 0) */
+};
+
+/* Requires `lhs op rhs` of sizes (expressions over dims and literals) whenever the program runs:
+ * for a size agreement that no value checks, where a mismatch would otherwise give a wrong
+ * answer (out-of-range accesses are skipped) instead of an error. Running the program at shapes
+ * that break it fails with TYPE_ERROR and `message`, in which {k} stands for the size args[k]
+ * takes at those shapes ("conv: input has {0} channels, the kernel {1}"). A condition the
+ * expressions decide already fails here (TYPE_ERROR, the message with args printed) or is
+ * dropped. The message is copied; args may be NULL when arg_count is 0.
+ * Statuses: OK; INVALID_ARGUMENT (NULL, unknown op, foreign expression, an index variable);
+ * NOT_FOUND (a dim no input declares); TYPE_ERROR (as above). */
+PLAIDML_API plaidml_status plaidml_builder_add_assertion(plaidml_builder* builder,
+                                                         plaidml_assert_op op, plaidml_expr lhs,
+                                                         plaidml_expr rhs, const char* message,
+                                                         size_t arg_count,
+                                                         const plaidml_expr* args);
+
 /* --- contractions (Tile `O[idx : sizes] = AGG(A[...] COMB B[...]), constraints...;`) --- */
 
 typedef int32_t plaidml_agg_op;

@@ -954,6 +954,16 @@ class Builder {
     return Tensor(get(), v);
   }
 
+  // Requires `lhs op rhs` of sizes whenever the program runs (plaidml_builder_add_assertion);
+  // {k} in message stands for args[k]'s size.
+  void require(plaidml_assert_op op, const IndexExpr& lhs, const IndexExpr& rhs,
+               const std::string& message, const std::vector<IndexExpr>& args = {}) {
+    std::vector<plaidml_expr> exprs;
+    for (const auto& a : args) exprs.push_back(a.get());
+    detail::check(plaidml_builder_add_assertion(get(), op, lhs.get(), rhs.get(), message.c_str(),
+                                                exprs.size(), exprs.data()));
+  }
+
   // A contraction with these output sizes (none: a scalar output).
   Contraction contraction(std::vector<IndexExpr> sizes) {
     return Contraction(get(), std::move(sizes));

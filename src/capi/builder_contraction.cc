@@ -39,6 +39,20 @@ Expected<ir::IntOp> to_int_op(const char* fn, plaidml_expr_op op) {
   return make_error(StatusCode::kInvalidArgument, "{}: unknown expression operator {}", fn, op);
 }
 
+Expected<ir::AssertOp> to_assert_op(const char* fn, plaidml_assert_op op) {
+  switch (op) {
+    case PLAIDML_ASSERT_EQ:
+      return ir::AssertOp::kEq;
+    case PLAIDML_ASSERT_GE:
+      return ir::AssertOp::kGe;
+    case PLAIDML_ASSERT_BROADCAST:
+      return ir::AssertOp::kBroadcast;
+    case PLAIDML_ASSERT_MULTIPLE:
+      return ir::AssertOp::kMultiple;
+  }
+  return make_error(StatusCode::kInvalidArgument, "{}: unknown assertion operator {}", fn, op);
+}
+
 Expected<ir::AggOp> to_agg(const char* fn, plaidml_agg_op agg) {
   switch (agg) {
     case PLAIDML_AGG_SUM:
@@ -251,6 +265,26 @@ plaidml_status plaidml_builder_add_contraction(plaidml_builder* builder,
                    builder->builder.add_contraction(contraction->contraction, capi::loc_of(fn)));
     out_value->id = id;
     return Status::ok();
+  });
+}
+
+plaidml_status plaidml_builder_add_assertion(plaidml_builder* builder, plaidml_assert_op op,
+                                             plaidml_expr lhs, plaidml_expr rhs,
+                                             const char* message, size_t arg_count,
+                                             const plaidml_expr* args) {
+  using namespace plaidml;
+  return capi::guard(__func__, [&](const char* fn) -> Status {
+    PLAIDML_CAPI_REQUIRE(builder);
+    PLAIDML_CAPI_REQUIRE(message);
+    if (arg_count > 0) PLAIDML_CAPI_REQUIRE(args);
+    ir::Assertion a;
+    PLAIDML_ASSIGN(a.op, capi::to_assert_op(fn, op));
+    PLAIDML_ASSIGN(a.lhs, capi::to_expr(fn, *builder, lhs));
+    PLAIDML_ASSIGN(a.rhs, capi::to_expr(fn, *builder, rhs));
+    PLAIDML_ASSIGN(a.args, capi::to_exprs(fn, *builder, arg_count, args));
+    a.message = message;
+    a.loc = capi::loc_of(fn);
+    return builder->builder.add_assertion(std::move(a));
   });
 }
 

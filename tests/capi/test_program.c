@@ -62,6 +62,8 @@ static void test_round_trips(void) {
   round_trip("function (I[X, Y]) -> (O) { O[x : (X + 1) / 2] = >(I[2 * x + i, j]), i < 2; }");
   round_trip("function (A[N], B[N]) -> (R) { R = relu(A * 2.5 + B) / sqrt(B); }");
   round_trip("function (A[N]) -> (R) { R = as_int(A, 32); }");
+  round_trip("function (A[N], B[M]) -> (R) { assert broadcastable(N, M), \"a \\\"q\\\" {0}\", N;"
+             " R = A + B; }");
 }
 
 /* The builder makes the same program as the text: both print identically. */
@@ -136,11 +138,47 @@ static void test_builder_errors(void) {
   plaidml_builder_destroy(b);
 }
 
+/* plaidml_builder_add_assertion: printed as Tile `assert`; decided at once for literals. */
+static void test_builder_assertion(void) {
+  plaidml_builder* b = NULL;
+  plaidml_program* p = NULL;
+  plaidml_value A = {0}, B = {0}, R = {0};
+  plaidml_expr N = {0}, M = {0}, two = {0}, three = {0}, args[2];
+  const char* da[1] = {"N"};
+  const char* db[1] = {"M"};
+  char* text = NULL;
+  CHECK_OK(plaidml_builder_create("asserts", &b));
+  CHECK_OK(plaidml_builder_add_input(b, "A", 1, da, PLAIDML_DTYPE_FLOAT32, &A));
+  CHECK_OK(plaidml_builder_add_input(b, "B", 1, db, PLAIDML_DTYPE_FLOAT32, &B));
+  CHECK_OK(plaidml_expr_dim(b, "N", &N));
+  CHECK_OK(plaidml_expr_dim(b, "M", &M));
+  CHECK_OK(plaidml_expr_int(b, 2, &two));
+  CHECK_OK(plaidml_expr_int(b, 3, &three));
+  args[0] = N;
+  args[1] = M;
+  CHECK_OK(plaidml_builder_add_assertion(b, PLAIDML_ASSERT_EQ, N, M, "{0} vs {1}", 2, args));
+  CHECK_ERR(plaidml_builder_add_assertion(b, PLAIDML_ASSERT_GE, two, three, "{0} < 3", 1, &two),
+            PLAIDML_STATUS_TYPE_ERROR, "2 < 3");
+  CHECK_ERR(plaidml_builder_add_assertion(b, 99, N, M, "m", 0, NULL),
+            PLAIDML_STATUS_INVALID_ARGUMENT, "unknown assertion operator 99");
+  CHECK_ERR(plaidml_builder_add_assertion(b, PLAIDML_ASSERT_EQ, N, M, NULL, 0, NULL),
+            PLAIDML_STATUS_INVALID_ARGUMENT, "message");
+  CHECK_OK(plaidml_builder_call(b, "add", 2, (plaidml_value[]){A, B}, 0, NULL, &R));
+  CHECK_OK(plaidml_builder_add_output(b, "R", R));
+  CHECK_OK(plaidml_builder_build(b, &p));
+  if (p) text = print(p);
+  CHECK(text != NULL && strstr(text, "assert N == M, \"{0} vs {1}\", N, M;") != NULL);
+  plaidml_string_destroy(text);
+  plaidml_program_destroy(p);
+  plaidml_builder_destroy(b);
+}
+
 int main(void) {
   test_names();
   test_round_trips();
   test_builder_matches_tile();
   test_parse_errors();
   test_builder_errors();
+  test_builder_assertion();
   return harness_finish();
 }

@@ -348,6 +348,38 @@ class SymbolicSizes(unittest.TestCase):
                                       np.broadcast_to(m, (4, 2, 3)) * x)
 
 
+class SizeAssertions(unittest.TestCase):
+    """Sizes that must agree but are symbolic at import are checked when the program runs, with
+    the converter's message (an assertion of the program), not a symptom of a later node."""
+
+    def run_error(self, m, feeds, text):
+        program = plaidml.onnx.load_bytes(m.SerializeToString())
+        with self.assertRaises(plaidml.PlaidMLError) as raised:
+            plaidml.Context().run(program, feeds)
+        self.assertIn(text, str(raised.exception))
+
+    def test_conv_transpose_channels(self):
+        m = model([helper.make_node("ConvTranspose", ["X", "W"], ["Y"], name="ct",
+                                    kernel_shape=[3])],
+                  [vinfo("X", [1, "c", 4]), vinfo("W", ["cw", 2, 3])], [vinfo("Y", None)])
+        x, w = np.ones((1, 2, 4), np.float32), np.ones((2, 2, 3), np.float32)
+        got = plaidml.run(plaidml.onnx.load_bytes(m.SerializeToString()), {"X": x, "W": w})["Y"]
+        self.assertEqual(got.shape, (1, 2, 6))
+        self.run_error(m, {"X": np.ones((1, 3, 4), np.float32), "W": w},
+                       "node 'ct' (ConvTranspose, opset 17): the input has 3 channels but the "
+                       "weight's axis 0 has 2")
+
+    def test_group_normalization_groups(self):
+        m = model([helper.make_node("GroupNormalization", ["X", "S", "B"], ["Y"], name="gn",
+                                    num_groups=2)],
+                  [vinfo("X", [1, "c", 4]), vinfo("S", ["c"]), vinfo("B", ["c"])],
+                  [vinfo("Y", None)], opset=21, ir=10)
+        c3 = np.ones((3,), np.float32)
+        self.run_error(m, {"X": np.ones((1, 3, 4), np.float32), "S": c3, "B": c3},
+                       "node 'gn' (GroupNormalization, opset 21): num_groups 2 does not divide "
+                       "the 3 channels")
+
+
 class BadInput(unittest.TestCase):
     def import_error(self, m, error, text):
         data = m if isinstance(m, bytes) else m.SerializeToString()

@@ -333,7 +333,9 @@ Status ProgramBuilder::add_assertion(Assertion a) {
   }
   std::optional<bool> known = assertion_known(a.op, *a.lhs, *a.rhs);
   if (known == true) return Status::ok();
-  if (known == false) return error_at(StatusCode::kTypeError, a.loc, "{}", assertion_message_now(a));
+  if (known == false) {
+    return error_at(StatusCode::kTypeError, a.loc, "{}", assertion_message_now(a));
+  }
   program_.assertions.push_back(std::move(a));
   return Status::ok();
 }

@@ -262,7 +262,7 @@ void GraphImporter::import_node(int index) {
                 "versions {}", where, node.op_type(), version, opset_,
                 fmt::join(entry->versions, ", "));
   }
-  NodeContext cx(*this, node, version, opset_);
+  NodeContext cx(*this, node, version, opset_, index);
   // Profiles name kernels by the nodes they compute (plaidml_builder_set_origin).
   std::string label = node.name().empty() ? node.output_size() ? node.output(0) : "" : node.name();
   builder_.set_origin(label + " (" + node.op_type() + ")");

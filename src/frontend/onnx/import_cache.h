@@ -19,8 +19,8 @@
 
 namespace plaidml::onnx_import {
 
-// Bump with any change to what the importer makes of a model.
-inline constexpr int kImporterRevision = 1;
+// Bump with any change to what the importer makes of a model (2: size assertions, issue 17).
+inline constexpr int kImporterRevision = 2;
 
 // The cache key of importing `path` with `options`, or nullopt when the import is not cached
 // (the file cannot be examined, input values are bound).

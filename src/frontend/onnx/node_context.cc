@@ -11,6 +11,12 @@ namespace plaidml::onnx_import {
 
 plaidml::Builder& NodeContext::builder() { return graph_.builder(); }
 
+void NodeContext::require(plaidml_assert_op op, const plaidml::IndexExpr& lhs,
+                          const plaidml::IndexExpr& rhs, const std::string& message,
+                          const std::vector<plaidml::IndexExpr>& args) {
+  builder().require(op, lhs, rhs, describe_node(node_, index_, opset_) + ": " + message, args);
+}
+
 Value& NodeContext::input(size_t i) {
   if (!has_input(i)) invalid("input {} is missing", i);
   return graph_.value(node_.input(static_cast<int>(i)));

@@ -21,8 +21,9 @@ class GraphImporter;
 
 class NodeContext {
  public:
-  NodeContext(GraphImporter& graph, const onnx::NodeProto& node, int version, int opset)
-      : graph_(graph), node_(node), version_(version), opset_(opset) {}
+  NodeContext(GraphImporter& graph, const onnx::NodeProto& node, int version, int opset,
+              int index = -1)
+      : graph_(graph), node_(node), version_(version), opset_(opset), index_(index) {}
 
   const onnx::NodeProto& node() const { return node_; }
   const std::string& op_type() const { return node_.op_type(); }
@@ -99,6 +100,12 @@ class NodeContext {
   // An axis attribute or input normalised to [0, rank); UNSUPPORTED/INVALID naming it if out
   // of range.
   size_t normalize_axis(int64_t axis, size_t rank, const char* what) const;
+  // Requires `lhs op rhs` of sizes whenever the program runs (plaidml_builder_add_assertion):
+  // the check a converter makes at import where the sizes are known, for sizes only binding
+  // knows. The message, in which {k} stands for args[k]'s size, is prefixed with the node as
+  // import errors are.
+  void require(plaidml_assert_op op, const plaidml::IndexExpr& lhs, const plaidml::IndexExpr& rhs,
+               const std::string& message, const std::vector<plaidml::IndexExpr>& args = {});
   // Fails with UNSUPPORTED unless input i's dtype is one of `allowed`.
   void require_dtype(size_t i, const std::vector<plaidml_dtype>& allowed);
 
@@ -107,6 +114,7 @@ class NodeContext {
   const onnx::NodeProto& node_;
   int version_;
   int opset_;
+  int index_;  // the node's position in the graph, for messages
   std::vector<size_t> asked_unknown_;
   // run_channels_last: the rank every input is brought to, and the inputs made so far.
   size_t stored_rank_ = 0;

@@ -27,6 +27,12 @@ Heads to_4d(NodeContext& cx, size_t i, int64_t heads) {
   if (hidden >= 0 && hidden % heads != 0) {
     invalid("input {}'s hidden size {} is not a multiple of its {} heads", i, hidden, heads);
   }
+  if (hidden < 0) {  // else the reshape into heads would fail at bind with a message of its own
+    cx.require(PLAIDML_ASSERT_MULTIPLE, cx.dim(i, 2), cx.literal(heads),
+               fmt::format("input {}'s hidden size {{0}} is not a multiple of its {} heads", i,
+                           heads),
+               {cx.dim(i, 2)});
+  }
   int64_t d = hidden >= 0 ? hidden / heads : -1;
   IndexExpr dd = d >= 0 ? cx.literal(d) : cx.dim(i, 2) / heads;
   Tensor t = plaidml::reshape(cx.tensor(i), {cx.dim(i, 0), cx.dim(i, 1), cx.literal(heads), dd});

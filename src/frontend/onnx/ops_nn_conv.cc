@@ -142,7 +142,16 @@ void conv_transpose(NodeContext& cx) {
     output_shape.erase(output_shape.begin(), output_shape.end() - static_cast<int64_t>(n));
   }
   if (!output_shape.empty() && output_shape.size() != n) invalid("output_shape must have {} entries", n);
-  int64_t cin = cx.size(0, 1) >= 0 ? cx.size(0, 1) : cx.size(1, 0);
+  int64_t xc = cx.size(0, 1), wc = cx.size(1, 0);
+  if (xc >= 0 && wc >= 0 && xc != wc) {
+    invalid("the input has {} channels but the weight's axis 0 has {}", xc, wc);
+  }
+  if (xc < 0 || wc < 0) {  // else the contraction would skip the channels one of them lacks
+    cx.require(PLAIDML_ASSERT_EQ, cx.dim(0, 1), cx.dim(1, 0),
+               "the input has {0} channels but the weight's axis 0 has {1}",
+               {cx.dim(0, 1), cx.dim(1, 0)});
+  }
+  int64_t cin = xc >= 0 ? xc : wc;
   int64_t og = cx.size(1, 1);
   if (group > 1 && (cin < 0 || og < 0)) {
     unsupported("grouped ConvTranspose needs known channel counts");

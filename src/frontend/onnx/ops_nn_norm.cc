@@ -168,6 +168,11 @@ void group_norm(NodeContext& cx) {
   if (groups < 1 || (c >= 0 && c % groups != 0)) {
     invalid("num_groups {} does not divide the {} channels", groups, c);
   }
+  if (c < 0) {  // else the reshape into groups would fail at bind with a message of its own
+    cx.require(PLAIDML_ASSERT_MULTIPLE, cx.dim(0, 1), cx.literal(groups),
+               fmt::format("num_groups {} does not divide the {{0}} channels", groups),
+               {cx.dim(0, 1)});
+  }
   plaidml_dtype dt = cx.dtype(0), u = cx.version() >= 21 ? stash_dtype(cx) : dt;
   if (cx.version() < 21 && groups != 1 && (c < 0 || groups != c)) {
     // Version 18 scales per group, which its own function body did not do consistently

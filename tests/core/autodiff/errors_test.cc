@@ -134,4 +134,19 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("autodiff: the gradient program keeps the program's assertions") {
+  const char *tile =
+      "function (X[N], Y[M]) -> (L) {\n  assert N == M, \"{0} is not {1}\", N, M;\n"
+      "  L[] = +(X[i] * Y[i]);\n}\n";
+  auto p = parse::parse_tile(tile);
+  REQUIRE(p.has_value());
+  auto g = gradient(**p, "L", {"X"}, {"DX"});
+  REQUIRE(g.has_value());
+  REQUIRE((*g)->assertions.size() == 1);
+  CHECK((*g)->assertions[0].message == "{0} is not {1}");
+  auto bound = ir::bind(*g, {Shape(DType::F32, {3}), Shape(DType::F32, {2})});
+  REQUIRE(!bound.has_value());
+  CHECK(bound.status().message() == "2:3: 3 is not 2");
+}
+
 }  // namespace plaidml::autodiff::test
