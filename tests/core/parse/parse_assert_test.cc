@@ -9,14 +9,14 @@
 namespace plaidml::parse {
 namespace {
 
-std::shared_ptr<const ir::Program> ok(const std::string& text) {
+std::shared_ptr<const ir::Program> parsed_ok(const std::string& text) {
   auto p = parse_tile(text);
   INFO(p.status().message());
   REQUIRE(p.has_value());
   return *p;
 }
 
-const char* kProgram = R"(function (A[N, K], B[K2, M]) -> (R) {
+const char* kAssertingProgram = R"(function (A[N, K], B[K2, M]) -> (R) {
   assert K == K2, "matmul: 'a' has {0} columns but 'b' has {1} rows", K, K2;
   assert N >= 2, "need {0} >= 2 rows", N;
   assert broadcastable(N, M), "{0} and {1} do not broadcast", N, M;
@@ -26,12 +26,12 @@ const char* kProgram = R"(function (A[N, K], B[K2, M]) -> (R) {
 )";
 
 Status bind_error(const std::string& text, std::vector<int64_t> a, std::vector<int64_t> b) {
-  auto bound = ir::bind(ok(text), {Shape(DType::F32, a), Shape(DType::F32, b)});
+  auto bound = ir::bind(parsed_ok(text), {Shape(DType::F32, a), Shape(DType::F32, b)});
   return bound.status();
 }
 
 TEST_CASE("assert: parses, prints back the same text, and keeps its order and escapes") {
-  auto p = ok(kProgram);
+  auto p = parsed_ok(kAssertingProgram);
   REQUIRE(p->assertions.size() == 4);
   CHECK(p->assertions[0].op == ir::AssertOp::kEq);
   CHECK(p->assertions[1].op == ir::AssertOp::kGe);
@@ -39,17 +39,17 @@ TEST_CASE("assert: parses, prints back the same text, and keeps its order and es
   CHECK(p->assertions[3].op == ir::AssertOp::kMultiple);
   CHECK(p->assertions[3].message == "\"K\" ({0}) is odd\\");
   CHECK(p->assertions[0].args.size() == 2);
-  CHECK(ir::print_tile(*p) == kProgram);
+  CHECK(ir::print_tile(*p) == kAssertingProgram);
 }
 
 TEST_CASE("assert: each condition is checked at bind with its message and the bound sizes") {
-  CHECK(bind_error(kProgram, {2, 4}, {4, 2}).is_ok());
-  Status eq = bind_error(kProgram, {2, 4}, {3, 2});
+  CHECK(bind_error(kAssertingProgram, {2, 4}, {4, 2}).is_ok());
+  Status eq = bind_error(kAssertingProgram, {2, 4}, {3, 2});
   CHECK(eq.code() == StatusCode::kTypeError);
   CHECK(eq.message() == "2:3: matmul: 'a' has 4 columns but 'b' has 3 rows");
-  CHECK(bind_error(kProgram, {1, 4}, {4, 1}).message() == "3:3: need 1 >= 2 rows");
-  CHECK(bind_error(kProgram, {3, 4}, {4, 2}).message() == "4:3: 3 and 2 do not broadcast");
-  CHECK(bind_error(kProgram, {2, 3}, {3, 2}).message() == "5:3: \"K\" (3) is odd\\");
+  CHECK(bind_error(kAssertingProgram, {1, 4}, {4, 1}).message() == "3:3: need 1 >= 2 rows");
+  CHECK(bind_error(kAssertingProgram, {3, 4}, {4, 2}).message() == "4:3: 3 and 2 do not broadcast");
+  CHECK(bind_error(kAssertingProgram, {2, 3}, {3, 2}).message() == "5:3: \"K\" (3) is odd\\");
 }
 
 TEST_CASE("assert: a condition the literals decide fails while parsing, or is dropped") {
@@ -58,7 +58,7 @@ TEST_CASE("assert: a condition the literals decide fails while parsing, or is dr
   REQUIRE_FALSE(p.has_value());
   CHECK(p.status().code() == StatusCode::kTypeError);
   CHECK(p.status().message() == "2:3: 3 is not N");
-  CHECK(ok("function (A[N]) -> (R) {\n  assert N == N, \"x\";\n  assert broadcastable(N, 1), "
+  CHECK(parsed_ok("function (A[N]) -> (R) {\n  assert N == N, \"x\";\n  assert broadcastable(N, 1), "
            "\"y\";\n  R = A;\n}\n")
             ->assertions.empty());
 }
@@ -78,9 +78,9 @@ TEST_CASE("assert: errors in the statement") {
 }
 
 TEST_CASE("assert: part of the program's identity (fingerprint)") {
-  auto base = ok("function (A[N]) -> (R) {\n  R = A;\n}\n");
-  auto with = ok("function (A[N]) -> (R) {\n  assert N >= 1, \"m\";\n  R = A;\n}\n");
-  auto other = ok("function (A[N]) -> (R) {\n  assert N >= 2, \"m\";\n  R = A;\n}\n");
+  auto base = parsed_ok("function (A[N]) -> (R) {\n  R = A;\n}\n");
+  auto with = parsed_ok("function (A[N]) -> (R) {\n  assert N >= 1, \"m\";\n  R = A;\n}\n");
+  auto other = parsed_ok("function (A[N]) -> (R) {\n  assert N >= 2, \"m\";\n  R = A;\n}\n");
   CHECK(base->fingerprint() != with->fingerprint());
   CHECK(with->fingerprint() != other->fingerprint());
 }
