@@ -4,9 +4,11 @@
 #include <cmath>
 
 #include "core/autodiff/grad_context.h"
+#include "core/ir/op_cases.h"
 
 namespace plaidml::autodiff::detail {
 
+using ir::OpCategory;
 using ir::OpKind;
 
 namespace {
@@ -81,40 +83,19 @@ ValueId unary(F& f, OpKind op, ValueId x, ValueId y, ValueId g) {
     case OpKind::RoundEven:
     case OpKind::Sign:
       return -1;
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Mod:
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Gt:
-    case OpKind::Le:
-    case OpKind::Ge:
     case OpKind::IsNan:
     case OpKind::IsInf:
-    case OpKind::BitAnd:
-    case OpKind::BitOr:
-    case OpKind::BitXor:
     case OpKind::BitNot:
-    case OpKind::Shl:
-    case OpKind::Shr:
-    case OpKind::Pow:
-    case OpKind::Max:
-    case OpKind::Min:
-    case OpKind::Select:
     case OpKind::AsInt:
     case OpKind::AsUInt:
     case OpKind::AsBool:
     case OpKind::Reshape:
     case OpKind::Index:
     case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
     case OpKind::PrngStep:
     case OpKind::PrngState:
     case OpKind::PrngValue:
+    PLAIDML_OPS_EXCEPT_ARITY_1  // every other row (op_cases.h)
       break;
   }
   return -1;
@@ -142,60 +123,19 @@ ValueId binary(F& f, OpKind op, int w, ValueId a, ValueId b, ValueId y, ValueId 
       return f.where(w == 0 ? f.c("cmp_ge", a, b) : f.c("cmp_lt", a, b), g);
     case OpKind::Min:
       return f.where(w == 0 ? f.c("cmp_le", a, b) : f.c("cmp_gt", a, b), g);
-    case OpKind::Neg:
     case OpKind::Eq:
     case OpKind::Ne:
     case OpKind::Lt:
     case OpKind::Gt:
     case OpKind::Le:
     case OpKind::Ge:
-    case OpKind::IsNan:
-    case OpKind::IsInf:
     case OpKind::BitAnd:
     case OpKind::BitOr:
     case OpKind::BitXor:
-    case OpKind::BitNot:
     case OpKind::Shl:
     case OpKind::Shr:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Tanh:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tan:
-    case OpKind::Sinh:
-    case OpKind::Cosh:
-    case OpKind::Asin:
-    case OpKind::Acos:
-    case OpKind::Atan:
-    case OpKind::Asinh:
-    case OpKind::Acosh:
-    case OpKind::Atanh:
-    case OpKind::Erf:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::RoundEven:
-    case OpKind::Sigmoid:
-    case OpKind::Abs:
-    case OpKind::Sign:
-    case OpKind::Recip:
-    case OpKind::Relu:
-    case OpKind::Select:
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
     case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue:
+    PLAIDML_OPS_EXCEPT_ARITY_2  // every other row (op_cases.h)
       break;
   }
   return -1;
@@ -203,75 +143,29 @@ ValueId binary(F& f, OpKind op, int w, ValueId a, ValueId b, ValueId y, ValueId 
 
 enum class Rule { kUnary, kBinary, kSelect, kStructural, kNotDifferentiable };
 
-// Which rule applies: the one switch over every op, so a new op must choose.
+// Which rule applies, from the op table: the arithmetic, float and numeric functions by their
+// operand count (a new one must then give its derivative in unary() or binary(), which the
+// compiler names); casts to a float type pass the gradient through; of the structural ops,
+// reshape, gather and scatter move it; comparisons, bitwise ops, predicates, integer casts and
+// the other structural ops have none.
 Rule rule_of(OpKind op) {
-  switch (op) {
-    case OpKind::Neg:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Tanh:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tan:
-    case OpKind::Sinh:
-    case OpKind::Cosh:
-    case OpKind::Asin:
-    case OpKind::Acos:
-    case OpKind::Atan:
-    case OpKind::Asinh:
-    case OpKind::Acosh:
-    case OpKind::Atanh:
-    case OpKind::Erf:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::RoundEven:
-    case OpKind::Sigmoid:
-    case OpKind::Abs:
-    case OpKind::Sign:
-    case OpKind::Recip:
-    case OpKind::Relu:
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-      return Rule::kUnary;
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Mod:
-    case OpKind::Pow:
-    case OpKind::Max:
-    case OpKind::Min:
-      return Rule::kBinary;
-    case OpKind::Select:
+  switch (op_category(op)) {
+    case OpCategory::kArith:
+    case OpCategory::kMath:
+    case OpCategory::kNumeric:
+      return op_arity(op) == 1 ? Rule::kUnary : Rule::kBinary;
+    case OpCategory::kSelect:
       return Rule::kSelect;
-    case OpKind::Reshape:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-      return Rule::kStructural;
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Gt:
-    case OpKind::Le:
-    case OpKind::Ge:
-    case OpKind::IsNan:
-    case OpKind::IsInf:
-    case OpKind::BitAnd:
-    case OpKind::BitOr:
-    case OpKind::BitXor:
-    case OpKind::BitNot:
-    case OpKind::Shl:
-    case OpKind::Shr:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue:
+    case OpCategory::kCast:
+      return op == OpKind::AsFloat || op == OpKind::AsBFloat ? Rule::kUnary
+                                                             : Rule::kNotDifferentiable;
+    case OpCategory::kStructural:
+      return op == OpKind::Reshape || op == OpKind::Gather || op == OpKind::Scatter
+                 ? Rule::kStructural
+                 : Rule::kNotDifferentiable;
+    case OpCategory::kCompare:
+    case OpCategory::kBitwise:
+    case OpCategory::kPredicate:
       return Rule::kNotDifferentiable;
   }
   return Rule::kNotDifferentiable;

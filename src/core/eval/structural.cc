@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/ir/op_cases.h"
+
 namespace plaidml::eval {
 namespace {
 
@@ -159,19 +161,8 @@ Expected<Tensor> eval_structural(const StructuralSpec& spec,
       PLAIDML_ASSIGN(PrngResult r, prng_run(x, spec.int_args));
       return convert_tensor(r.state, spec.result_dtype);
     }
-// Every other op: a case label per row whose category is not kStructural.
-#define PLAIDML_CASE_kArith(e) case OpKind::e:
-#define PLAIDML_CASE_kCompare(e) case OpKind::e:
-#define PLAIDML_CASE_kBitwise(e) case OpKind::e:
-#define PLAIDML_CASE_kMath(e) case OpKind::e:
-#define PLAIDML_CASE_kNumeric(e) case OpKind::e:
-#define PLAIDML_CASE_kSelect(e) case OpKind::e:
-#define PLAIDML_CASE_kPredicate(e) case OpKind::e:
-#define PLAIDML_CASE_kCast(e) case OpKind::e:
-#define PLAIDML_CASE_kStructural(e)
-#define PLAIDML_NOT_STRUCTURAL(e, name, arity, category) PLAIDML_CASE_##category(e)
-      PLAIDML_OPS(PLAIDML_NOT_STRUCTURAL)
-#undef PLAIDML_NOT_STRUCTURAL
+    // Every other op (op_cases.h).
+    PLAIDML_OPS_EXCEPT_STRUCTURAL
       break;
   }
   return make_error(StatusCode::kInternal, "interpreter: '{}' is not structural",

@@ -9,92 +9,6 @@
 namespace plaidml::ir::detail {
 namespace {
 
-// Operators the user writes infix; "" for calls.
-std::string_view infix(OpKind op) {
-  switch (op) {
-    case OpKind::Add:
-      return "+";
-    case OpKind::Sub:
-      return "-";
-    case OpKind::Mul:
-      return "*";
-    case OpKind::Div:
-      return "/";
-    case OpKind::Mod:
-      return "%";
-    case OpKind::Eq:
-      return "==";
-    case OpKind::Ne:
-      return "!=";
-    case OpKind::Lt:
-      return "<";
-    case OpKind::Gt:
-      return ">";
-    case OpKind::Le:
-      return "<=";
-    case OpKind::Ge:
-      return ">=";
-    case OpKind::BitAnd:
-      return "&";
-    case OpKind::BitOr:
-      return "|";
-    case OpKind::BitXor:
-      return "^";
-    case OpKind::Shl:
-      return "<<";
-    case OpKind::Shr:
-      return ">>";
-    case OpKind::Neg:
-    case OpKind::BitNot:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Pow:
-    case OpKind::Tanh:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tan:
-    case OpKind::Sinh:
-    case OpKind::Cosh:
-    case OpKind::Asin:
-    case OpKind::Acos:
-    case OpKind::Atan:
-    case OpKind::Asinh:
-    case OpKind::Acosh:
-    case OpKind::Atanh:
-    case OpKind::Erf:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::RoundEven:
-    case OpKind::IsNan:
-    case OpKind::IsInf:
-    case OpKind::Sigmoid:
-    case OpKind::Abs:
-    case OpKind::Sign:
-    case OpKind::Recip:
-    case OpKind::Max:
-    case OpKind::Min:
-    case OpKind::Relu:
-    case OpKind::Select:
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
-    case OpKind::Reshape:
-    case OpKind::Index:
-    case OpKind::ShapeOf:
-    case OpKind::Gather:
-    case OpKind::Scatter:
-    case OpKind::PrngStep:
-    case OpKind::PrngState:
-    case OpKind::PrngValue:
-      return "";
-  }
-  return "";
-}
-
 bool is_generated(const std::string& name) { return name.empty() || is_generated_name(name); }
 
 std::string literal_text(const Node& n) {
@@ -108,7 +22,7 @@ std::string describe_at(const Program& p, ValueId id, int depth, bool nested);
 std::string elementwise_text(const Program& p, const Node& n, int depth, bool nested) {
   std::vector<std::string> args;
   for (ValueId v : n.operands) args.push_back(describe_at(p, v, depth + 1, true));
-  std::string_view sym = infix(n.op);
+  std::string_view sym = op_infix(n.op);
   if (!sym.empty() && args.size() == 2) {
     std::string s = fmt::format("{} {} {}", args[0], sym, args[1]);
     return nested ? "(" + s + ")" : s;
@@ -160,7 +74,7 @@ std::string describe_expr(const Program& program, ValueId id) {
 
 std::string op_display(OpKind op) {
   if (op == OpKind::BitNot) return "~";
-  std::string_view sym = infix(op);
+  std::string_view sym = op_infix(op);
   return std::string(sym.empty() ? op_name(op) : sym);
 }
 

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "core/ir/bind_common.h"
+#include "core/ir/op_cases.h"
 
 namespace plaidml::ir::detail {
 namespace {
@@ -156,60 +157,7 @@ Status bind_structural(BindState& s, ValueId id) {
     case OpKind::PrngState:
     case OpKind::PrngValue:
       return bind_prng_result(c);
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Mod:
-    case OpKind::Neg:
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Gt:
-    case OpKind::Le:
-    case OpKind::Ge:
-    case OpKind::IsNan:
-    case OpKind::IsInf:
-    case OpKind::BitAnd:
-    case OpKind::BitOr:
-    case OpKind::BitXor:
-    case OpKind::BitNot:
-    case OpKind::Shl:
-    case OpKind::Shr:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Pow:
-    case OpKind::Tanh:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tan:
-    case OpKind::Sinh:
-    case OpKind::Cosh:
-    case OpKind::Asin:
-    case OpKind::Acos:
-    case OpKind::Atan:
-    case OpKind::Asinh:
-    case OpKind::Acosh:
-    case OpKind::Atanh:
-    case OpKind::Erf:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::RoundEven:
-    case OpKind::Sigmoid:
-    case OpKind::Abs:
-    case OpKind::Sign:
-    case OpKind::Recip:
-    case OpKind::Max:
-    case OpKind::Min:
-    case OpKind::Relu:
-    case OpKind::Select:
-    case OpKind::AsFloat:
-    case OpKind::AsBFloat:
-    case OpKind::AsInt:
-    case OpKind::AsUInt:
-    case OpKind::AsBool:
+    PLAIDML_OPS_EXCEPT_STRUCTURAL  // every other op (op_cases.h)
       break;
   }
   return make_error(StatusCode::kInternal, "bind: '{}' is not a structural op", op_name(n.op));

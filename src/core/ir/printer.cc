@@ -80,20 +80,6 @@ std::string_view agg_symbol(AggOp agg) {
   return "?";
 }
 
-// Infix spelling of the operators the parser builds from Tile operators; "" for calls.
-std::string_view infix_symbol(OpKind op) {
-  static constexpr std::pair<OpKind, std::string_view> kInfix[] = {
-      {OpKind::Add, "+"},   {OpKind::Sub, "-"},    {OpKind::Mul, "*"},  {OpKind::Div, "/"},
-      {OpKind::Mod, "%"},   {OpKind::Eq, "=="},    {OpKind::Ne, "!="},  {OpKind::Lt, "<"},
-      {OpKind::Gt, ">"},    {OpKind::Le, "<="},    {OpKind::Ge, ">="},  {OpKind::BitAnd, "&"},
-      {OpKind::BitOr, "|"}, {OpKind::BitXor, "^"}, {OpKind::Shl, "<<"}, {OpKind::Shr, ">>"},
-  };
-  for (const auto& [kind, symbol] : kInfix) {
-    if (kind == op) return symbol;
-  }
-  return "";
-}
-
 std::string float_text(double v) {
   std::string s = fmt::format("{}", v);
   if (s == "inf") return "1e999";
@@ -215,7 +201,7 @@ class Printer {
   }
 
   std::string elementwise(const Node& n) const {
-    std::string_view sym = infix_symbol(n.op);
+    std::string_view sym = op_infix(n.op);
     if (!sym.empty() && n.operands.size() == 2) {
       return fmt::format("{} {} {}", ref(n.operands[0]), sym, ref(n.operands[1]));
     }

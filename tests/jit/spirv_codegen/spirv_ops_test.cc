@@ -70,7 +70,7 @@ TEST_CASE("spirv ops: every op on every dtype gives a valid module") {
                slot(BufferSlot::Role::kOutput, DType::Bool)};
     auto x = loop::load(0, t, loop::var("i")), y = loop::load(1, t, loop::var("i"));
     auto c = loop::load(2, DType::Bool, loop::var("i"));
-#define PLAIDML_SPIRV_OP_KERNEL(e, name, arity, category)                                    \
+#define PLAIDML_SPIRV_OP_KERNEL(e, name, arity, category, infix)                              \
     if (op_applies(OpKind::e, t)) {                                                          \
       bool cmp = ir::OpCategory::category == ir::OpCategory::kCompare;                       \
       std::vector<loop::ExprPtr> args = {x, y};                                              \

@@ -2,6 +2,7 @@
 // and the trigonometric and hyperbolic functions exist there for 16- and 32-bit floats only: on
 // f64 they run in f32 (converted in and out), so f64 results of those functions have f32
 // precision. erf is not in GLSL.std.450: a minimax polynomial (below).
+#include "core/ir/op_cases.h"
 #include "jit/codegen/spirv/spv_scalar.h"
 
 namespace plaidml::jit::spirv {
@@ -165,36 +166,9 @@ Expected<Id> SpvScalar::math(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::Asinh: return glsl_f32_only(GLSLstd450Asinh, t, v);
     case OpKind::Acosh: return glsl_f32_only(GLSLstd450Acosh, t, v);
     case OpKind::Atanh: return glsl_f32_only(GLSLstd450Atanh, t, v);
-    // Not float functions: float_op handles them (every op is listed, no default, so that a
-    // new op makes the compiler name this switch).
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Mod:
-    case OpKind::Neg:
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Gt:
-    case OpKind::Le:
-    case OpKind::Ge:
-    case OpKind::BitAnd:
-    case OpKind::BitOr:
-    case OpKind::BitXor:
-    case OpKind::BitNot:
-    case OpKind::Shl:
-    case OpKind::Shr:
-    case OpKind::Abs:
-    case OpKind::Sign:
-    case OpKind::Recip:
-    case OpKind::Max:
-    case OpKind::Min:
-    case OpKind::Relu:
-    case OpKind::Select:
-    case OpKind::IsNan:
-    case OpKind::IsInf:
-    PLAIDML_OPS_NOT_IN_LOOP_IR: break;
+    // Not float functions: float_op handles them (op_cases.h lists every other row, so that
+    // a new float function makes the compiler name this switch).
+    PLAIDML_OPS_EXCEPT_MATH break;
   }
   return make_error(StatusCode::kInternal, "SPIR-V: op {} on {} is not a float function",
                     ir::op_name(op), dtype_name(t));
