@@ -22,6 +22,17 @@ plaidml_plugin_status call(Body&& body) noexcept {
   return guarded(g_driver->title(), [&] { return g_driver->finish_call(body()); });
 }
 
+// The calls with no status (close_device, free_buffer, unload) may come from exit handlers,
+// after the thread's message (thread-local) is destroyed: they leave it alone, and nothing they
+// throw gets out.
+template <typename Body>
+void quietly(Body&& body) noexcept {
+  try {
+    body();
+  } catch (...) {
+  }
+}
+
 plaidml_plugin_status check_device(plaidml_plugin_device device) {
   if (auto s = require(device, "device"); s != PLAIDML_PLUGIN_OK) return s;
   if (is_open(device)) return PLAIDML_PLUGIN_OK;
@@ -126,13 +137,12 @@ plaidml_plugin_status query_device(plaidml_plugin_device device, plaidml_plugin_
 
 // What the caller left open goes first, executables before buffers, then the device.
 void close_device(plaidml_plugin_device handle) {
-  call([&] {
+  quietly([&] {
     std::unique_ptr<plaidml_plugin_device_s> d = unregister_device(handle);
-    if (!d) return PLAIDML_PLUGIN_OK;  // NULL, or closed already: nothing to do
+    if (!d) return;  // NULL, or closed already: nothing to do
     for (auto& [key, executable] : d->executables) d->device->unload(std::move(executable));
     for (auto& [key, buffer] : d->buffers) d->device->free_buffer(std::move(buffer));
     d->device.reset();
-    return PLAIDML_PLUGIN_OK;
   });
 }
 
@@ -152,13 +162,12 @@ plaidml_plugin_status allocate(plaidml_plugin_device device, uint64_t bytes,
 }
 
 void free_buffer(plaidml_plugin_device device, plaidml_plugin_buffer handle) {
-  call([&] {
-    if (!handle || !is_open(device)) return PLAIDML_PLUGIN_OK;
+  quietly([&] {
+    if (!handle || !is_open(device)) return;
     // A handle freed already is not found: a second free does nothing.
     if (std::unique_ptr<Buffer> buffer = take_buffer(device, handle)) {
       device->device->free_buffer(std::move(buffer));
     }
-    return PLAIDML_PLUGIN_OK;
   });
 }
 
@@ -249,12 +258,11 @@ plaidml_plugin_status load(plaidml_plugin_device device, const char* format, con
 }
 
 void unload(plaidml_plugin_device device, plaidml_plugin_executable handle) {
-  call([&] {
-    if (!handle || !is_open(device)) return PLAIDML_PLUGIN_OK;
+  quietly([&] {
+    if (!handle || !is_open(device)) return;
     if (std::unique_ptr<Executable> executable = take_executable(device, handle)) {
       device->device->unload(std::move(executable));
     }
-    return PLAIDML_PLUGIN_OK;
   });
 }
 
