@@ -44,6 +44,9 @@ std::vector<Case> unary_family() {
       {"unary_minus", "-X", -5, 5},       {"recip", "recip(X)", 0.1, 10},
       {"relu", "relu(X)", -2, 2},         {"sigmoid", "sigmoid(X)", -8, 8},
       {"square", "X * X", -3, 3},
+      // The bits of f32 as i32 (compared exactly), and back.
+      {"bitcast", "bitcast(X)", -1e6, 1e6},
+      {"bitcast_round_trip", "bitcast(bitcast(X))", -1e6, 1e6},
   };
   std::vector<Case> cs;
   for (const Fn& f : fns) {

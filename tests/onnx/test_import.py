@@ -380,6 +380,40 @@ class SizeAssertions(unittest.TestCase):
                        "the 3 channels")
 
 
+class BitCastTest(unittest.TestCase):
+    """BitCast (opset 26) against numpy's view; the pairs plaidml cannot reinterpret are refused
+    at import, naming the types."""
+
+    def bitcast_model(self, elem_in, to):
+        return model([helper.make_node("BitCast", ["X"], ["Y"], name="bc", to=to)],
+                     [vinfo("X", [4], elem_in)], [vinfo("Y", None, to)], opset=26, ir=13)
+
+    def test_float_and_int_bits_round_trip(self):
+        x = np.array([1.0, -2.5, np.inf, -0.0], np.float32)
+        got = plaidml.run(plaidml.onnx.load_bytes(
+            self.bitcast_model(F32, TensorProto.UINT32).SerializeToString()), {"X": x})["Y"]
+        np.testing.assert_array_equal(got, x.view(np.uint32))
+        back = plaidml.run(plaidml.onnx.load_bytes(
+            self.bitcast_model(TensorProto.UINT32, F32).SerializeToString()),
+            {"X": x.view(np.uint32)})["Y"]
+        np.testing.assert_array_equal(back.view(np.uint32), x.view(np.uint32))
+
+    def test_refused_pairs(self):
+        cases = [(F32, TensorProto.INT64, plaidml.InvalidArgumentError,
+                  "BitCast needs types of one width, but f32 has 32 bits and i64 has 64"),
+                 (TensorProto.UINT8, TensorProto.BOOL, plaidml.onnx.Unsupported,
+                  "BitCast to bool is not supported"),
+                 (TensorProto.FLOAT16, TensorProto.INT16, plaidml.onnx.Unsupported,
+                  "BitCast between f16 and i16 is not supported (16-bit floats)"),
+                 (TensorProto.FLOAT16, TensorProto.BFLOAT16, plaidml.onnx.Unsupported,
+                  "BitCast between f16 and bf16 is not supported")]
+        for elem_in, to, error, text in cases:
+            with self.subTest(text=text):
+                with self.assertRaises(error) as raised:
+                    plaidml.onnx.load_bytes(self.bitcast_model(elem_in, to).SerializeToString())
+                self.assertIn(text, str(raised.exception))
+
+
 class BadInput(unittest.TestCase):
     def import_error(self, m, error, text):
         data = m if isinstance(m, bytes) else m.SerializeToString()

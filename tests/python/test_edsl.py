@@ -411,6 +411,17 @@ class FunctionCoverageTest(unittest.TestCase):
                 self.assertTrue(callable(getattr(plaidml, name, None)),
                                 "the Python package has no function %r" % name)
 
+    def test_bitcast_matches_numpy_view(self):
+        x = np.array([1.0, -2.5, 3.75, 0.0, -0.0, np.inf], np.float32)
+        b = plaidml.Builder("bits")
+        xt = b.input("X", ["N"])
+        bits = run1(b, "B", plaidml.bitcast(xt), {"X": x})
+        np.testing.assert_array_equal(bits, x.view(np.int32))
+        b = plaidml.Builder("back")
+        it = b.input("I", ["N"], dtype="i32")
+        back = run1(b, "F", plaidml.bitcast(it), {"I": x.view(np.int32)})
+        np.testing.assert_array_equal(back.view(np.int32), x.view(np.int32))
+
     def test_shape_function(self):
         b = plaidml.Builder("shape")
         x = b.input("X", ["A", "B"])

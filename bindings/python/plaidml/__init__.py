@@ -25,7 +25,8 @@ from . import op
 from .op import names as op_names, has as has_op
 
 _UNARY = ("exp log sqrt tanh sin cos tan sinh cosh asin acos atan asinh acosh atanh erf floor "
-          "ceil round round_even abs sign neg recip relu sigmoid bit_not as_bool isnan isinf").split()
+          "ceil round round_even abs sign neg recip relu sigmoid bit_not as_bool bitcast isnan "
+          "isinf").split()
 _BINARY = "pow max min".split()
 
 

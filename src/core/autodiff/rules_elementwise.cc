@@ -89,6 +89,7 @@ ValueId unary(F& f, OpKind op, ValueId x, ValueId y, ValueId g) {
     case OpKind::AsInt:
     case OpKind::AsUInt:
     case OpKind::AsBool:
+    case OpKind::Bitcast:
     case OpKind::Reshape:
     case OpKind::Index:
     case OpKind::ShapeOf:
@@ -166,6 +167,7 @@ Rule rule_of(OpKind op) {
     case OpCategory::kCompare:
     case OpCategory::kBitwise:
     case OpCategory::kPredicate:
+    case OpCategory::kBitcast:
       return Rule::kNotDifferentiable;
   }
   return Rule::kNotDifferentiable;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/ir/type_rules.h"
+
 namespace plaidml::eval {
 namespace {
 
@@ -126,6 +128,13 @@ Value recip_of(DType c, Value a) {
   return a;
 }
 
+// The bits of `a` (an element of dtype c) read as the bitcast's target (type_rules.h).
+Value bitcast_of(DType c, Value a) {
+  uint8_t bytes[8] = {};
+  store(bytes, c, 0, a);
+  return load(bytes, ir::detail::bitcast_target(c).value_or(c), 0);
+}
+
 Value neg_of(DType c, Value a) {
   if (domain_of(c) == Domain::kFloat) return from_double(-a.f);
   return from_uint(0 - a.u);
@@ -176,6 +185,8 @@ Value apply(OpKind op, DType c, const Value* v) {
       return recip_of(c, a);
     case OpKind::Relu:
       return relu_of(c, a);
+    case OpKind::Bitcast:
+      return bitcast_of(c, a);
     case OpKind::Eq:
       return compare(c, a, b, [](auto x, auto y) { return x == y; });
     case OpKind::Ne:
@@ -286,6 +297,7 @@ DType value_dtype(const ElementwiseSpec& spec) {
     case OpCategory::kMath:
       return DType::F64;
     case OpCategory::kCast:
+    case OpCategory::kBitcast:
       return spec.result_dtype;
     case OpCategory::kArith:
     case OpCategory::kBitwise:

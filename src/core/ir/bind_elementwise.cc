@@ -54,6 +54,24 @@ Status bind_cast(BindState& s, ValueId id, std::vector<int64_t> dims) {
   return Status::ok();
 }
 
+// The operand's bits, read as the other domain's type of the same width.
+Status bind_bitcast(BindState& s, ValueId id, std::vector<int64_t> dims) {
+  const Node& n = s.program.nodes[id];
+  DType from = s.bound.nodes[n.operands[0]].shape.dtype;
+  std::optional<DType> target = bitcast_target(from);
+  if (!target) {
+    return make_error(StatusCode::kTypeError,
+                      "{}bitcast needs a 32- or 64-bit float or integer, but '{}' is {} in '{}'",
+                      where(n.loc), describe(s.program, n.operands[0]), dtype_name(from),
+                      describe_expr(s.program, id));
+  }
+  BoundNode& b = s.bound.nodes[id];
+  b.shape = Shape(*target, std::move(dims));
+  b.compute_dtype = from;  // the operand is read as it is
+  b.weak = false;
+  return Status::ok();
+}
+
 Status bind_typed(BindState& s, ValueId id, std::vector<int64_t> dims) {
   const Node& n = s.program.nodes[id];
   std::vector<TypedOperand> operands = typed_operands(s, n);
@@ -109,6 +127,10 @@ Status bind_elementwise(BindState& s, ValueId id) {
     case OpCategory::kCast: {
       PLAIDML_ASSIGN(auto dims, broadcast_operands(s, id));
       return bind_cast(s, id, std::move(dims));
+    }
+    case OpCategory::kBitcast: {
+      PLAIDML_ASSIGN(auto dims, broadcast_operands(s, id));
+      return bind_bitcast(s, id, std::move(dims));
     }
     case OpCategory::kArith:
     case OpCategory::kCompare:

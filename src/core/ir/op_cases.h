@@ -22,6 +22,7 @@
 #define PLAIDML_OP_EXCEPT_STRUCTURAL_kSelect(e) PLAIDML_OP_CASE_(e)
 #define PLAIDML_OP_EXCEPT_STRUCTURAL_kPredicate(e) PLAIDML_OP_CASE_(e)
 #define PLAIDML_OP_EXCEPT_STRUCTURAL_kCast(e) PLAIDML_OP_CASE_(e)
+#define PLAIDML_OP_EXCEPT_STRUCTURAL_kBitcast(e) PLAIDML_OP_CASE_(e)
 #define PLAIDML_OP_EXCEPT_STRUCTURAL_kStructural(e) PLAIDML_OP_NO_CASE_(e)
 #define PLAIDML_OP_EXCEPT_STRUCTURAL_ROW_(e, name, arity, category, infix) \
   PLAIDML_OP_EXCEPT_STRUCTURAL_##category(e)
@@ -36,6 +37,7 @@
 #define PLAIDML_OP_EXCEPT_MATH_kSelect(e) PLAIDML_OP_CASE_(e)
 #define PLAIDML_OP_EXCEPT_MATH_kPredicate(e) PLAIDML_OP_CASE_(e)
 #define PLAIDML_OP_EXCEPT_MATH_kCast(e) PLAIDML_OP_CASE_(e)
+#define PLAIDML_OP_EXCEPT_MATH_kBitcast(e) PLAIDML_OP_CASE_(e)
 #define PLAIDML_OP_EXCEPT_MATH_kStructural(e) PLAIDML_OP_CASE_(e)
 #define PLAIDML_OP_EXCEPT_MATH_ROW_(e, name, arity, category, infix) \
   PLAIDML_OP_EXCEPT_MATH_##category(e)

@@ -16,6 +16,7 @@ enum class OpCategory {
   kSelect,      // select(c, a, b) and c ? a : b: result promote(a, b)
   kPredicate,   // isnan isinf: one operand of any dtype, result bool (always false for integers)
   kCast,        // as_float(X, bits) etc.: int_args[0] = bits
+  kBitcast,     // bitcast(X): the bits of a float as the signed integer of its width, or back
   kStructural,  // reshape, index, shape, gather, scatter, prng_*: special shape rules
 };
 
@@ -78,6 +79,7 @@ enum class OpCategory {
   X(AsInt, "as_int", 1, kCast, "")              \
   X(AsUInt, "as_uint", 1, kCast, "")            \
   X(AsBool, "as_bool", 1, kCast, "")            \
+  X(Bitcast, "bitcast", 1, kBitcast, "")            \
   X(Reshape, "reshape", 1, kStructural, "")     \
   X(Index, "index", 1, kStructural, "")         \
   X(ShapeOf, "shape", 1, kStructural, "")       \

@@ -61,6 +61,7 @@ Expected<OpTypes> elementwise_types(OpKind op, const std::vector<TypedOperand>& 
       if (op == OpKind::Recip) t.compute = t.result = to_float(u.dtype);
       return t;
     case OpCategory::kCast:
+    case OpCategory::kBitcast:
     case OpCategory::kStructural:
       break;
   }
@@ -88,6 +89,25 @@ std::optional<DType> cast_target(OpKind op, int64_t bits, std::string* expected)
   if (bits == 16) return s ? DType::I16 : DType::U16;
   if (bits == 32) return s ? DType::I32 : DType::U32;
   if (bits == 64) return s ? DType::I64 : DType::U64;
+  return std::nullopt;
+}
+
+std::optional<DType> bitcast_target(DType from) {
+  switch (from) {
+    case DType::F32: return DType::I32;
+    case DType::F64: return DType::I64;
+    case DType::I32:
+    case DType::U32: return DType::F32;
+    case DType::I64:
+    case DType::U64: return DType::F64;
+    case DType::Bool:
+    case DType::I8:
+    case DType::U8:
+    case DType::I16:
+    case DType::U16:
+    case DType::F16:
+    case DType::BF16: return std::nullopt;
+  }
   return std::nullopt;
 }
 

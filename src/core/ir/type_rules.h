@@ -45,4 +45,8 @@ Expected<OpTypes> elementwise_types(OpKind op, const std::vector<TypedOperand>& 
 // cast does not have. `expected` receives the valid widths for the message ("16, 32 or 64").
 std::optional<DType> cast_target(OpKind op, int64_t bits, std::string* expected);
 
+// bitcast(X)'s result for an operand of dtype `from`: f32 <-> i32 (u32 too), f64 <-> i64 (u64
+// too); nullopt for the widths with no float or integer partner here (8 and 16 bits, bool).
+std::optional<DType> bitcast_target(DType from);
+
 }  // namespace plaidml::ir::detail

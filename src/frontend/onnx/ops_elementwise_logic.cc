@@ -94,6 +94,43 @@ void convert_cast(NodeContext& cx) {
   cast_input(cx, *dtype);
 }
 
+// The bits of a float as the integer of its width or back, in plaidml's bitcast (f32 <-> i32,
+// f64 <-> i64); an unsigned target is then a cast, which keeps the bits.
+plaidml::Tensor float_int_bitcast(const plaidml::Tensor& x, plaidml_dtype from, plaidml_dtype to) {
+  if (dtype_bytes(from) < 4) {
+    unsupported("BitCast between {} and {} is not supported (16-bit floats)", dtype_text(from),
+                dtype_text(to));
+  }
+  plaidml::Tensor bits = plaidml::bitcast(x);
+  return dtype_is_float(to) ? bits : cast_to(bits, to);
+}
+
+// BitCast: each element's bits as another type of the same width. Between integers (and from
+// bool) that is a cast, which wraps modulo 2^bits and so keeps the bits.
+void convert_bitcast(NodeContext& cx) {
+  cx.check_attrs({"to"});
+  if (!cx.has_attr("to")) invalid("attribute 'to' is missing");
+  int to_code = static_cast<int>(cx.attr_int("to", 0));
+  auto to = dtype_of_onnx(to_code);
+  if (!to) unsupported("BitCast to {} is not supported", elem_type_name(to_code));
+  cx.require_dtype(0, all_types());
+  plaidml_dtype from = cx.dtype(0);
+  if (dtype_bytes(from) != dtype_bytes(*to)) {
+    invalid("BitCast needs types of one width, but {} has {} bits and {} has {}",
+            dtype_text(from), dtype_bytes(from) * 8, dtype_text(*to), dtype_bytes(*to) * 8);
+  }
+  if (*to == PLAIDML_DTYPE_BOOL && from != PLAIDML_DTYPE_BOOL) {
+    unsupported("BitCast to bool is not supported (bytes other than 0 and 1 are no bool)");
+  }
+  plaidml::Tensor x = cx.tensor(0);
+  if (from == *to) return cx.set_output(0, x, from);
+  if (dtype_is_float(from) && dtype_is_float(*to)) {
+    unsupported("BitCast between {} and {} is not supported", dtype_text(from), dtype_text(*to));
+  }
+  if (!dtype_is_float(from) && !dtype_is_float(*to)) return cx.set_output(0, cast_to(x, *to), *to);
+  cx.set_output(0, float_int_bitcast(x, from, *to), *to);
+}
+
 void convert_cast_like(NodeContext& cx) {
   cx.check_attrs({"saturate", "round_mode"});
   cast_input(cx, cx.dtype(1));
@@ -186,6 +223,7 @@ std::vector<ConverterEntry> logic_converters() {
       {"Where", {9, 16}, convert_where},
       {"Cast", {6, 9, 13, 19, 21, 23, 24, 25, 28}, convert_cast},
       {"CastLike", {15, 19, 21, 23, 24, 25}, convert_cast_like},
+      {"BitCast", {26}, convert_bitcast},
       {"IsNaN", {9, 13, 20}, convert_is_nan},
       {"IsInf", {10, 20}, convert_is_inf},
       {"Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25}, convert_identity},

@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "core/ir/type_rules.h"
 #include "jit/loop/printer.h"
 
 namespace plaidml::jit::loop {
@@ -124,6 +125,11 @@ class Verifier {
     ir::OpCategory category = ir::op_category(e.op);
     bool to_bool = category == ir::OpCategory::kCompare || category == ir::OpCategory::kPredicate;
     DType want = to_bool ? DType::Bool : e.args[first]->dtype;
+    if (category == ir::OpCategory::kBitcast) {
+      auto target = ir::detail::bitcast_target(e.args[0]->dtype);
+      if (!target) return fail("bitcast of an operand without a partner type: " + to_string(e));
+      want = *target;
+    }
     if (e.dtype != want) return fail("result dtype: " + to_string(e));
     return Status::ok();
   }

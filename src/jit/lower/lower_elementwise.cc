@@ -16,7 +16,8 @@ using loop::StmtPtr;
 
 namespace {
 
-// The dtype operand k is converted to before the op (the interpreter's operand_dtype()).
+// The dtype operand k is converted to before the op (the interpreter's operand_dtype()); a
+// bitcast reads its operand as it is (compute is the operand's dtype).
 DType operand_dtype(OpKind op, DType result, DType compute, size_t k) {
   OpCategory cat = ir::op_category(op);
   if (cat == OpCategory::kCast) return result;
@@ -39,6 +40,7 @@ ExprPtr scalar_op(OpKind kind, DType result, DType compute, std::vector<ExprPtr>
   }
   switch (ir::op_category(kind)) {
     case OpCategory::kCast: return args[0];
+    case OpCategory::kBitcast: return loop::op(kind, result, std::move(args));
     case OpCategory::kCompare:
     case OpCategory::kPredicate: return loop::op(kind, DType::Bool, std::move(args));
     case OpCategory::kMath: {

@@ -257,6 +257,7 @@ std::map<std::string, std::function<Tensor(const Tensor&)>> wrappers() {
       {"max", B(max)},
       {"min", B(min)},
       {"relu", U(relu)},
+      {"bitcast", U(bitcast)},
       {"select", O(plaidml::select(x > 0, x, x))},
       {"isnan", U(isnan)},
       {"isinf", U(isinf)},

@@ -190,6 +190,25 @@ TEST_CASE("elementwise: bitwise on floats is a type error") {
   CHECK(ok->shape.dtype == DType::Bool);
 }
 
+TEST_CASE("elementwise: bitcast pairs each float type with the integer of its width") {
+  const std::pair<DType, DType> pairs[] = {{DType::F32, DType::I32}, {DType::F64, DType::I64},
+                                           {DType::I32, DType::F32}, {DType::U32, DType::F32},
+                                           {DType::I64, DType::F64}, {DType::U64, DType::F64}};
+  for (const auto& [from, to] : pairs) {
+    auto b = bind_unary(OpKind::Bitcast, Shape(from, {2}));
+    REQUIRE(b.has_value());
+    CHECK(b->shape.dtype == to);
+  }
+  for (DType t : {DType::F16, DType::BF16, DType::I16, DType::U8, DType::Bool}) {
+    auto bad = bind_unary(OpKind::Bitcast, Shape(t, {2}));
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.status().code() == StatusCode::kTypeError);
+    CHECK(bad.status().message() == std::string("2:1: bitcast needs a 32- or 64-bit float or "
+                                                 "integer, but 'X' is ") +
+                                        std::string(dtype_name(t)) + " in 'bitcast(X)'");
+  }
+}
+
 TEST_CASE("elementwise: casts by bits") {
   struct Row {
     OpKind op;

@@ -97,6 +97,15 @@ Value* libm_call(Env& env, const char* name, std::vector<Value*> args) {
   return env.b.CreateCall(callee, args);
 }
 
+// A bitcast's target: `scalar` in t's shape (a vector of as many lanes, or a scalar).
+llvm::Type* same_width(llvm::Type* t, llvm::Type* scalar) {
+  if (auto* vt = llvm::dyn_cast<llvm::VectorType>(t)) {
+    return llvm::VectorType::get(scalar, vt->getElementCount());
+  }
+  return scalar;
+}
+unsigned width(llvm::Type* t) { return t->getScalarSizeInBits(); }
+
 // f32 values, and F16/BF16 ones (computed in f32), scalar or vector.
 bool is_f32(llvm::Type* t) { return t->getScalarType()->isFloatTy(); }
 
@@ -158,6 +167,7 @@ Value* float_op(Env& env, OpKind op, std::vector<Value*> v) {
     case OpKind::Max: return b.CreateMaxNum(v[0], v[1]);
     case OpKind::Min: return b.CreateMinNum(v[0], v[1]);
     case OpKind::Relu: return b.CreateSelect(b.CreateFCmpOLT(v[0], c(0)), c(0), v[0]);
+    case OpKind::Bitcast: return b.CreateBitCast(v[0], same_width(t, b.getIntNTy(width(t))));
     case OpKind::Select: return b.CreateSelect(v[0], v[1], v[2]);
     case OpKind::BitAnd:
     case OpKind::BitOr:
@@ -207,6 +217,9 @@ Value* int_op(Env& env, OpKind op, Domain d, std::vector<Value*> v) {
     case OpKind::Max: return id(llvm::Intrinsic::smax, llvm::Intrinsic::umax);
     case OpKind::Min: return id(llvm::Intrinsic::smin, llvm::Intrinsic::umin);
     case OpKind::Relu: return s ? b.CreateSelect(b.CreateICmpSLT(v[0], c(0)), c(0), v[0]) : v[0];
+    case OpKind::Bitcast:  // bind allows 32 and 64 bits only
+      return b.CreateBitCast(
+          v[0], same_width(t, width(t) == 32 ? b.getFloatTy() : b.getDoubleTy()));
     // Integers and bools are never NaN or infinite.
     case OpKind::IsNan:
     case OpKind::IsInf: return b.getFalse();

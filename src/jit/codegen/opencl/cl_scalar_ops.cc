@@ -126,6 +126,8 @@ Expected<std::string> float_op(OpKind op, DType t, const std::vector<std::string
     case OpKind::Recip: return fmt::format("({} / {})", one, v[0]);
     case OpKind::Sign: return call_helper("plaidml_sign_" + sfx, kFloatSign, t, v, helpers);
     case OpKind::Relu: return call_helper("plaidml_relu_" + sfx, kFloatRelu, t, v, helpers);
+    case OpKind::Bitcast:  // bind allows f32 and f64 only
+      return function(t == DType::F64 ? "as_long" : "as_int", v);
     case OpKind::Select: return fmt::format("({} ? {} : {})", v[0], v[1], v[2]);
     case OpKind::BitAnd:
     case OpKind::BitOr:
@@ -187,6 +189,8 @@ Expected<std::string> int_op(OpKind op, DType t, const std::vector<std::string>&
     case OpKind::Max: return fmt::format("max(({0}){1}, ({0}){2})", ct, v[0], v[1]);
     case OpKind::Min: return fmt::format("min(({0}){1}, ({0}){2})", ct, v[0], v[1]);
     case OpKind::Relu: return s ? fmt::format("max({}, ({})0)", v[0], ct) : v[0];
+    case OpKind::Bitcast:  // bind allows 32 and 64 bits only
+      return function(dtype_size(t) == 8 ? "as_double" : "as_float", v);
     case OpKind::Select: return fmt::format("(({})({} ? {} : {}))", ct, v[0], v[1], v[2]);
     case OpKind::IsNan:  // an integer is never NaN or infinite
     case OpKind::IsInf: return std::string("(0 != 0)");
@@ -243,6 +247,7 @@ Expected<std::string> bool_op(OpKind op, const std::vector<std::string>& v, ClHe
     case OpKind::Max:
     case OpKind::Min:
     case OpKind::Relu: return bool_arith(op, v, helpers);
+    case OpKind::Bitcast: return unsupported(op, DType::Bool);  // bind refuses bool
     case OpKind::BitAnd: return binary(v, "&");
     case OpKind::BitOr: return binary(v, "|");
     case OpKind::BitXor: return binary(v, "^");

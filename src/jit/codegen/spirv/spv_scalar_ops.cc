@@ -130,6 +130,9 @@ Expected<Id> SpvScalar::int_op(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::Relu:
       if (!s) return v[0];
       return select(ty, compare(OpKind::Lt, t, v[0], zero), zero, v[0]);
+    case OpKind::Bitcast:  // bind allows 32 and 64 bits only
+      return b_.op(Op::OpBitcast, value_type(dtype_size(t) == 8 ? DType::F64 : DType::F32),
+                   {v[0]});
     case OpKind::Select: return select(ty, v[0], v[1], v[2]);
     case OpKind::IsNan:  // an integer is never NaN or infinite
     case OpKind::IsInf: return b_.const_bool(false);
@@ -224,6 +227,7 @@ Expected<Id> SpvScalar::bool_op(OpKind op, const std::vector<Id>& v) {
     case OpKind::Round:
     case OpKind::RoundEven:
     case OpKind::Sigmoid:
+    case OpKind::Bitcast:  // bind refuses bool
     PLAIDML_OPS_NOT_IN_LOOP_IR:
       return not_in_loop_ir(op, DType::Bool);
   }
@@ -253,6 +257,8 @@ Expected<Id> SpvScalar::float_op(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::Min: return glsl(GLSLstd450NMin, t, v);
     case OpKind::Relu:
       return select(ty, b_.op(Op::OpFOrdLessThan, bt, {v[0], zero}), zero, v[0]);
+    case OpKind::Bitcast:  // bind allows f32 and f64 only
+      return b_.op(Op::OpBitcast, value_type(t == DType::F64 ? DType::I64 : DType::I32), {v[0]});
     case OpKind::Sign: {
       Id r = select(ty, b_.op(Op::OpFOrdLessThan, bt, {v[0], zero}), float_const(t, -1), zero);
       r = select(ty, b_.op(Op::OpFOrdGreaterThan, bt, {v[0], zero}), one, r);
