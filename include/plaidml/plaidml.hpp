@@ -672,9 +672,7 @@ PLAIDML_HPP_UNARY(recip)
 PLAIDML_HPP_UNARY(relu)
 PLAIDML_HPP_UNARY(sigmoid)
 PLAIDML_HPP_UNARY(as_bool)
-// The bits of each element as the other type of its width: f32 <-> i32 (from u32 too),
-// f64 <-> i64 (from u64 too).
-PLAIDML_HPP_UNARY(bitcast)
+PLAIDML_HPP_UNARY(bitcast)  // the bits as the other type: f32 <-> i32 / u32, f64 <-> i64 / u64
 #undef PLAIDML_HPP_UNARY
 
 inline Tensor pow(const Tensor& x, const Tensor& y) { return call("pow", {x, y}); }
