@@ -379,6 +379,19 @@ class SizeAssertions(unittest.TestCase):
                        "node 'gn' (GroupNormalization, opset 21): num_groups 2 does not divide "
                        "the 3 channels")
 
+    def test_attention_heads(self):
+        m = model([helper.make_node("Attention", ["Q", "K", "V"], ["Y"], name="att",
+                                    q_num_heads=2, kv_num_heads=2, scale=0.5)],
+                  [vinfo("Q", [1, 3, "h"]), vinfo("K", [1, 3, "h"]), vinfo("V", [1, 3, "h"])],
+                  [vinfo("Y", None)], opset=23, ir=10)
+        ok = np.ones((1, 3, 4), np.float32)
+        got = plaidml.run(plaidml.onnx.load_bytes(m.SerializeToString()),
+                          {"Q": ok, "K": ok, "V": ok})["Y"]
+        self.assertEqual(got.shape, (1, 3, 4))
+        odd = np.ones((1, 3, 5), np.float32)
+        self.run_error(m, {"Q": odd, "K": odd, "V": odd},
+                       "input 0's hidden size 5 is not a multiple of its 2 heads")
+
 
 class BitCastTest(unittest.TestCase):
     """BitCast (opset 26) against numpy's view; the pairs plaidml cannot reinterpret are refused
