@@ -290,6 +290,25 @@ class BuilderErrorTest(unittest.TestCase):
             plaidml.run(b.build(), {"X": np.ones(2), "Y": np.ones(3)})
         self.assertIn("'N'", cm.exception.message)
 
+    def test_require_checks_sizes_when_run(self):
+        b = plaidml.Builder()
+        X = b.input("X", ("N", "C"))
+        N, C = b.dims("N", "C")
+        b.require(C, "multiple", 4, "pack: {0} channels are not a multiple of 4", C)
+        b.output("Y", X * 2)
+        program = b.build()
+        got = plaidml.run(program, {"X": np.ones((2, 8), np.float32)})["Y"]
+        np.testing.assert_array_equal(got, np.full((2, 8), 2, np.float32))
+        with self.assertRaises(plaidml.TypeMismatchError) as cm:
+            plaidml.run(program, {"X": np.ones((2, 6), np.float32)})
+        self.assertIn("pack: 6 channels are not a multiple of 4", cm.exception.message)
+        with self.assertRaises(plaidml.TypeMismatchError) as cm:
+            b2 = plaidml.Builder()
+            b2.require(3, "==", 4, "three is not {0}", 4)
+        self.assertIn("three is not 4", cm.exception.message)
+        with self.assertRaises(ValueError):
+            b.require(N, "<", C, "no such op")
+
     def test_mixing_builders(self):
         X = plaidml.Builder().input("X", 1)
         with self.assertRaises(ValueError):

@@ -111,6 +111,8 @@ _PROTOTYPES = {
     "plaidml_builder_call": (c_status, [c_p, c_str, c_size, P(Value), c_size, P(Expr),
                                         P(Value)]),
     "plaidml_builder_add_output": (c_status, [c_p, c_str, Value]),
+    "plaidml_builder_add_assertion": (c_status, [c_p, ctypes.c_int32, Expr, Expr, c_str, c_size,
+                                                 P(Expr)]),
     "plaidml_builder_build": (c_status, [c_p, P(c_p)]),
     "plaidml_expr_index": (c_status, [c_p, c_str, P(Expr)]),
     "plaidml_expr_dim": (c_status, [c_p, c_str, P(Expr)]),

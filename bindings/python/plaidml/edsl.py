@@ -101,6 +101,20 @@ class Builder:
         """The size of dimension `name` (declared by an input) as an IntExpr."""
         return self._expr("plaidml_expr_dim", name)
 
+    # plaidml_assert_op of plaidml.h, by the spelling Builder.require takes.
+    _ASSERT_OPS = {"==": 1, ">=": 2, "broadcast": 3, "multiple": 4}
+
+    def require(self, lhs, op, rhs, message, *args):
+        """Requires `lhs op rhs` of sizes whenever the program runs (Tile `assert`): op is "==",
+        ">=", "broadcast" (equal, or either is 1) or "multiple" (lhs a multiple of rhs). Running
+        at shapes that break it raises TypeMismatchError with `message`, in which {k} is the
+        size args[k] takes; a condition the sizes decide already raises here or is dropped."""
+        if op not in self._ASSERT_OPS:
+            raise ValueError("op must be one of %s, not %r" % (sorted(self._ASSERT_OPS), op))
+        exprs = (_ffi.Expr * max(len(args), 1))(*[self._expr_of(a) for a in args])
+        call("plaidml_builder_add_assertion", self._handle, self._ASSERT_OPS[op],
+             self._expr_of(lhs), self._expr_of(rhs), encode(message), len(args), exprs)
+
     def dims(self, *names):
         """Several dims: b.dims("M", "N") or b.dims("M N")."""
         return tuple(self.dim(n) for n in _split(names))
