@@ -1,6 +1,7 @@
 // Edge values and edge indexing: IEEE specials (inf, NaN, signed zero, subnormals, overflow in
 // casts), aggregation identities of every dtype class, wrap-around of wide integers, and
-// contractions whose accesses use negative or non-unit coefficients.
+// contractions whose accesses use negative or non-unit coefficients, and generated index ranges
+// that start below zero, reach past the end or hold no point.
 #include "conformance_case.h"
 
 namespace plaidml::conformance {
@@ -115,11 +116,40 @@ std::vector<Case> indexing_family() {
   return cs;
 }
 
+// Index ranges the compiler derives from the accesses, generated over offsets: ranges that start
+// below zero (`X[k + 2]` runs k over [-2, N - 2): an unsigned-wrap flag on the loop counter made
+// such loops endless on the CPU), windows partly outside the input on either side, strided
+// windows, and ranges with no point at all (every output its identity).
+std::string signed_name(int v) { return (v < 0 ? "m" : "p") + std::to_string(v < 0 ? -v : v); }
+
+std::vector<Case> range_family() {
+  std::vector<Case> cs;
+  for (int o : {-5, -2, 2, 5}) {
+    std::string off = (o < 0 ? " - " : " + ") + std::to_string(o < 0 ? -o : o);
+    cs.push_back({"range_sum_offset_" + signed_name(o),
+                  "function (X[N]) -> (O) { O[] = +(X[k" + off + "]); }", vec_shapes()});
+    cs.push_back({"range_max_offset_" + signed_name(o),
+                  "function (X[N]) -> (O) { O[] = >(X[k" + off + "]); }", vec_shapes()});
+    cs.push_back({"range_window_offset_" + signed_name(o),
+                  "function (X[N]) -> (O) { O[i : N] = +(X[i + k" + off + "]), k < 3; }",
+                  vec_shapes()});
+    cs.push_back({"range_stride2_offset_" + signed_name(o),
+                  "function (X[N]) -> (O) { O[i : (N + 1) / 2] = +(X[2 * i + k" + off +
+                      "]), k < 3; }",
+                  vec_shapes()});
+  }
+  cs.push_back({"range_empty_past_the_end",
+                "function (X[N]) -> (O) { O[i : N] = +(X[i + N]); }", vec_shapes()});
+  cs.push_back({"range_empty_before_the_start",
+                "function (X[N]) -> (O) { O[i : N] = >(X[i - N]); }", vec_shapes()});
+  return cs;
+}
+
 }  // namespace
 
 Family edge_cases() {
   Family f{"edges", {}};
-  for (auto part : {ieee_family(), identity_family(), indexing_family()}) {
+  for (auto part : {ieee_family(), identity_family(), indexing_family(), range_family()}) {
     for (Case& c : part) f.cases.push_back(std::move(c));
   }
   return f;

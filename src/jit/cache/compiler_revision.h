@@ -29,7 +29,8 @@ namespace plaidml::jit {
 // times the threads leaves half of L2, an epilogue's residual prefetched before the reduction;
 // 15: a packed reduction block's next-block prefetch one line a step, turning with the row tile;
 // 16: packed panels outermost with one tile a thread where the parallel loop is image rows;
-// 17: cache tiles where the panel times the threads leaves a quarter of L2.
-inline constexpr int kCompilerRevision = 17;
+// 17: cache tiles where the panel times the threads leaves a quarter of L2; 18: loop counters
+// step without `nuw` (loops that start below zero ran forever), bitcast.
+inline constexpr int kCompilerRevision = 18;
 
 }  // namespace plaidml::jit

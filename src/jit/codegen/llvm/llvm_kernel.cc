@@ -228,7 +228,10 @@ class KernelEmitter {
     b_.CreateCondBr(b_.CreateICmpSLT(v, hi), loop_body, exit);
     b_.SetInsertPoint(loop_body);
     PLAIDML_TRY(body(s.body));
-    Value* next = b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), iv), step, "", true, true);
+    // No signed wrap (the loop stays within i64), but no `nuw`: a loop may start below zero
+    // (`for k in [-2, 0)`), and -1 + 1 wraps as unsigned, which `nuw` would make poison: LLVM
+    // then proved the loop endless.
+    Value* next = b_.CreateNSWAdd(b_.CreateLoad(b_.getInt64Ty(), iv), step);
     b_.CreateStore(next, iv);
     llvm::BranchInst* back = b_.CreateBr(header);
     if (s.unroll > 1) back->setMetadata(llvm::LLVMContext::MD_loop, unroll_metadata(s.unroll));
