@@ -383,7 +383,7 @@ PLAIDML_API void plaidml_builder_destroy(plaidml_builder* builder);
  * shapes use it as a known number), or NULL for an unnamed dimension; dim_names itself may be NULL for all-unnamed (or rank 0).
  * dtype: PLAIDML_DTYPE_INVALID for any dtype, else the dtype the buffer must have.
  * Statuses: OK; INVALID_ARGUMENT (NULL builder/name/out_value, unknown dtype, duplicate
- * tensor name). */
+ * tensor name, a rank over 64). */
 PLAIDML_API plaidml_status plaidml_builder_add_input(plaidml_builder* builder, const char* name,
                                                      size_t rank, const char* const* dim_names,
                                                      plaidml_dtype dtype, plaidml_value* out_value);
@@ -700,8 +700,8 @@ typedef struct plaidml_buffer plaidml_buffer;
 
 /* Allocates an uninitialised buffer on the context's selected device. dims: rank sizes, each
  * >= 0 (may be NULL when rank is 0: a scalar). The caller owns *out_buffer
- * (plaidml_buffer_destroy). Statuses: OK; INVALID_ARGUMENT (NULL, unknown dtype, negative dim,
- * size overflow); OUT_OF_MEMORY; DEVICE_ERROR. */
+ * (plaidml_buffer_destroy). Statuses: OK; INVALID_ARGUMENT (NULL, unknown dtype, a rank over
+ * 64, negative dim, size overflow); OUT_OF_MEMORY; DEVICE_ERROR. */
 PLAIDML_API plaidml_status plaidml_buffer_create(plaidml_context* context, plaidml_dtype dtype,
                                                  size_t rank, const int64_t* dims,
                                                  plaidml_buffer** out_buffer);

@@ -15,6 +15,7 @@ Expected<DType> to_dtype(const char* fn, plaidml_dtype dtype) {
 
 Expected<Shape> to_shape(const char* fn, plaidml_dtype dtype, size_t rank, const int64_t* dims) {
   PLAIDML_ASSIGN(DType type, to_dtype(fn, dtype));
+  PLAIDML_TRY(check_rank(fn, rank));
   if (rank > 0 && dims == nullptr) return null_argument(fn, "dims");
   Shape shape(type, std::vector<int64_t>(dims, dims + rank));
   int64_t bytes = dtype_size(type);

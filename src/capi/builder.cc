@@ -25,6 +25,7 @@ Expected<std::optional<std::vector<std::string>>> input_dims(const char* fn, siz
     }
     return std::optional<std::vector<std::string>>();
   }
+  PLAIDML_TRY(check_rank(fn, rank));
   std::vector<std::string> dims(rank);
   for (size_t i = 0; dim_names != nullptr && i < rank; ++i) {
     if (dim_names[i] != nullptr) dims[i] = dim_names[i];

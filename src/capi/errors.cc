@@ -55,6 +55,13 @@ char* caller_string(const std::string& text) {
   return copy;
 }
 
+Status check_rank(const char* fn, size_t rank) {
+  if (rank <= kMaxRank) return Status::ok();
+  return make_error(StatusCode::kInvalidArgument,
+                    "{}: rank {} is more than the {} dimensions a tensor may have", fn, rank,
+                    kMaxRank);
+}
+
 Status check_struct_size(const char* fn, size_t size, const char* arg, const char* type) {
   if (size >= sizeof(size_t)) return Status::ok();
   return make_error(StatusCode::kInvalidArgument, "{}: {}->struct_size is {}; set it to sizeof({})",

@@ -33,6 +33,12 @@ char* caller_string(const std::string& text);
 // Versioned out-structs (plaidml_stats, plaidml_memory): the caller's struct_size must hold at
 // least the size field ("out_stats", "plaidml_stats" name them in the message)...
 Status check_struct_size(const char* fn, size_t size, const char* arg, const char* type);
+
+// The most dimensions a tensor may have (numpy's limit too). A larger rank is the caller's
+// error, not a reason to read that many dims or reserve memory for them.
+inline constexpr size_t kMaxRank = 64;
+// INVALID_ARGUMENT "<fn>: rank N is more than the 64 dimensions a tensor may have".
+Status check_rank(const char* fn, size_t rank);
 // ...and an older caller's smaller struct gets only the fields it knows.
 template <typename T>
 void copy_versioned(T* out, T full, size_t size) {

@@ -128,6 +128,8 @@ static void test_builder_nulls(void) {
   CHECK_ERR(plaidml_builder_add_input(b, NULL, 0, NULL, 0, &v), INV, "'name' is NULL");
   CHECK_ERR(plaidml_builder_add_input(b, "A", 0, NULL, 0, NULL), INV, "'out_value' is NULL");
   CHECK_ERR(plaidml_builder_add_input(b, "A", 0, NULL, 42, &v), INV, "42 is not a PLAIDML_DTYPE");
+  CHECK_ERR(plaidml_builder_add_input(b, "A", SIZE_MAX - 1, NULL, 0, &v), INV,
+            "plaidml_builder_add_input: rank 18446744073709551614 is more than the 64 dimensions");
   CHECK_ERR(plaidml_builder_int_constant(NULL, 1, &v), INV, "'builder' is NULL");
   CHECK_ERR(plaidml_builder_int_constant(b, 1, NULL), INV, "'out_value' is NULL");
   CHECK_ERR(plaidml_builder_float_constant(NULL, 1.0, &v), INV, "'builder' is NULL");
@@ -212,6 +214,12 @@ static void test_buffer_nulls(plaidml_context* ctx) {
   CHECK_ERR(plaidml_buffer_create(ctx, PLAIDML_DTYPE_FLOAT32, 2, neg, &buf), INV,
             "dimension 1 has negative size -3");
   CHECK_ERR(plaidml_buffer_create(ctx, 0, 2, dims, &buf), INV, "0 is not a PLAIDML_DTYPE");
+  /* A rank no tensor has is the caller's error, before any dim is read. */
+  CHECK_ERR(plaidml_buffer_create(ctx, PLAIDML_DTYPE_FLOAT32, SIZE_MAX, dims, &buf), INV,
+            "plaidml_buffer_create: rank 18446744073709551615 is more than the 64 dimensions a "
+            "tensor may have");
+  CHECK_ERR(plaidml_buffer_create(ctx, PLAIDML_DTYPE_FLOAT32, 65, dims, &buf), INV,
+            "rank 65 is more than the 64 dimensions");
   CHECK_ERR(plaidml_buffer_create_from_host(NULL, PLAIDML_DTYPE_FLOAT32, 2, dims, data, 24, &buf),
             INV, "'context' is NULL");
   CHECK_ERR(plaidml_buffer_create_from_host(ctx, PLAIDML_DTYPE_FLOAT32, 2, dims, NULL, 24, &buf),
