@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/parse/parser.h"
@@ -162,8 +163,14 @@ Expected<ir::ValueId> Parser::parse_binary(int level) {
 
 Expected<ir::ValueId> Parser::parse_unary() {
   const Token& t = peek();
-  DepthGuard guard{&depth_};
-  if (t.kind == TokenKind::kMinus || t.kind == TokenKind::kTilde) PLAIDML_TRY(enter(t));
+  // A level is counted only for the prefix operators that recurse here; the guard must then
+  // leave the level it entered, and no other (an unconditional guard left a level for every
+  // operand, so `A + (A + (...))` never reached the limit and overflowed the stack).
+  std::optional<DepthGuard> guard;
+  if (t.kind == TokenKind::kMinus || t.kind == TokenKind::kTilde) {
+    guard.emplace(&depth_);
+    PLAIDML_TRY(enter(t));
+  }
   if (t.kind == TokenKind::kMinus) {
     advance();
     // `-2` is one literal, so a printed negative literal reads back as the same node.

@@ -80,8 +80,11 @@ class Parser {
   static constexpr int kMaxDepth = 200;
   Status enter(const Token& at);
   struct DepthGuard {
-    int* depth;
+    explicit DepthGuard(int* d) : depth(d) {}
+    DepthGuard(const DepthGuard&) = delete;  // a copy would leave the level twice
+    DepthGuard& operator=(const DepthGuard&) = delete;
     ~DepthGuard() { --*depth; }
+    int* depth;
   };
 
   int depth_ = 0;

@@ -136,6 +136,13 @@ TEST_CASE("deep nesting is an error, not a stack overflow") {
         "1:229: expression nested too deeply (more than 200 levels)");
   CHECK(deep_error(head + std::string(100000, '-') + "A; }") ==
         "1:229: expression nested too deeply (more than 200 levels)");
+  // Operands before each parenthesis: 1,500 levels (9 KB) overflowed the stack.
+  for (int levels : {1500, 100000}) {
+    std::string nested;
+    for (int i = 0; i < levels; ++i) nested += "A + (";
+    CHECK(deep_error(head + nested + "A" + std::string(levels, ')') + "; }") ==
+          "1:1030: expression nested too deeply (more than 200 levels)");
+  }
   CHECK(deep_error("function (A[N]) -> (R) { R[i : N] = +(A[" + std::string(5000, '(') +
                    "i]); }") == "1:241: expression nested too deeply (more than 200 levels)");
   CHECK(deep_error("function (A[N]) -> (R) { R[i : N] = +(A[" + std::string(5000, '-') +
