@@ -43,6 +43,22 @@
   PLAIDML_OP_EXCEPT_MATH_##category(e)
 #define PLAIDML_OPS_EXCEPT_MATH PLAIDML_OPS(PLAIDML_OP_EXCEPT_MATH_ROW_)
 
+// Every row of category kMath: the float functions, which integer and bool code never sees
+// (the binder computes them in a float type), so the emitters' integer and bool switches list
+// them this way and a new float function is named only where float code is generated.
+#define PLAIDML_OP_MATH_kArith(e) PLAIDML_OP_NO_CASE_(e)
+#define PLAIDML_OP_MATH_kCompare(e) PLAIDML_OP_NO_CASE_(e)
+#define PLAIDML_OP_MATH_kBitwise(e) PLAIDML_OP_NO_CASE_(e)
+#define PLAIDML_OP_MATH_kMath(e) PLAIDML_OP_CASE_(e)
+#define PLAIDML_OP_MATH_kNumeric(e) PLAIDML_OP_NO_CASE_(e)
+#define PLAIDML_OP_MATH_kSelect(e) PLAIDML_OP_NO_CASE_(e)
+#define PLAIDML_OP_MATH_kPredicate(e) PLAIDML_OP_NO_CASE_(e)
+#define PLAIDML_OP_MATH_kCast(e) PLAIDML_OP_NO_CASE_(e)
+#define PLAIDML_OP_MATH_kBitcast(e) PLAIDML_OP_NO_CASE_(e)
+#define PLAIDML_OP_MATH_kStructural(e) PLAIDML_OP_NO_CASE_(e)
+#define PLAIDML_OP_MATH_ROW_(e, name, arity, category, infix) PLAIDML_OP_MATH_##category(e)
+#define PLAIDML_OPS_MATH PLAIDML_OPS(PLAIDML_OP_MATH_ROW_)
+
 // Every row whose operand count is not 1, and not 2: for the per-op switches that handle the
 // one-operand or the two-operand ops (autodiff's derivatives). Arity is 1, 2 or 3 in every row.
 #define PLAIDML_OP_EXCEPT_ARITY_1_1(e) PLAIDML_OP_NO_CASE_(e)

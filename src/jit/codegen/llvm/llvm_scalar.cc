@@ -6,6 +6,7 @@
 
 #include <limits>
 
+#include "core/ir/op_cases.h"
 #include "jit/codegen/llvm/llvm_emitter.h"
 #include "jit/codegen/llvm/llvm_exp.h"
 
@@ -224,28 +225,7 @@ Value* int_op(Env& env, OpKind op, Domain d, std::vector<Value*> v) {
     case OpKind::IsNan:
     case OpKind::IsInf: return b.getFalse();
     case OpKind::Select: return b.CreateSelect(v[0], v[1], v[2]);
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Pow:
-    case OpKind::Tanh:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tan:
-    case OpKind::Sinh:
-    case OpKind::Cosh:
-    case OpKind::Asin:
-    case OpKind::Acos:
-    case OpKind::Atan:
-    case OpKind::Asinh:
-    case OpKind::Acosh:
-    case OpKind::Atanh:
-    case OpKind::Erf:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::RoundEven:
-    case OpKind::Sigmoid:
+    PLAIDML_OPS_MATH  // the float functions (op_cases.h)
     PLAIDML_OPS_NOT_IN_LOOP_IR: break;
   }
   return nullptr;

@@ -3,6 +3,7 @@
 // type, since signed overflow is undefined in C and the loop IR wraps.
 #include <fmt/format.h>
 
+#include "core/ir/op_cases.h"
 #include "jit/codegen/opencl/cl_scalar.h"
 
 namespace plaidml::jit::opencl {
@@ -195,28 +196,7 @@ Expected<std::string> int_op(OpKind op, DType t, const std::vector<std::string>&
     case OpKind::IsNan:  // an integer is never NaN or infinite
     case OpKind::IsInf: return std::string("(0 != 0)");
     // Float functions: their operands were cast to a float type before code generation.
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Pow:
-    case OpKind::Tanh:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tan:
-    case OpKind::Sinh:
-    case OpKind::Cosh:
-    case OpKind::Asin:
-    case OpKind::Acos:
-    case OpKind::Atan:
-    case OpKind::Asinh:
-    case OpKind::Acosh:
-    case OpKind::Atanh:
-    case OpKind::Erf:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::RoundEven:
-    case OpKind::Sigmoid:
+    PLAIDML_OPS_MATH  // the float functions (op_cases.h)
     PLAIDML_OPS_NOT_IN_LOOP_IR:
       return unsupported(op, t);
   }
@@ -264,28 +244,7 @@ Expected<std::string> bool_op(OpKind op, const std::vector<std::string>& v, ClHe
     case OpKind::Select: return fmt::format("({} ? {} : {})", v[0], v[1], v[2]);
     case OpKind::IsNan:
     case OpKind::IsInf: return std::string("(0 != 0)");
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Pow:
-    case OpKind::Tanh:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tan:
-    case OpKind::Sinh:
-    case OpKind::Cosh:
-    case OpKind::Asin:
-    case OpKind::Acos:
-    case OpKind::Atan:
-    case OpKind::Asinh:
-    case OpKind::Acosh:
-    case OpKind::Atanh:
-    case OpKind::Erf:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::RoundEven:
-    case OpKind::Sigmoid:
+    PLAIDML_OPS_MATH  // the float functions (op_cases.h)
     PLAIDML_OPS_NOT_IN_LOOP_IR:
       return unsupported(op, DType::Bool);
   }

@@ -2,6 +2,7 @@
 // SPIR-V integer arithmetic wraps; divisions and shifts whose result SPIR-V leaves undefined
 // (by 0, MIN / -1, shift amounts out of range) run on a safe operand and are then replaced by
 // the loop IR's defined result.
+#include "core/ir/op_cases.h"
 #include "jit/codegen/spirv/spv_scalar.h"
 
 namespace plaidml::jit::spirv {
@@ -137,28 +138,7 @@ Expected<Id> SpvScalar::int_op(OpKind op, DType t, const std::vector<Id>& v) {
     case OpKind::IsNan:  // an integer is never NaN or infinite
     case OpKind::IsInf: return b_.const_bool(false);
     // Float functions: their operands were cast to a float type before code generation.
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Pow:
-    case OpKind::Tanh:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tan:
-    case OpKind::Sinh:
-    case OpKind::Cosh:
-    case OpKind::Asin:
-    case OpKind::Acos:
-    case OpKind::Atan:
-    case OpKind::Asinh:
-    case OpKind::Acosh:
-    case OpKind::Atanh:
-    case OpKind::Erf:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::RoundEven:
-    case OpKind::Sigmoid:
+    PLAIDML_OPS_MATH  // the float functions (op_cases.h)
     PLAIDML_OPS_NOT_IN_LOOP_IR:
       return not_in_loop_ir(op, t);
   }
@@ -205,28 +185,7 @@ Expected<Id> SpvScalar::bool_op(OpKind op, const std::vector<Id>& v) {
     case OpKind::Select: return select(bt, v[0], v[1], v[2]);
     case OpKind::IsNan:
     case OpKind::IsInf: return b_.const_bool(false);
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Pow:
-    case OpKind::Tanh:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Tan:
-    case OpKind::Sinh:
-    case OpKind::Cosh:
-    case OpKind::Asin:
-    case OpKind::Acos:
-    case OpKind::Atan:
-    case OpKind::Asinh:
-    case OpKind::Acosh:
-    case OpKind::Atanh:
-    case OpKind::Erf:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::RoundEven:
-    case OpKind::Sigmoid:
+    PLAIDML_OPS_MATH  // the float functions (op_cases.h)
     case OpKind::Bitcast:  // bind refuses bool
     PLAIDML_OPS_NOT_IN_LOOP_IR:
       return not_in_loop_ir(op, DType::Bool);
