@@ -151,7 +151,9 @@ plaidml_status plaidml_expr_binary(plaidml_builder* builder, plaidml_expr_op op,
     PLAIDML_ASSIGN(ir::IntOp int_op, capi::to_int_op(fn, op));
     PLAIDML_ASSIGN(ir::IntExprPtr a, capi::to_expr(fn, *builder, lhs));
     PLAIDML_ASSIGN(ir::IntExprPtr b, capi::to_expr(fn, *builder, rhs));
-    *out_expr = capi::push_expr(*builder, ir::exact_binary(int_op, a, b, capi::loc_of(fn)));
+    ir::IntExprPtr e = ir::exact_binary(int_op, a, b, capi::loc_of(fn));
+    PLAIDML_TRY(ir::check_int_depth(e, "the expression"));
+    *out_expr = capi::push_expr(*builder, std::move(e));
     return Status::ok();
   });
 }
@@ -163,8 +165,9 @@ plaidml_status plaidml_expr_neg(plaidml_builder* builder, plaidml_expr operand,
     PLAIDML_CAPI_REQUIRE(builder);
     PLAIDML_CAPI_REQUIRE(out_expr);
     PLAIDML_ASSIGN(ir::IntExprPtr a, capi::to_expr(fn, *builder, operand));
-    *out_expr = capi::push_expr(*builder, ir::exact_binary(ir::IntOp::kNeg, a, nullptr,
-                                                           capi::loc_of(fn)));
+    ir::IntExprPtr e = ir::exact_binary(ir::IntOp::kNeg, a, nullptr, capi::loc_of(fn));
+    PLAIDML_TRY(ir::check_int_depth(e, "the expression"));
+    *out_expr = capi::push_expr(*builder, std::move(e));
     return Status::ok();
   });
 }

@@ -112,6 +112,26 @@ static void test_program_nulls(void) {
   plaidml_program_destroy(program);
 }
 
+/* An integer expression stops at 1,000 levels: every walk of the tree recurses once per level,
+ * and a caller chaining i + 1 + 1 + ... 100,000 times overflowed the stack. */
+static void test_deep_expr(void) {
+  plaidml_builder* b = NULL;
+  plaidml_expr deep = {0}, one = {0};
+  int level, failures = 0;
+  CHECK_OK(plaidml_builder_create("deep", &b));
+  CHECK_OK(plaidml_expr_index(b, "i", &deep));
+  CHECK_OK(plaidml_expr_int(b, 1, &one));
+  for (level = 1; level < 1000; ++level) {
+    failures += plaidml_expr_binary(b, PLAIDML_EXPR_ADD, deep, one, &deep) != PLAIDML_STATUS_OK;
+  }
+  CHECK(failures == 0);
+  CHECK_ERR(plaidml_expr_binary(b, PLAIDML_EXPR_ADD, deep, one, &deep), INV,
+            "the expression is nested too deeply (1001 levels; at most 1000)");
+  CHECK_ERR(plaidml_expr_neg(b, deep, &deep), INV,
+            "the expression is nested too deeply (1001 levels; at most 1000)");
+  plaidml_builder_destroy(b);
+}
+
 static void test_builder_nulls(void) {
   plaidml_builder* b = NULL;
   plaidml_builder* other = NULL;
@@ -269,6 +289,7 @@ static void test_execute_nulls(plaidml_context* ctx) {
 int main(void) {
   plaidml_context* ctx = NULL;
   test_basics();
+  test_deep_expr();
   CHECK_OK(plaidml_context_create(NULL, &ctx));
   if (ctx == NULL) return harness_finish();
   test_context_nulls(ctx);

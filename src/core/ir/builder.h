@@ -97,6 +97,8 @@ class ProgramBuilder {
 
   Program program_;
   std::vector<std::optional<SymbolicDims>> dims_cache_;  // by ValueId
+  std::vector<std::optional<Status>> dims_failure_;      // by ValueId, where dims_cache_ is empty
+  ValueId dims_swept_ = 0;                               // dims_of has computed nodes below it
   std::map<std::string, ValueId> names_;
   std::string origin_;
   std::map<std::string, SourceLoc> name_locs_;

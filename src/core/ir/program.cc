@@ -1,5 +1,6 @@
 #include "core/ir/program.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "core/base/hash.h"
@@ -16,6 +17,9 @@ IntExprPtr make(IntOp op, int64_t value, std::string name, std::vector<IntExprPt
   e->name = std::move(name);
   e->args = std::move(args);
   e->loc = std::move(loc);
+  for (const auto& a : e->args) {
+    if (a) e->depth = std::max(e->depth, a->depth + 1);
+  }
   return e;
 }
 
@@ -44,6 +48,18 @@ IntExprPtr IntExpr::binary(IntOp op, IntExprPtr a, IntExprPtr b, SourceLoc loc) 
 
 IntExprPtr IntExpr::neg(IntExprPtr a, SourceLoc loc) {
   return make(IntOp::kNeg, 0, "", {std::move(a)}, std::move(loc));
+}
+
+std::string int_depth_error(const IntExpr& e, std::string_view what) {
+  if (e.depth <= kMaxIntExprDepth) return "";
+  return fmt::format("{} is nested too deeply ({} levels; at most {})", what, e.depth,
+                     kMaxIntExprDepth);
+}
+
+Status check_int_depth(const IntExprPtr& e, std::string_view what) {
+  std::string message = e ? int_depth_error(*e, what) : "";
+  if (message.empty()) return Status::ok();
+  return Status(StatusCode::kInvalidArgument, std::move(message));
 }
 
 std::optional<int64_t> fixed_dim_size(const std::string& dim) {

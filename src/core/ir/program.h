@@ -7,9 +7,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "core/base/status.h"
 #include "core/ir/ops.h"
 #include "core/types/dtype.h"
 #include "core/types/shape.h"
@@ -44,6 +46,9 @@ struct IntExpr {
   std::string name;              // kIndex, kDim
   std::vector<IntExprPtr> args;  // operators: 1 (kNeg) or 2 operands
   SourceLoc loc;
+  // Operators on the longest path to a leaf, plus one (a leaf is 1): set by the factories, so
+  // the depth of any tree is known without walking it (see kMaxIntExprDepth).
+  int depth = 1;
 
   static IntExprPtr literal(int64_t v, SourceLoc loc = {});
   static IntExprPtr index(std::string name, SourceLoc loc = {});
@@ -51,6 +56,19 @@ struct IntExpr {
   static IntExprPtr binary(IntOp op, IntExprPtr a, IntExprPtr b, SourceLoc loc = {});
   static IntExprPtr neg(IntExprPtr a, SourceLoc loc = {});
 };
+
+// The deepest integer expression a program may hold. Every walk over these trees (checks,
+// binding, printing, polynomial forms, and the destructor of the shared_ptr chain) recurses once
+// per level, so depth is what bounds their stack use. Real index and size expressions are a few
+// levels deep; symbolic sizes grow by a level or two per op that changes a size, so a thousand
+// leaves room for deep networks of symbolic shapes. Deeper is refused where a tree is built
+// (the parser, the C API, symbolic shapes) before it can grow further.
+inline constexpr int kMaxIntExprDepth = 1000;
+
+// kInvalidArgument when e is deeper than kMaxIntExprDepth, naming `what` ("an index
+// expression"); "" otherwise.
+std::string int_depth_error(const IntExpr& e, std::string_view what);
+Status check_int_depth(const IntExprPtr& e, std::string_view what);
 
 enum class AggOp { kSum, kProd, kMax, kMin, kAssign };
 // kNone: one input, its value. kCond: three inputs, (A == B) ? C : 0.

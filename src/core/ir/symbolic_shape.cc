@@ -230,8 +230,16 @@ Expected<SymbolicDims> symbolic_dims(const Program& program, ValueId id,
       return SymbolicDims{};
     case NodeKind::kContraction:
       return n.contraction.out_sizes;
-    case NodeKind::kElementwise:
-      return structural_dims(n, known);
+    case NodeKind::kElementwise: {
+      // Sizes grow with every op that changes them (N + N + ... along a chain of concats):
+      // bounded here, where they are built, like every integer expression.
+      PLAIDML_ASSIGN(SymbolicDims dims, structural_dims(n, known));
+      for (const auto& d : dims) {
+        PLAIDML_TRY(check_int_depth(d, fmt::format("the symbolic size of {}'s result",
+                                                   op_name(n.op))));
+      }
+      return dims;
+    }
   }
   return Status(StatusCode::kInternal, "symbolic shape: unknown node kind");
 }

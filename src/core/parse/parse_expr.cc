@@ -58,6 +58,7 @@ Expected<ir::IntExprPtr> Parser::parse_int(IntContext ctx) {
     PLAIDML_ASSIGN(ir::IntExprPtr rhs, parse_int_term(ctx));
     lhs = ir::IntExpr::binary(op.kind == TokenKind::kPlus ? ir::IntOp::kAdd : ir::IntOp::kSub, lhs,
                               rhs, loc(op));
+    PLAIDML_TRY(check_int_depth(*lhs, op, ctx));
   }
   return lhs;
 }
@@ -69,6 +70,7 @@ Expected<ir::IntExprPtr> Parser::parse_int_term(IntContext ctx) {
     PLAIDML_ASSIGN(ir::IntExprPtr rhs, parse_int_unary(ctx));
     lhs = ir::IntExpr::binary(op.kind == TokenKind::kStar ? ir::IntOp::kMul : ir::IntOp::kDiv, lhs,
                               rhs, loc(op));
+    PLAIDML_TRY(check_int_depth(*lhs, op, ctx));
   }
   return lhs;
 }
@@ -79,7 +81,9 @@ Expected<ir::IntExprPtr> Parser::parse_int_unary(IntContext ctx) {
   PLAIDML_TRY(enter(peek()));
   const Token& op = advance();
   PLAIDML_ASSIGN(ir::IntExprPtr arg, parse_int_unary(ctx));
-  return ir::IntExpr::neg(arg, loc(op));
+  ir::IntExprPtr e = ir::IntExpr::neg(arg, loc(op));
+  PLAIDML_TRY(check_int_depth(*e, op, ctx));
+  return e;
 }
 
 Expected<ir::IntExprPtr> Parser::parse_int_primary(IntContext ctx) {
@@ -128,7 +132,19 @@ Expected<ir::IntExprPtr> Parser::parse_int_name(const Token& t, IntContext ctx) 
   PLAIDML_TRY(expect(TokenKind::kComma, fmt::format("',' between the arguments of {}", t.text)));
   PLAIDML_ASSIGN(ir::IntExprPtr b, parse_int(ctx));
   PLAIDML_TRY(expect(TokenKind::kRParen, fmt::format("')' to close {}(...)", t.text)));
-  return ir::IntExpr::binary(fn->second, a, b, loc(t));
+  ir::IntExprPtr e = ir::IntExpr::binary(fn->second, a, b, loc(t));
+  PLAIDML_TRY(check_int_depth(*e, t, ctx));
+  return e;
+}
+
+// A left-assoc chain (i + 1 + 1 + ...) deepens the tree without nesting the parser, so its
+// depth is checked as it grows: the tree never exceeds the bound that its later walks (and its
+// destructor) rely on.
+Status Parser::check_int_depth(const ir::IntExpr& e, const Token& at, IntContext ctx) const {
+  std::string message =
+      ir::int_depth_error(e, ctx == IntContext::kIndex ? "index expression" : "size expression");
+  if (message.empty()) return Status::ok();
+  return error(at, "{}", message);
 }
 
 // ---- elementwise expressions ---------------------------------------------------------------

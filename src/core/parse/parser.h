@@ -58,6 +58,7 @@ class Parser {
 
   // parse_expr.cc: integer expressions.
   Expected<ir::IntExprPtr> parse_int(IntContext ctx);
+  Status check_int_depth(const ir::IntExpr& e, const Token& at, IntContext ctx) const;
   Expected<ir::IntExprPtr> parse_int_term(IntContext ctx);
   Expected<ir::IntExprPtr> parse_int_unary(IntContext ctx);
   Expected<ir::IntExprPtr> parse_int_primary(IntContext ctx);

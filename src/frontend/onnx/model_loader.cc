@@ -25,6 +25,21 @@ void check_is_model(const onnx::ModelProto& model, size_t size) {
   }
 }
 
+// Messages nested deeper than this (graphs in attributes in nodes in graphs ...) are refused
+// by the parser: protobuf parses each level with one more frame on the stack. 100 is
+// protobuf's own default, said here so that the error message can name it.
+constexpr int kMaxNesting = 100;
+
+void limit(google::protobuf::io::CodedInputStream& stream) {
+  stream.SetTotalBytesLimit(INT_MAX);
+  stream.SetRecursionLimit(kMaxNesting);
+}
+
+[[noreturn]] void not_parsed(size_t size) {
+  invalid("the data is not an ONNX model: the protobuf is truncated or corrupt, or nests "
+          "messages more than {} levels deep ({} bytes)", kMaxNesting, size);
+}
+
 }  // namespace
 
 LoadedModel parse_model_bytes(const void* data, size_t size) {
@@ -34,11 +49,9 @@ LoadedModel parse_model_bytes(const void* data, size_t size) {
   }
   google::protobuf::io::CodedInputStream stream(static_cast<const uint8_t*>(data),
                                                 static_cast<int>(size));
-  stream.SetTotalBytesLimit(INT_MAX);
+  limit(stream);
   auto model = std::make_shared<onnx::ModelProto>();
-  if (!model->ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage()) {
-    invalid("the data is not an ONNX model: the protobuf is truncated or corrupt ({} bytes)", size);
-  }
+  if (!model->ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage()) not_parsed(size);
   check_is_model(*model, size);
   return LoadedModel{std::move(model), ""};
 }
@@ -63,7 +76,7 @@ LoadedModel load_model_file(const std::string& path) {
   {
     google::protobuf::io::FileInputStream file(fd, 1 << 20);
     google::protobuf::io::CodedInputStream stream(&file);
-    stream.SetTotalBytesLimit(INT_MAX);
+    limit(stream);
     parsed = model->ParseFromCodedStream(&stream) && stream.ConsumedEntireMessage();
     if (file.GetErrno() != 0) {
       int error = file.GetErrno();
@@ -72,10 +85,7 @@ LoadedModel load_model_file(const std::string& path) {
     }
   }
   close(fd);
-  if (!parsed) {
-    invalid("the data is not an ONNX model: the protobuf is truncated or corrupt ({} bytes)",
-            st.st_size);
-  }
+  if (!parsed) not_parsed(static_cast<size_t>(st.st_size));
   check_is_model(*model, static_cast<size_t>(st.st_size));
   size_t slash = path.rfind('/');
   std::string folder =

@@ -53,12 +53,16 @@ std::string const_to_string(const Expr& e) {
 class Printer {
  public:
   explicit Printer(const std::vector<int>* params = nullptr) : params_(params) {}
-  std::string expr(const Expr& e) const;
+  void expr(const Expr& e, std::string& out) const;
   void stmt(const Stmt& s, int depth, std::string& out) const;
 
  private:
   std::string slot(int s) const;
-  std::string to_string(const Expr& e) const { return expr(e); }
+  std::string to_string(const Expr& e) const {
+    std::string out;
+    expr(e, out);
+    return out;
+  }
   void print_body(const std::vector<StmtPtr>& body, int depth, std::string& out) const {
     for (const auto& child : body) stmt(*child, depth, out);
   }
@@ -94,18 +98,24 @@ void Printer::stmt(const Stmt& s, int depth, std::string& out) const {
       out += pad + "}\n";
       return;
     case StmtKind::kStore:
-      out += fmt::format("{}{}[{}]{} = {}\n", pad, slot(s.slot), to_string(*s.index),
-                         mask_suffix(s.mask_lanes), to_string(*s.value));
+      out += fmt::format("{}{}[{}]{} = ", pad, slot(s.slot), to_string(*s.index),
+                         mask_suffix(s.mask_lanes));
+      expr(*s.value, out);
+      out += "\n";
       return;
     case StmtKind::kPrefetch:
       out += fmt::format("{}prefetch {}[{}]\n", pad, slot(s.slot), to_string(*s.index));
       return;
     case StmtKind::kDeclare:
-      out += fmt::format("{}var {}: {}{} = {}\n", pad, s.var, dtype_name(s.value->dtype),
-                         lanes_suffix(*s.value), to_string(*s.value));
+      out += fmt::format("{}var {}: {}{} = ", pad, s.var, dtype_name(s.value->dtype),
+                         lanes_suffix(*s.value));
+      expr(*s.value, out);
+      out += "\n";
       return;
     case StmtKind::kAssign:
-      out += fmt::format("{}{} = {}\n", pad, s.var, to_string(*s.value));
+      out += fmt::format("{}{} = ", pad, s.var);
+      expr(*s.value, out);
+      out += "\n";
       return;
   }
 }
@@ -116,31 +126,43 @@ std::string join_slots(const std::vector<int>& slots) {
   return out;
 }
 
-std::string Printer::expr(const Expr& e) const {
+// Appends to `out` rather than returning each subexpression's text: a returned string is copied
+// into its parent's, at a cost of depth x length per expression (fused kernels hold trees
+// about 200 levels deep, printed twice per compile for the kernel keys).
+void Printer::expr(const Expr& e, std::string& out) const {
+  auto put = [&out](auto&&... parts) { (out.append(parts), ...); };
   switch (e.kind) {
-    case ExprKind::kConst: return const_to_string(e);
-    case ExprKind::kVar: return e.name;
+    case ExprKind::kConst: return put(const_to_string(e));
+    case ExprKind::kVar: return put(e.name);
     case ExprKind::kLoad:
-      return fmt::format("{}[{}]:{}{}{}", slot(e.slot), to_string(*e.args[0]),
-                         dtype_name(e.dtype), lanes_suffix(e), mask_suffix(e.mask_lanes));
+      put(slot(e.slot), "[");
+      expr(*e.args[0], out);
+      return put("]:", dtype_name(e.dtype), lanes_suffix(e), mask_suffix(e.mask_lanes));
     case ExprKind::kCast:
       if (e.dtype == e.args[0]->dtype) {
-        return fmt::format("splat{}({})", e.lanes, to_string(*e.args[0]));
+        put("splat", std::to_string(e.lanes), "(");
+      } else {
+        put(dtype_name(e.dtype), lanes_suffix(e), "(");
       }
-      return fmt::format("{}{}({})", dtype_name(e.dtype), lanes_suffix(e),
-                         to_string(*e.args[0]));
+      expr(*e.args[0], out);
+      return put(")");
     case ExprKind::kOp: {
       if (const char* sym = infix_symbol(e.op); sym && e.args.size() == 2) {
-        return fmt::format("({} {} {})", to_string(*e.args[0]), sym, to_string(*e.args[1]));
+        put("(");
+        expr(*e.args[0], out);
+        put(" ", sym, " ");
+        expr(*e.args[1], out);
+        return put(")");
       }
-      std::string args;
+      put(ir::op_name(e.op), "(");
       for (size_t i = 0; i < e.args.size(); ++i) {
-        args += (i ? ", " : "") + to_string(*e.args[i]);
+        if (i) put(", ");
+        expr(*e.args[i], out);
       }
-      return fmt::format("{}({})", ir::op_name(e.op), args);
+      return put(")");
     }
   }
-  return "?";
+  put("?");
 }
 
 void print_body_of(const Kernel& kernel, const Printer& printer, std::string& out) {
@@ -153,7 +175,11 @@ void print_body_of(const Kernel& kernel, const Printer& printer, std::string& ou
 
 }  // namespace
 
-std::string to_string(const Expr& e) { return Printer().expr(e); }
+std::string to_string(const Expr& e) {
+  std::string out;
+  Printer().expr(e, out);
+  return out;
+}
 
 std::string to_string(const Kernel& kernel) {
   std::string out = fmt::format("kernel {}(reads: {}; writes: {}) ", kernel.name,

@@ -2,12 +2,25 @@
 
 #include <map>
 #include <string>
+#include <utility>
 
 #include "core/ir/type_rules.h"
 #include "jit/loop/printer.h"
 
 namespace plaidml::jit::loop {
 namespace {
+
+// What a message names: a text, or an expression printed only when a check fails (printing
+// every expression as it was checked cost more than the rest of the compile front end).
+struct Where {
+  Where(const char* t) : text(t) {}                     // NOLINT: implicit, like a string
+  Where(std::string t) : text(std::move(t)) {}          // NOLINT
+  explicit Where(const Expr& e) : expr(&e) {}
+  std::string str() const { return expr ? to_string(*expr) : text; }
+
+  std::string text;
+  const Expr* expr = nullptr;
+};
 
 class Verifier {
  public:
@@ -35,17 +48,17 @@ class Verifier {
                       kernel_.name, what);
   }
 
-  Status slot_exists(int slot, const std::string& where) const {
+  Status slot_exists(int slot, const Where& where) const {
     if (slot < 0 || slot >= static_cast<int>(slot_dtypes_.size())) {
-      return fail(fmt::format("slot s{} does not exist in {}", slot, where));
+      return fail(fmt::format("slot s{} does not exist in {}", slot, where.str()));
     }
     return Status::ok();
   }
 
-  Status slot_ok(int slot, DType dtype, const std::string& where) const {
+  Status slot_ok(int slot, DType dtype, const Where& where) const {
     PLAIDML_TRY(slot_exists(slot, where));
     if (slot_dtypes_[slot] != dtype) {
-      return fail(fmt::format("{} uses slot s{} as {} but it holds {}", where, slot,
+      return fail(fmt::format("{} uses slot s{} as {} but it holds {}", where.str(), slot,
                               dtype_name(dtype), dtype_name(slot_dtypes_[slot])));
     }
     return Status::ok();
@@ -63,14 +76,14 @@ class Verifier {
     if (e.lanes < 1) return fail("lanes < 1: " + to_string(e));
     bool vector_dtype = e.dtype == DType::F32 || e.dtype == DType::F64 || e.dtype == DType::Bool;
     if (e.lanes > 1 && !vector_dtype) return fail("vector of " + to_string(e));
-    return mask_ok(e.mask_lanes, e.lanes, e.kind == ExprKind::kLoad, to_string(e));
+    return mask_ok(e.mask_lanes, e.lanes, e.kind == ExprKind::kLoad, Where(e));
   }
 
   // A mask belongs to a vector load or store and keeps some of its lanes, not all.
-  Status mask_ok(int mask_lanes, int lanes, bool access, const std::string& what) const {
+  Status mask_ok(int mask_lanes, int lanes, bool access, const Where& what) const {
     if (mask_lanes == 0) return Status::ok();
     if (!access || lanes < 2 || mask_lanes < 1 || mask_lanes >= lanes) {
-      return fail("bad mask: " + what);
+      return fail("bad mask: " + what.str());
     }
     return Status::ok();
   }
@@ -93,7 +106,7 @@ class Verifier {
         if (e.args.size() != 1 || e.args[0]->dtype != DType::I64 || e.args[0]->lanes != 1) {
           return fail("load index is not a scalar i64: " + to_string(e));
         }
-        return slot_ok(e.slot, e.dtype, to_string(e));
+        return slot_ok(e.slot, e.dtype, Where(e));
       case ExprKind::kCast: {
         if (e.args.size() != 1) return fail("cast arity: " + to_string(e));
         // Vector casts are splats only: conversions of vectors are not needed yet.

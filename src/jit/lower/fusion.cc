@@ -1,5 +1,7 @@
 #include "jit/lower/fusion.h"
 
+#include <algorithm>
+
 namespace plaidml::jit {
 namespace {
 
@@ -59,7 +61,8 @@ FusionPlan plan_fusion(const ir::BoundProgram& bound,
     if (program.nodes[c].kind != ir::NodeKind::kContraction) continue;
     std::vector<ir::ValueId> chain;
     ir::ValueId next = single_consumer(uses, c);
-    while (next >= 0 && plan.host[next] < 0 && joins_chain(bound, next, c)) {
+    while (next >= 0 && plan.host[next] < 0 && joins_chain(bound, next, c) &&
+           chain.size() < kMaxFusedDepth) {
       chain.push_back(next);
       next = single_consumer(uses, next);
     }
@@ -69,11 +72,16 @@ FusionPlan plan_fusion(const ir::BoundProgram& bound,
     plan.epilogue[c] = std::move(chain);
   }
   plan.inlined.assign(program.nodes.size(), false);
+  // Nodes on the longest path of inlined operands down from each node, itself included.
+  std::vector<size_t> depth(program.nodes.size(), 1);
   for (size_t n = 0; n < program.nodes.size(); ++n) {
     auto v = static_cast<ir::ValueId>(n);
+    for (ir::ValueId operand : program.nodes[v].operands) {
+      if (plan.inlined[operand]) depth[v] = std::max(depth[v], depth[operand] + 1);
+    }
     if (plan.host[v] >= 0 || !is_scalar_elementwise(program, v)) continue;
     ir::ValueId consumer = single_consumer(uses, v);
-    plan.inlined[v] = consumer >= 0 && joins_chain(bound, consumer, v);
+    plan.inlined[v] = consumer >= 0 && joins_chain(bound, consumer, v) && depth[v] < kMaxFusedDepth;
   }
   return plan;
 }

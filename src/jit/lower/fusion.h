@@ -15,6 +15,12 @@
 // Elementwise inlining: an elementwise node outside any chain whose one use is an elementwise
 // consumer of the same dims is computed inside that consumer's expression (exp(X) + sin(X) * X
 // is one kernel, not four). Inlined nodes get no buffer and no kernel.
+//
+// Both stop at kMaxFusedDepth nodes: a fused kernel's expression is a tree as deep as the
+// chain plus its inlined operands, and every later walk of it (lowering, the loop passes, the
+// printer, the code generators) recurses once per level. A longer run of elementwise ops
+// (a 100,000-term A + A + ... + A) becomes a sequence of kernels, each reading the last one's
+// result: one more memory round trip per 64 ops, which such a run's arithmetic dwarfs.
 #pragma once
 
 #include <functional>
@@ -24,6 +30,8 @@
 #include "core/ir/bind.h"
 
 namespace plaidml::jit {
+
+inline constexpr size_t kMaxFusedDepth = 64;
 
 struct FusionPlan {
   // Per contraction with an epilogue: its elementwise consumers in order; the last one is

@@ -355,6 +355,11 @@ Kernel fused_kernel(const Fusion& f, const std::vector<const Kernel*>& kernels) 
   return out;
 }
 
+// Members of one group at most. Each step of growing plans the whole group again, so a long run
+// of fusable kernels (a 100,000-op elementwise chain lowers to 1,500 of them) would cost time
+// quadratic in its length; real groups are a softmax's or a normalization's six to ten kernels.
+constexpr size_t kMaxRowFusionMembers = 32;
+
 // Grows a group from kernels[first]; its fusion (members: the kernels from `first` on), if any.
 std::optional<Fusion> grow(const std::vector<Kernel>& kernels,
                                              const std::vector<RowLoops>& rows, size_t first,
@@ -364,7 +369,8 @@ std::optional<Fusion> grow(const std::vector<Kernel>& kernels,
   std::set<int64_t> counts = row_counts(rows[first]);
   int64_t widest = rows[first].loops[0]->hi->int_value;  // the members' largest parallel loop
   std::optional<Fusion> best;
-  for (size_t next = first + 1; next < kernels.size() && !rows[next].empty(); ++next) {
+  size_t end = std::min(kernels.size(), first + kMaxRowFusionMembers);
+  for (size_t next = first + 1; next < end && !rows[next].empty(); ++next) {
     std::set<int64_t> common;
     for (int64_t c : row_counts(rows[next])) {
       if (counts.count(c)) common.insert(c);

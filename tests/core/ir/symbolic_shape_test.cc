@@ -116,6 +116,26 @@ TEST_CASE("floordiv in sizes and index expressions, printed and parsed back") {
         "variables");
 }
 
+// Sizes grow with the ops that combine them: broadcasting N against M three levels at a time.
+// They stop at kMaxIntExprDepth like every integer expression (their walks recurse per level).
+TEST_CASE("dims_of: a symbolic size deeper than the limit is an error") {
+  ProgramBuilder b("deep");
+  ValueId t = *b.add_input("A", std::vector<std::string>{"N"}, std::nullopt, {});
+  ValueId m = *b.add_input("B", std::vector<std::string>{"M"}, std::nullopt, {});
+  int adds = 0;
+  Expected<SymbolicDims> dims = b.dims_of(t);
+  while (dims.has_value() && adds < 1000) {
+    t = *b.add_call("add", {t, m}, {}, {});
+    ++adds;
+    dims = b.dims_of(t);
+  }
+  REQUIRE_FALSE(dims.has_value());
+  CHECK(dims.status().code() == StatusCode::kInvalidArgument);
+  CHECK(adds == 334);  // 1 + 3 * 333 = 1000 levels still fit
+  CHECK(dims.status().message() ==
+        "the symbolic size of add's result is nested too deeply (1003 levels; at most 1000)");
+}
+
 }  // namespace
 }  // namespace plaidml::ir
 
@@ -141,6 +161,26 @@ TEST_CASE("an inlined dim expression keeps its grouping when printed and parsed 
       eval::evaluate(*bound, {testing::make_tensor(DType::F32, {2, 3}, {6, 12, 18, 6, 6, 6})});
   REQUIRE(out.has_value());
   CHECK(testing::to_doubles(out->at(0)) == std::vector<double>{1, 2, 3, 1, 1, 1});
+}
+
+// Sizes grow with the ops that combine them: broadcasting N against M three levels at a time.
+// They stop at kMaxIntExprDepth like every integer expression (their walks recurse per level).
+TEST_CASE("dims_of: a symbolic size deeper than the limit is an error") {
+  ProgramBuilder b("deep");
+  ValueId t = *b.add_input("A", std::vector<std::string>{"N"}, std::nullopt, {});
+  ValueId m = *b.add_input("B", std::vector<std::string>{"M"}, std::nullopt, {});
+  int adds = 0;
+  Expected<SymbolicDims> dims = b.dims_of(t);
+  while (dims.has_value() && adds < 1000) {
+    t = *b.add_call("add", {t, m}, {}, {});
+    ++adds;
+    dims = b.dims_of(t);
+  }
+  REQUIRE_FALSE(dims.has_value());
+  CHECK(dims.status().code() == StatusCode::kInvalidArgument);
+  CHECK(adds == 334);  // 1 + 3 * 333 = 1000 levels still fit
+  CHECK(dims.status().message() ==
+        "the symbolic size of add's result is nested too deeply (1003 levels; at most 1000)");
 }
 
 }  // namespace

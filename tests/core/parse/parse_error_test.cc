@@ -151,6 +151,38 @@ TEST_CASE("deep nesting is an error, not a stack overflow") {
   CHECK(ok.has_value());
 }
 
+// Chains of + and * deepen an integer expression without nesting the parser; every later walk
+// of the tree (and its destructor) recursed once per term, and 100,000 terms overflowed the
+// stack. The tree stops at ir::kMaxIntExprDepth levels.
+TEST_CASE("integer expressions deeper than the limit are refused as they are parsed") {
+  auto chain = [](int terms, const std::string& op) {
+    std::string text = "i";
+    for (int t = 0; t < terms; ++t) text += " " + op + " 1";
+    return text;
+  };
+  auto message = [](const std::string& text) {
+    auto p = parse_tile(text);
+    REQUIRE_FALSE(p.has_value());
+    CHECK(p.status().code() == StatusCode::kParseError);
+    return p.status().message();
+  };
+  const std::string index_head = "function (X[N]) -> (O) { O[i : N] = +(X[";
+  // The error points at the operator that made the tree one level too deep.
+  for (int terms : {1000, 100000}) {
+    CHECK(message(index_head + chain(terms, "+") + "]); }") ==
+          "1:4039: index expression is nested too deeply (1001 levels; at most 1000)");
+    CHECK(message(index_head + chain(terms, "*") + "]); }") ==
+          "1:4039: index expression is nested too deeply (1001 levels; at most 1000)");
+  }
+  CHECK(message("function (X[N]) -> (O) { O[i : N" + chain(100000, "+").substr(1) +
+                "] = +(X[i]); }") ==
+        "1:4030: size expression is nested too deeply (1001 levels; at most 1000)");
+  // 999 operators (1,000 levels) parse (deep_program_test.cc runs such a tree).
+  auto ok = parse_tile(index_head + chain(998, "+") + " - 998]); }");
+  INFO(ok.status().message());
+  CHECK(ok.has_value());
+}
+
 TEST_CASE("cast, reshape and index argument errors") {
   check_error("function (A) -> (R) { R = as_float(A, 8); }", kInvalid,
               "1:39: as_float bit width must be 16, 32 or 64, got '8'");
