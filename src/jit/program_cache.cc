@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <vector>
@@ -16,16 +17,35 @@
 #include "core/parse/parse.h"
 #include "core/parse/program_file.h"
 #include "jit/cache/cache_dir.h"
+#include "jit/cache/folder_trust.h"
 
 namespace plaidml::jit {
 namespace {
 
 namespace fs = std::filesystem;
 
-// <cache folder>/programs/<sha256 of key>, or "" when the disk cache is off.
-std::string entry_path(const std::string& key) {
-  std::string dir = resolve_cache_dir(std::nullopt);
-  return dir.empty() ? "" : dir + "/programs/" + to_hex(sha256(key));
+// <cache folder>/programs, checked (jit/cache/folder_trust.h) and, for a store, created (mode
+// 0700): its resolved path, or "" when the disk cache is off, the folder is absent (a load) or
+// cannot be made, or it is refused (logged: a program file's constants are trusted bytes).
+std::string programs_folder(bool create) {
+  std::string root = resolve_cache_dir(std::nullopt);
+  if (root.empty()) return "";
+  std::string dir = root + "/programs";
+  if (create) {
+    if (int err = create_private_folders(dir)) {
+      logger().debug("program cache: cannot create {}: {}", dir, std::strerror(err));
+      return "";
+    }
+  }
+  FolderTrust trust = check_folder_trust(dir);
+  if (trust.verdict == FolderTrust::Verdict::kRefused) {
+    warn_untrusted_folder("program cache", dir, trust);
+  }
+  return trust.resolved;  // "" unless trusted
+}
+
+std::string entry_path(const std::string& folder, const std::string& key) {
+  return folder + "/" + to_hex(sha256(key));
 }
 
 // Entries hold whole models' weights, so the folder is kept within a budget: the entries used
@@ -90,18 +110,16 @@ bool round_trips(const ir::Program& program) {
 }  // namespace
 
 void store_cached_program(const std::string& key, const ir::Program& program) {
-  std::string entry = entry_path(key);
-  if (entry.empty()) return;
+  if (resolve_cache_dir(std::nullopt).empty()) return;
   if (!round_trips(program)) {
     logger().debug("program cache: '{}' does not print to text that parses back to it; not kept",
                    program.name);
     return;
   }
-  std::error_code ec;
-  fs::create_directories(fs::path(entry).parent_path(), ec);
-  Status written = ec ? make_error(StatusCode::kIoError, "cannot create the folder of {}: {}",
-                                   entry, ec.message())
-                      : parse::save_program(program, entry, {key, true});
+  std::string folder = programs_folder(/*create=*/true);
+  if (folder.empty()) return;
+  std::string entry = entry_path(folder, key);
+  Status written = parse::save_program(program, entry, {key, true});
   if (!written.is_ok()) {
     logger().debug("program cache: {}", written.message());
     return;
@@ -110,8 +128,9 @@ void store_cached_program(const std::string& key, const ir::Program& program) {
 }
 
 std::shared_ptr<const ir::Program> load_cached_program(const std::string& key) {
-  std::string entry = entry_path(key);
-  if (entry.empty()) return nullptr;
+  std::string folder = programs_folder(/*create=*/false);
+  if (folder.empty()) return nullptr;
+  std::string entry = entry_path(folder, key);
   auto program = parse::load_program(entry, {key, true});
   if (program) {
     ::utimensat(AT_FDCWD, entry.c_str(), nullptr, AT_SYMLINK_NOFOLLOW);  // used now

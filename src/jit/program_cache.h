@@ -15,7 +15,9 @@ namespace plaidml::jit {
 inline constexpr int64_t kProgramCacheBytes = int64_t{4} << 30;
 
 // The folder is the one a Runtime made now without a cache_dir option would use. Nothing is
-// stored when the disk cache is off; a folder that cannot be written is logged at debug level.
+// stored when the disk cache is off; a folder that cannot be written is logged at debug level;
+// one that fails the trust check (jit/cache/folder_trust.h) is logged as a warning, once, and
+// neither read nor written. Folders are created with mode 0700.
 // Loading an entry marks it used (its modification time), for the budget.
 void store_cached_program(const std::string& key, const ir::Program& program);
 

@@ -15,7 +15,10 @@ size_t size_of(const Artifact& a) { return a.bytes.size() + a.kernels.size() * 6
 }  // namespace
 
 ArtifactCache::ArtifactCache(std::string disk_dir, size_t memory_bytes)
-    : disk_dir_(std::move(disk_dir)), disk_(entries_dir(disk_dir_)), memory_limit_(memory_bytes) {}
+    : disk_dir_(std::move(disk_dir)), disk_(entries_dir(disk_dir_)), memory_limit_(memory_bytes) {
+  // A folder refused now (jit/cache/folder_trust.h) turns the context's disk cache off, as "".
+  if (!disk_.enabled()) disk_dir_.clear();
+}
 
 Expected<ArtifactCache::Lookup> ArtifactCache::get_or_generate(const ArtifactKey& key,
                                                                const Generate& generate) {

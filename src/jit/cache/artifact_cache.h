@@ -41,7 +41,8 @@ class ArtifactCache {
   };
   static constexpr size_t kDefaultMemoryBytes = size_t{64} << 20;
 
-  // disk_dir: the cache folder (jit/cache/cache_dir.h); "" keeps artifacts in memory only.
+  // disk_dir: the cache folder (jit/cache/cache_dir.h); "" keeps artifacts in memory only, and
+  // so does a folder that fails the trust check (jit/cache/folder_trust.h: logged once).
   // Entries live in its subfolder "kernels". memory_bytes bounds the code held in memory (the
   // least recently used artifacts go first).
   explicit ArtifactCache(std::string disk_dir, size_t memory_bytes = kDefaultMemoryBytes);
@@ -54,7 +55,7 @@ class ArtifactCache {
   Expected<Lookup> generate_uncached(const Generate& generate);
 
   ArtifactCacheStats stats() const;
-  // The folder given at construction ("" when the disk cache is off).
+  // The folder given at construction ("" when the disk cache is off, or was refused then).
   const std::string& disk_dir() const { return disk_dir_; }
 
  private:

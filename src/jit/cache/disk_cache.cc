@@ -1,17 +1,10 @@
 #include "jit/cache/disk_cache.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <functional>
-#include <thread>
 
-#include "core/base/logging.h"
 #include "core/base/byte_io.h"
+#include "core/base/logging.h"
+#include "jit/cache/folder_trust.h"
 
 namespace plaidml::jit {
 namespace {
@@ -27,59 +20,6 @@ uint64_t checksum(std::string_view key_text, std::string_view payload) {
     hash *= 1099511628211ull;
   }
   return hash;
-}
-
-std::string errno_text(int err) { return std::strerror(err); }
-
-// The whole file, or nullopt with errno set.
-std::optional<std::string> read_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  std::string data;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
-  char chunk[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, chunk, sizeof(chunk));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      errno = err;
-      return std::nullopt;
-    }
-    if (n == 0) break;
-    data.append(chunk, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return data;
-}
-
-// Writes data to a new file at path (which must not exist). Returns 0 or an errno value.
-int write_new_file(const std::string& path, std::string_view data) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return errno;
-  size_t done = 0;
-  while (done < data.size()) {
-    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return err;
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::close(fd) != 0) return errno;  // NFS and full disks may report late
-  return 0;
-}
-
-// A name no other process, thread or call uses at the same time, hidden from `ls`.
-std::string temp_name(const std::string& dir, const Sha256Digest& digest) {
-  static std::atomic<uint64_t> counter{0};
-  size_t tid = std::hash<std::thread::id>{}(std::this_thread::get_id());
-  return fmt::format("{}/.tmp-{}-{}-{:x}-{}", dir, to_hex(digest, 8), ::getpid(), tid,
-                     counter.fetch_add(1));
 }
 
 }  // namespace
@@ -129,22 +69,61 @@ ParsedEntry parse_disk_entry(std::string_view entry) {
   return parsed;
 }
 
+DiskCache::DiskCache(std::string dir, bool quiet_writes, uint64_t max_entry_bytes)
+    : dir_(std::move(dir)), max_entry_bytes_(max_entry_bytes), warned_(quiet_writes) {
+  if (!dir_.empty()) usable_folder(/*create=*/false, nullptr);  // a refusal is said now
+}
+
+bool DiskCache::enabled() const { return !dir_.empty() && !refused_.load(); }
+
 std::string DiskCache::path_of(const Sha256Digest& digest) const {
   return dir_ + "/" + to_hex(digest);
 }
 
+std::string DiskCache::usable_folder(bool create, std::string* create_error) const {
+  std::lock_guard<std::mutex> lock(folder_mutex_);
+  if (!trusted_folder_.empty() || refused_.load()) return trusted_folder_;
+  if (create) {
+    if (int err = create_private_folders(dir_)) {
+      *create_error = fmt::format("cannot create the folder ({})", std::strerror(err));
+      return "";
+    }
+  }
+  FolderTrust trust = check_folder_trust(dir_);
+  switch (trust.verdict) {
+    case FolderTrust::Verdict::kTrusted:
+      trusted_folder_ = trust.resolved;
+      break;
+    case FolderTrust::Verdict::kAbsent:
+      if (create) *create_error = "cannot create the folder (it vanished)";
+      break;
+    case FolderTrust::Verdict::kRefused:
+      refused_ = true;
+      warn_untrusted_folder("kernel cache", dir_, trust);
+      break;
+  }
+  return trusted_folder_;
+}
+
 DiskReadResult DiskCache::read(const Sha256Digest& digest, std::string_view key_text) const {
   if (!enabled()) return {};
-  std::string path = path_of(digest);
-  std::optional<std::string> data = read_file(path);
-  if (!data) {
-    if (errno != ENOENT)
-      logger().debug("kernel cache: cannot read {}: {}", path, errno_text(errno));
+  std::string folder = usable_folder(/*create=*/false, nullptr);
+  if (folder.empty()) return {};
+  std::string path = folder + "/" + to_hex(digest);
+  CacheFileRead file = read_cache_file(path, max_entry_bytes_);
+  if (file.kind == CacheFileRead::Kind::kAbsent) return {};
+  if (file.kind == CacheFileRead::Kind::kError) {
+    logger().debug("kernel cache: cannot read {}: {}", path, file.problem);
     return {};
   }
-  ParsedEntry entry = parse_disk_entry(*data);
-  if (entry.problem.empty() && (entry.digest != digest || entry.key_text != key_text)) {
-    entry.problem = "it holds another key";
+  ParsedEntry entry;
+  if (file.kind == CacheFileRead::Kind::kRefused) {
+    entry.problem = file.problem;
+  } else {
+    entry = parse_disk_entry(file.data);
+    if (entry.problem.empty() && (entry.digest != digest || entry.key_text != key_text)) {
+      entry.problem = "it holds another key";
+    }
   }
   if (!entry.problem.empty()) {
     logger().warn("kernel cache: ignoring the invalid entry {}: {}; it will be rebuilt", path,
@@ -157,23 +136,23 @@ DiskReadResult DiskCache::read(const Sha256Digest& digest, std::string_view key_
 bool DiskCache::write(const Sha256Digest& digest, std::string_view key_text,
                       std::string_view payload) {
   if (!enabled()) return false;
-  std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
-  if (ec) {
-    warn_write_failure(fmt::format("cannot create the folder ({})", ec.message()));
+  std::string entry = encode_disk_entry(digest, key_text, payload);
+  if (entry.size() > max_entry_bytes_) {
+    // Readers would refuse it: better not to spend the disk.
+    logger().debug("kernel cache {}: not storing an entry of {} bytes (over {})", dir_,
+                   entry.size(), max_entry_bytes_);
     return false;
   }
-  std::string temp = temp_name(dir_, digest);
-  if (int err = write_new_file(temp, encode_disk_entry(digest, key_text, payload))) {
-    ::unlink(temp.c_str());
-    warn_write_failure(fmt::format("cannot write {} ({})", temp, errno_text(err)));
+  std::string create_error;
+  std::string folder = usable_folder(/*create=*/true, &create_error);
+  if (folder.empty()) {
+    if (!create_error.empty()) warn_write_failure(create_error);
     return false;
   }
-  std::string path = path_of(digest);
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(temp.c_str());
-    warn_write_failure(fmt::format("cannot rename {} to {} ({})", temp, path, errno_text(err)));
+  std::string failure = replace_cache_file(folder + "/" + to_hex(digest),
+                                           cache_temp_name(folder, to_hex(digest, 8)), entry);
+  if (!failure.empty()) {
+    warn_write_failure(failure);
     return false;
   }
   return true;

@@ -5,10 +5,17 @@
 //   | u64 key length | u64 payload length | u64 checksum (FNV-1a of key text then payload)
 //   | key text | payload
 // It is written to a temporary file in the same folder (a name unique to the process, thread
-// and call) and renamed onto its final name, so a reader sees a whole entry or none, and two
-// processes writing the same key at once both succeed (the last rename wins; both wrote the
-// same bytes). A reader checks everything: a truncated, damaged, foreign or other-version entry
-// is logged and reported as kInvalid, and the caller's next write replaces it.
+// and call, mode 0600) and renamed onto its final name, so a reader sees a whole entry or none,
+// and two processes writing the same key at once both succeed (the last rename wins; both wrote
+// the same bytes). A reader checks everything: a truncated, damaged, foreign or other-version
+// entry, and anything at an entry's name that is not a regular file of at most kMaxEntryBytes
+// (a symbolic link, a FIFO, a device, a folder: jit/cache/cache_file.h), is logged and
+// reported as kInvalid, and the caller's next write replaces it.
+//
+// The folder holds code the process runs, so it is used only while it and the folders above it
+// pass jit/cache/folder_trust.h: checked when the DiskCache is made and, if the folder does not
+// exist then, again once it does (after the first write creates it, mode 0700). A refused folder
+// is logged once and the cache is off from then on (enabled() is false).
 //
 // Writing never fails the caller: a folder that cannot be created or written (read-only, full,
 // not a folder) gives one warning per DiskCache (later failures log at debug level) and the
@@ -19,11 +26,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/base/hash.h"
+#include "jit/cache/cache_file.h"
 
 namespace plaidml::jit {
 
@@ -43,14 +52,16 @@ struct DiskReadResult {
 
 class DiskCache {
  public:
-  // dir: the folder, created with its parents on the first write. "" disables the cache: every
-  // read finds nothing without touching the disk, every write is skipped.
-  explicit DiskCache(std::string dir) : dir_(std::move(dir)) {}
+  // dir: the folder (absolute), created with its parents on the first write. "" disables the
+  // cache: every read finds nothing without touching the disk, every write is skipped.
   // quiet_writes: write failures log at debug level only (a second folder beside one that
-  // already warns for the same cause: the plan entries beside the kernels).
-  DiskCache(std::string dir, bool quiet_writes) : dir_(std::move(dir)), warned_(quiet_writes) {}
+  // already warns for the same cause: the plan entries beside the kernels). max_entry_bytes:
+  // the largest entry read or written (tests make it small).
+  explicit DiskCache(std::string dir, bool quiet_writes = false,
+                     uint64_t max_entry_bytes = kMaxEntryBytes);
 
-  bool enabled() const { return !dir_.empty(); }
+  // False when there is no folder, or it was refused (folder_trust.h).
+  bool enabled() const;
   const std::string& dir() const { return dir_; }
   // The entry file of a key digest: <dir>/<64 hex digits>.
   std::string path_of(const Sha256Digest& digest) const;
@@ -62,10 +73,18 @@ class DiskCache {
   bool write(const Sha256Digest& digest, std::string_view key_text, std::string_view payload);
 
  private:
+  // The folder to read and write entries in (resolved), once it exists and passed the trust
+  // check; "" before it exists or once refused. create: make it first; what fails then is
+  // left in *create_error.
+  std::string usable_folder(bool create, std::string* create_error) const;
   void warn_write_failure(const std::string& what);
 
   std::string dir_;
+  uint64_t max_entry_bytes_;
   std::atomic<bool> warned_{false};
+  mutable std::mutex folder_mutex_;
+  mutable std::string trusted_folder_;  // resolved, once checked
+  mutable std::atomic<bool> refused_{false};
 };
 
 // The entry format, exposed for tests and tools.
