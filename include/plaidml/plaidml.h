@@ -173,10 +173,18 @@ enum {
    * option is not set: the environment variable PLAIDML_CACHE_DIR when it is set (its empty
    * value turns the disk cache off too), else $XDG_CACHE_HOME/plaidml, else
    * $HOME/.cache/plaidml. A relative path is taken relative to the working directory at
-   * plaidml_context_create. The folder is created when the first kernel is stored. A folder
-   * that cannot be created or written (read-only, full, not a folder) is not an error: the
-   * context logs one warning and runs without storing kernels there. Deleting the folder (or
-   * any file in it) at any time is safe: it only costs recompiles. */
+   * plaidml_context_create. The folder is created when the first kernel is stored, mode 0700.
+   * A folder that cannot be created or written (read-only, full, not a folder) is not an error:
+   * the context logs one warning and runs without storing kernels there. Deleting the folder
+   * (or any file in it) at any time is safe: it only costs recompiles.
+   * The cache holds native code the process runs, so the folder must be one only the user can
+   * change: it, and every folder above it (symbolic links resolved), must belong to the user or
+   * root and be writable by no one else (root's sticky folders such as /tmp, and the user's
+   * private group, are allowed). Otherwise the folder is refused: one warning names the folder
+   * and why, and the context runs with its in-memory caches only (plaidml_context_cache_dir
+   * then gives ""). An entry that is not a regular file of at most 256 MiB (a symbolic link, a
+   * FIFO, a device, a folder) is never read: it is a miss with a warning, and the kernels are
+   * compiled and stored again. See docs/kernel-cache.md. */
   PLAIDML_CONTEXT_OPTION_CACHE_DIR = 3
 };
 
@@ -856,8 +864,9 @@ PLAIDML_API plaidml_status plaidml_context_stats(const plaidml_context* context,
                                                  plaidml_stats* out_stats);
 
 /* The folder of the context's disk cache, absolute, as chosen at creation (see
- * PLAIDML_CONTEXT_OPTION_CACHE_DIR), or "" when the disk cache is off; borrowed from the
- * context. Thread-safe. Statuses: OK, INVALID_ARGUMENT. */
+ * PLAIDML_CONTEXT_OPTION_CACHE_DIR), or "" when the disk cache is off (set so, or the folder
+ * was refused at creation as one others can change); borrowed from the context. Thread-safe.
+ * Statuses: OK, INVALID_ARGUMENT. */
 PLAIDML_API plaidml_status plaidml_context_cache_dir(const plaidml_context* context,
                                                      const char** out_dir);
 

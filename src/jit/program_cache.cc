@@ -31,15 +31,12 @@ std::string programs_folder(bool create) {
   std::string root = resolve_cache_dir(std::nullopt);
   if (root.empty()) return "";
   std::string dir = root + "/programs";
-  if (create) {
-    if (int err = create_private_folders(dir)) {
-      logger().debug("program cache: cannot create {}: {}", dir, std::strerror(err));
-      return "";
-    }
-  }
-  FolderTrust trust = check_folder_trust(dir);
+  int err = 0;
+  FolderTrust trust = prepare_folder(dir, create, &err);
   if (trust.verdict == FolderTrust::Verdict::kRefused) {
     warn_untrusted_folder("program cache", dir, trust);
+  } else if (err != 0) {
+    logger().debug("program cache: cannot create {}: {}", dir, std::strerror(err));
   }
   return trust.resolved;  // "" unless trusted
 }

@@ -1,11 +1,15 @@
 /* The disk kernel cache through the C ABI: PLAIDML_CONTEXT_OPTION_CACHE_DIR set to a folder (a
  * second context then generates no code), set to "" (nothing is written, whatever
  * PLAIDML_CACHE_DIR says), set wrongly, and pointing where no folder can be made (a warning, and
- * the program still runs); the statistics' new fields and plaidml_context_cache_dir. */
+ * the program still runs); the statistics' new fields and plaidml_context_cache_dir. What the
+ * cache refuses: a folder others can write (or below one), a folder of another user, and an
+ * entry that is a link to /dev/zero or a FIFO (each a warning, and the right numbers). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -206,6 +210,106 @@ static void test_old_stats_struct(const char* root) {
   plaidml_context_destroy(ctx);
 }
 
+/* Runs the matmul in a context on dir and checks that the folder was refused: cache_dir "",
+ * nothing read or written, one warning that holds "the folder <bad> <why>". */
+static void check_refused(const char* dir, const char* bad, const char* why) {
+  char expected[1400];
+  struct Warnings w;
+  const char* got = NULL;
+  plaidml_context* ctx = NULL;
+  plaidml_stats s;
+  memset(&w, 0, sizeof(w));
+  CHECK_OK(plaidml_set_log_callback(on_log, &w));
+  ctx = context_with(dir);
+  CHECK_OK(plaidml_context_cache_dir(ctx, &got));
+  CHECK(got != NULL && strcmp(got, "") == 0); /* the disk cache is off */
+  s = run_matmul(ctx);                          /* and the numbers are right */
+  CHECK(s.kernels_compiled >= 1 && s.disk_misses == 0 && s.disk_writes == 0);
+  CHECK(s.disk_write_failures == 0 && s.plan_disk_writes == 0);
+  CHECK(w.cache_warnings == 1);
+  snprintf(expected, sizeof(expected), "refused, running without the disk cache: the folder %s %s",
+           bad, why);
+  CHECK(strstr(w.last, expected) != NULL);
+  CHECK(strstr(w.last, "each folder on its path must be yours or root's and writable by no one "
+                       "else") != NULL);
+  CHECK_OK(plaidml_set_log_callback(NULL, NULL));
+  plaidml_context_destroy(ctx);
+}
+
+static void test_refused_folders(const char* root) {
+  char open_dir[1100], parent[1100], below[1200], theirs[1100];
+  snprintf(open_dir, sizeof(open_dir), "%s/open", root);
+  CHECK(mkdir(open_dir, 0700) == 0 && chmod(open_dir, 0777) == 0);
+  check_refused(open_dir, open_dir, "is writable by others (mode 0777)");
+  CHECK(count_entries(open_dir) == 0); /* no kernels/ made in it */
+
+  /* A cache folder still to be made below an open one: refused before anything is made. */
+  snprintf(parent, sizeof(parent), "%s/open-parent", root);
+  snprintf(below, sizeof(below), "%s/cache", parent);
+  CHECK(mkdir(parent, 0700) == 0 && chmod(parent, 0757) == 0);
+  check_refused(below, parent, "is writable by others (mode 0757)");
+  CHECK(count_entries(below) == -1);
+
+  if (geteuid() != 0) {
+    printf("not root: the folder of another user is not tested\n");
+    return;
+  }
+  snprintf(theirs, sizeof(theirs), "%s/theirs", root);
+  CHECK(mkdir(theirs, 0755) == 0 && chown(theirs, 65534, 65534) == 0);
+  check_refused(theirs, theirs, "belongs to another user (uid 65534)");
+}
+
+/* The first entry's path in dir; 0 when there is none. */
+static int first_entry(const char* dir, char* out, size_t size) {
+  DIR* d = opendir(dir);
+  struct dirent* e;
+  int found = 0;
+  if (d == NULL) return 0;
+  while (!found && (e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    found = snprintf(out, size, "%s/%s", dir, e->d_name) < (int)size;
+  }
+  closedir(d);
+  return found;
+}
+
+/* The kernels' entry replaced by a symbolic link to /dev/zero (it ran 55 s to 16.8 GB), then
+ * by a FIFO (it hung): each is a quick miss with one warning, the kernels are generated again,
+ * the numbers are right, and a regular file is back in its place. */
+static void test_entry_not_regular(const char* root) {
+  static const char* kReasons[2] = {"it is a symbolic link, not a regular file",
+                                    "it is a FIFO, not a regular file"};
+  char dir[1100], kernels[1200], entry[1400];
+  struct Warnings w;
+  struct stat st;
+  plaidml_context* ctx = NULL;
+  plaidml_stats s;
+  int kind;
+  snprintf(dir, sizeof(dir), "%s/entries", root);
+  snprintf(kernels, sizeof(kernels), "%s/kernels", dir);
+  ctx = context_with(dir);
+  run_matmul(ctx);
+  plaidml_context_destroy(ctx);
+  CHECK(first_entry(kernels, entry, sizeof(entry)));
+  for (kind = 0; kind < 2; ++kind) {
+    CHECK(unlink(entry) == 0);
+    CHECK(kind == 0 ? symlink("/dev/zero", entry) == 0 : mkfifo(entry, 0600) == 0);
+    memset(&w, 0, sizeof(w));
+    CHECK_OK(plaidml_set_log_callback(on_log, &w));
+    ctx = context_with(dir);
+    alarm(20); /* should the fix regress, SIGALRM ends this test instead of a hang */
+    s = run_matmul(ctx);
+    alarm(0);
+    CHECK(s.disk_invalid == 1 && s.kernels_compiled >= 1 && s.disk_writes == 1);
+    CHECK(w.cache_warnings == 1);
+    CHECK(strstr(w.last, "kernel cache: ignoring the invalid entry ") != NULL);
+    CHECK(strstr(w.last, entry) != NULL && strstr(w.last, kReasons[kind]) != NULL);
+    CHECK(lstat(entry, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600);
+    CHECK_OK(plaidml_set_log_callback(NULL, NULL));
+    plaidml_context_destroy(ctx);
+  }
+}
+
 int main(void) {
   char root[] = "/tmp/plaidml_capi_cache_XXXXXX";
   if (mkdtemp(root) == NULL) {
@@ -217,6 +321,8 @@ int main(void) {
   test_bad_values();
   test_unwritable(root);
   test_old_stats_struct(root);
+  test_refused_folders(root);
+  test_entry_not_regular(root);
   remove_tree(root);
   return harness_finish();
 }

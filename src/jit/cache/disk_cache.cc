@@ -83,19 +83,17 @@ std::string DiskCache::path_of(const Sha256Digest& digest) const {
 std::string DiskCache::usable_folder(bool create, std::string* create_error) const {
   std::lock_guard<std::mutex> lock(folder_mutex_);
   if (!trusted_folder_.empty() || refused_.load()) return trusted_folder_;
-  if (create) {
-    if (int err = create_private_folders(dir_)) {
-      *create_error = fmt::format("cannot create the folder ({})", std::strerror(err));
-      return "";
-    }
-  }
-  FolderTrust trust = check_folder_trust(dir_);
+  int err = 0;
+  FolderTrust trust = prepare_folder(dir_, create, &err);
   switch (trust.verdict) {
     case FolderTrust::Verdict::kTrusted:
       trusted_folder_ = trust.resolved;
       break;
     case FolderTrust::Verdict::kAbsent:
-      if (create) *create_error = "cannot create the folder (it vanished)";
+      if (create) {
+        *create_error = fmt::format("cannot create the folder ({})",
+                                    err ? std::strerror(err) : "something else is in the way");
+      }
       break;
     case FolderTrust::Verdict::kRefused:
       refused_ = true;

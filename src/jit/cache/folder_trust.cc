@@ -132,6 +132,16 @@ int create_private_folders(const std::string& dir) {
   return 0;
 }
 
+FolderTrust prepare_folder(const std::string& dir, bool create, int* create_error) {
+  FolderTrust trust = check_folder_trust(dir);
+  if (!create || trust.verdict != FolderTrust::Verdict::kAbsent) return trust;
+  if (int err = create_private_folders(dir)) {
+    *create_error = err;
+    return trust;
+  }
+  return check_folder_trust(dir);
+}
+
 void warn_untrusted_folder(const char* who, const std::string& cache_dir,
                            const FolderTrust& trust) {
   static std::mutex mutex;

@@ -40,6 +40,11 @@ FolderTrust check_folder_trust(const std::string& dir);
 // (ENOTDIR when dir or a parent exists and is not a folder).
 int create_private_folders(const std::string& dir);
 
+// check_folder_trust, and when create and dir is absent while what exists passes: creates it
+// (create_private_folders) and checks again, so that nothing is made below a refused folder.
+// A creation failure leaves its errno value in *create_error and the verdict kAbsent.
+FolderTrust prepare_folder(const std::string& dir, bool create, int* create_error);
+
 // Logs the refusal of cache_dir as a warning, once per refused folder and process (the kernel,
 // plan and program caches of every context share the folders above them); later ones at debug
 // level. who names the cache ("kernel cache").

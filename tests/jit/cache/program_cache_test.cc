@@ -1,8 +1,9 @@
 // Programs kept under a key in the cache folder (jit/program_cache.h): stored and found again,
 // a miss for another key, nothing stored with the cache off, and the folder kept within its
-// byte budget by removing the entries used least recently.
+// byte budget by removing the entries used least recently; a folder others can write is refused.
 #include <doctest/doctest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <filesystem>
@@ -53,6 +54,19 @@ TEST_CASE("program cache: off when the cache folder is \"\"") {
   Env cache("PLAIDML_CACHE_DIR", "");
   jit::store_cached_program("model", *parse_program(kProgram));
   CHECK(jit::load_cached_program("model") == nullptr);
+}
+
+TEST_CASE("program cache: a folder others can write is refused: nothing stored or loaded") {
+  TempDir dir;
+  REQUIRE(::chmod(dir.path().c_str(), 0777) == 0);
+  Env cache("PLAIDML_CACHE_DIR", dir.path());
+  LogCapture log;
+  jit::store_cached_program("model", *parse_program(kProgram));
+  CHECK(jit::load_cached_program("model") == nullptr);
+  CHECK(list_files(dir.path()).empty());
+  CHECK(log.warnings_with("program cache " + dir.path("programs") +
+                          ": refused, running without the disk cache: the folder " + dir.path() +
+                          " is writable by others (mode 0777)") == 1);
 }
 
 TEST_CASE("program cache: the least recently used entries go when the folder is over budget") {
