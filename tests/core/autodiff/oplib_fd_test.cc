@@ -268,7 +268,7 @@ TEST_CASE("oplib gradient: tile and repeat") {
            {{"repeats", int64_t{2}}, {"axis", int64_t{0}}}, {"X"});
 }
 
-TEST_CASE("oplib gradient: gather w.r.t. the input; one_hot has no float operand") {
+TEST_CASE("oplib gradient: gather w.r.t. the input, one_hot has no float operand") {
   uint64_t seed = 1600;
   check_op("gather", {{"X", rand64({4, 3}, ++seed)}, {"I", i32({5}, {0, 2, 2, -1, 7})}}, {}, {"X"});
   check_op("gather", {{"X", rand64({2, 5}, ++seed)}, {"I", i32({2, 2}, {4, 0, 1, 1})}},

@@ -45,7 +45,7 @@ TEST_CASE("fnv1a64: reference values") {
 
 // Values from an independent Python transcription of the construction (hash.h): the hash must
 // not change between builds, and it must see every byte, the length and the tail.
-TEST_CASE("murmur64: reference values; length and tail bytes count") {
+TEST_CASE("murmur64: reference values, length and tail bytes count") {
   CHECK(murmur64("") == 0x84d69dcef1e6733aull);
   CHECK(murmur64("a") == 0xb2b29803fc3845c1ull);
   CHECK(murmur64("abcdefgh") == 0x3c637301817a7cbdull);

@@ -9,7 +9,7 @@
 namespace plaidml {
 namespace {
 
-TEST_CASE("logging: level names parse in any case; others are refused") {
+TEST_CASE("logging: level names parse in any case, others are refused") {
   LogLevel level = LogLevel::kOff;
   CHECK(parse_log_level("trace", &level));
   CHECK(level == LogLevel::kTrace);

@@ -37,7 +37,7 @@ TEST_CASE("SourceLoc and IntExpr factories") {
   CHECK(print_int_expr(*e) == "2 * x - -N");
 }
 
-TEST_CASE("a matmul built by calls; names, ids and outputs") {
+TEST_CASE("a matmul built by calls, names, ids and outputs") {
   ProgramBuilder b("mm");
   auto a = b.add_input("A", std::vector<std::string>{"M", "K"}, DType::F32, kCall);
   auto bb = b.add_input("B", std::vector<std::string>{"K", "N"}, std::nullopt, kCall);
@@ -70,7 +70,7 @@ TEST_CASE("a matmul built by calls; names, ids and outputs") {
         "}\n");
 }
 
-TEST_CASE("generated names skip taken names; a user name takes a temp's name over") {
+TEST_CASE("generated names skip taken names, a user name takes a temp's name over") {
   ProgramBuilder b;
   REQUIRE(b.add_input("_T0", std::nullopt, std::nullopt, at(1, 1)).has_value());
   ValueId one = b.add_int_literal(1, at(2, 1));

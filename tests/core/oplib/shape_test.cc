@@ -118,7 +118,7 @@ HostTensor naive_transpose(const std::vector<int64_t>& dims, const std::vector<i
   return f32(out_dims, out);
 }
 
-TEST_CASE("transpose: default reverses the axes; explicit perms") {
+TEST_CASE("transpose: default reverses the axes, explicit perms") {
   check_tensor(run_ok("transpose", {{"X", f32({2, 3, 4}, iota(24))}}),
                naive_transpose({2, 3, 4}, {2, 1, 0}));
   check_tensor(run_ok("transpose", {{"X", f32({2, 3}, iota(6))}}), f32({3, 2}, {0, 3, 1, 4, 2, 5}));
@@ -148,7 +148,7 @@ TEST_CASE("transpose: errors") {
                  "transpose: attribute 'perm' must be a permutation of 0..1, got -1, 0");
 }
 
-TEST_CASE("squeeze: explicit axes checked at bind; default drops literal 1s") {
+TEST_CASE("squeeze: explicit axes checked at bind, default drops literal 1s") {
   check_tensor(run_ok("squeeze", {{"X", f32({1, 3, 1, 2}, iota(6))}},
                       {{"axes", std::vector<int64_t>{0, -2}}}),
                f32({3, 2}, iota(6)));

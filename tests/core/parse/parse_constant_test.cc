@@ -77,7 +77,7 @@ TEST_CASE("constant: printed values parse back to the same bytes, in every dtype
   }
 }
 
-TEST_CASE("constant: nan and inf parse in floats; the value computes") {
+TEST_CASE("constant: nan and inf parse in floats, the value computes") {
   auto p = parse_tile(
       "function (X[N]) -> (O) { W = constant(f32[2], [nan, -inf]); O = X + W; }");
   INFO(p.status().message());

@@ -145,7 +145,7 @@ TEST_CASE("index polynomials: coefficients, dims, rational division, parentheses
   CHECK(r.loc.to_string() == "2:60");
 }
 
-TEST_CASE("output sizes: + - * / max min and parentheses; C precedence") {
+TEST_CASE("output sizes: + - * / max min and parentheses, C precedence") {
   auto p =
       ok("function (I[N]) -> (O) {\n"
          "  O[i, j, k : max(0, N - 2), min(N, 3) * 2, N - (N - 1) / 2 + -1] = +(I[i + j + k]);\n"
@@ -285,7 +285,7 @@ TEST_CASE("comments, whitespace and generated temporaries") {
   CHECK(r.loc.to_string() == "4:7");
 }
 
-TEST_CASE("keywords are ordinary names elsewhere; user names like _T0 do not collide") {
+TEST_CASE("keywords are ordinary names elsewhere, user names like _T0 do not collide") {
   auto p =
       ok("function (A[N]) -> (R, _T0) {\n"
          "  _T0 = A + 1;\n"

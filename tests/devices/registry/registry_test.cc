@@ -98,7 +98,7 @@ TEST_CASE("registry: broken modules are listed as unavailable, with the reason")
   CHECK(open.status().message() == "device nodriver is unavailable: driver libfake.so.1 not found");
 }
 
-TEST_CASE("registry: a module listed twice loads once; a missing file is an error") {
+TEST_CASE("registry: a module listed twice loads once, a missing file is an error") {
   auto list = list_devices({kDir, kDir + "/libplaidml_device_fake.so", "/nonexistent/dir"});
   int fakes = 0;
   for (const auto& e : list) fakes += e.id.rfind("fake", 0) == 0;

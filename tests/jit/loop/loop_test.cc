@@ -42,7 +42,7 @@ TEST_CASE("verifier reports unknown variables, dtype mismatches and nested paral
   CHECK(s.message() == "loop IR of kernel 'k0_test' is malformed: nested parallel loop j");
 }
 
-TEST_CASE("vectors: printed with their lanes; the verifier rejects mixed lanes and bad vectors") {
+TEST_CASE("vectors: printed with their lanes, the verifier rejects mixed lanes and bad vectors") {
   ExprPtr row = vload(0, DType::F32, int_const(16), 16);
   ExprPtr sum = op(ir::OpKind::Add, DType::F32, {row, broadcast(float_const(2, DType::F32), 16)});
   Kernel ok = make_kernel({store(0, int_const(0), sum)});

@@ -202,7 +202,7 @@ TEST_CASE("outputs that are inputs or repeat another output get copy kernels") {
   CHECK(p.slots.size() == 4);  // one input, three outputs, no temporaries
 }
 
-TEST_CASE("a reshape is a view of its operand's buffer; a reshaped output is a copy") {
+TEST_CASE("a reshape is a view of its operand's buffer, a reshaped output is a copy") {
   // T = reshape(S) has no kernel and no buffer: O's kernel reads S's. R, an output, has its
   // own buffer (the caller's), filled by a copy kernel.
   LoweredProgram p = lower_tile(

@@ -105,7 +105,7 @@ TEST_CASE("padding guards on the parallel loop: one test per tile, per row when 
   }
 }
 
-TEST_CASE("a full tile's reduction loop is unrolled four times by LLVM; edge tiles' are not") {
+TEST_CASE("a full tile's reduction loop is unrolled four times by LLVM, edge tiles' are not") {
   // AVX-512: 13 rows in tiles of 6 leave an edge tile of one row; 40 columns leave a masked one.
   std::vector<Shape> shapes = {Shape(DType::F32, {13, 37}), Shape(DType::F32, {37, 40})};
   std::string text = scheduled(kMatmul, shapes, 512);
@@ -442,7 +442,7 @@ TEST_CASE("deep conv layers: input channels in blocks inside each column tile") 
       cpu);
 }
 
-TEST_CASE("max pooling and strided sums are blocked; integer rows are left alone") {
+TEST_CASE("max pooling and strided sums are blocked, integer rows are left alone") {
   check_against_interpreter(
       "function (I[N, H, W, C]) -> (O) { O[n, y, x, c : N, H / 2, W / 2, C] = "
       ">(I[n, 2 * y + i, 2 * x + j, c]), i < 2, j < 2; }",

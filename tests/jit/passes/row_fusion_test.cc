@@ -48,7 +48,7 @@ TEST_CASE("row-fusion: a softmax is one kernel over its rows") {
   }
 }
 
-TEST_CASE("row-fusion: a layer norm is one kernel; the flat square loop is cut into rows") {
+TEST_CASE("row-fusion: a layer norm is one kernel, the flat square loop is cut into rows") {
   std::vector<Shape> shapes = {Shape(DType::F32, {24, 40}), Shape(DType::F32, {40}),
                                Shape(DType::F32, {40})};
   Scheduled scheduled = schedule(bind_tile(kLayerNorm, shapes), host_cpu());

@@ -68,7 +68,7 @@ TEST_CASE("kernel table: repeated layers compile once and launch on their own bu
   run_and_check(*rt, program, inputs);
 }
 
-TEST_CASE("kernel table: parameters in order of first use; canonical forms name positions") {
+TEST_CASE("kernel table: parameters in order of first use, canonical forms name positions") {
   using namespace jit::loop;
   // s7[i] = s4[i] + s2[i]: parameters 4, 2, 7 (loads of the value first, then the store).
   auto body = block({for_loop("i", 0, 4,

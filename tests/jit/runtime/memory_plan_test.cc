@@ -55,7 +55,7 @@ TEST_CASE("memory plan: a chain reuses the block of a temporary after its last r
   CHECK(f.peak_bytes() == 266);
 }
 
-TEST_CASE("memory plan: the smallest free block that fits; a kernel's operands never share") {
+TEST_CASE("memory plan: the smallest free block that fits, a kernel's operands never share") {
   Sketch s;
   int in = s.slot(Role::kInput, 8), out = s.slot(Role::kOutput, 8);
   int big = s.slot(Role::kTemp, 400), small = s.slot(Role::kTemp, 100);
@@ -72,7 +72,7 @@ TEST_CASE("memory plan: the smallest free block that fits; a kernel's operands n
   CHECK(plan.arena_bytes == 500);
 }
 
-TEST_CASE("memory figures of a compiled plan; a program larger than the device is refused") {
+TEST_CASE("memory figures of a compiled plan, a program larger than the device is refused") {
   auto rt = make_runtime();
   // Two contractions whose results a third kernel reads: two temporaries.
   auto program = parse_program(R"(

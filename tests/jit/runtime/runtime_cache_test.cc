@@ -53,7 +53,7 @@ TEST_CASE("plan cache: same shapes compile once, then hit") {
   CHECK(rt->stats().cache_hits == 2);
 }
 
-TEST_CASE("plan cache: a new shape compiles once; a new dtype too; old shapes still hit") {
+TEST_CASE("plan cache: a new shape compiles once, a new dtype too, old shapes still hit") {
   auto rt = make_runtime();
   auto program = parse_program(kAddMul);
   run_once(*rt, program, 5);

@@ -45,7 +45,7 @@ function (X[N, M], Y[M]) -> (Z) {
                 {random_tensor({DType::I32, {4, 6}}, 7), random_tensor({DType::I32, {6}}, 8)});
 }
 
-TEST_CASE("runtime: several outputs, in declaration order; one can be requested by name") {
+TEST_CASE("runtime: several outputs, in declaration order, one can be requested by name") {
   auto rt = make_runtime();
   auto program = parse_program(R"(
 function (A[N]) -> (S, P) {

@@ -102,7 +102,7 @@ TEST_CASE("runtime errors: shared output buffers, null outputs") {
                "outputs is null");
 }
 
-TEST_CASE("runtime errors: an output buffer of the wrong shape; nothing is written") {
+TEST_CASE("runtime errors: an output buffer of the wrong shape, nothing is written") {
   Fixture f;
   auto wrong = f.rt->allocate(0, {DType::F32, {2, 2}});
   REQUIRE(wrong.has_value());

@@ -25,7 +25,7 @@ std::unique_ptr<jit::Runtime> runtime_with_plugins(const std::string& device) {
 
 }  // namespace
 
-TEST_CASE("runtime plugins: fake GPUs are listed; broken ones say why") {
+TEST_CASE("runtime plugins: fake GPUs are listed, broken ones say why") {
   auto rt = runtime_with_plugins("fake:1");
   CHECK(rt->find_device("").value() == rt->find_device("fake:1").value());
   CHECK(rt->devices()[rt->find_device("fake:0").value()].kind == "gpu");

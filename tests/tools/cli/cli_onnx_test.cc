@@ -163,7 +163,7 @@ TEST_CASE("an input the output shape depends on is bound from its --input at imp
                        "--input K=FILE.npy");
 }
 
-TEST_CASE("info exits 0 on a model with unsupported nodes; run refuses it") {
+TEST_CASE("info exits 0 on a model with unsupported nodes, run refuses it") {
   ScratchDir dir;
   std::string m = onnx_model("unsupported.onnx");
   auto info = run_cli(dir, "info '" + m + "'");
