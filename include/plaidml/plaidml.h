@@ -185,7 +185,23 @@ enum {
    * then gives ""). An entry that is not a regular file of at most 256 MiB (a symbolic link, a
    * FIFO, a device, a folder) is never read: it is a miss with a warning, and the kernels are
    * compiled and stored again. See docs/kernel-cache.md. */
-  PLAIDML_CONTEXT_OPTION_CACHE_DIR = 3
+  PLAIDML_CONTEXT_OPTION_CACHE_DIR = 3,
+  /* int: the memory limit, in bytes, of each execute and each buffer on a device whose buffers
+   * live in host memory (the CPU; an OpenCL device with host-unified memory). Other devices are
+   * bounded by their own memory (plaidml_memory.device_memory_bytes). An execute whose planned
+   * peak (plaidml_program_memory's peak_bytes: inputs, outputs, intermediates and constants)
+   * exceeds it fails with OUT_OF_MEMORY before allocating anything, with the figures:
+   * "running 'f' on cpu:0 needs 100.0 MiB (inputs 16 B, outputs 100.0 MiB, intermediates 0 B,
+   * constants 0 B), but the context's memory limit is 64.0 MiB
+   * (PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT)"; so does a buffer larger than it. The limit bounds
+   * each of these alone: it does not add up the buffers the application holds.
+   * 0 (the default) means the environment variable PLAIDML_MEMORY_LIMIT (bytes, or with a K, M,
+   * G or T suffix in powers of 1024: "8G", "512MiB"; another value fails plaidml_context_create
+   * with INVALID_ARGUMENT), else the least of the host's physical memory, the memory limit of
+   * the process's cgroup (v2 memory.max or v1 memory.limit_in_bytes, at its level or above) and
+   * its RLIMIT_AS and RLIMIT_DATA. The message names the source that set the limit. INT64_MAX
+   * turns the check off. Must be >= 0. */
+  PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT = 4
 };
 
 /* Creates a set of options holding every default. The caller owns *out_options and frees it
@@ -195,8 +211,9 @@ PLAIDML_API plaidml_status plaidml_context_options_create(plaidml_context_option
 /* Frees options. NULL does nothing. */
 PLAIDML_API void plaidml_context_options_destroy(plaidml_context_options* options);
 
-/* Sets an integer-valued option. Statuses: OK; INVALID_ARGUMENT for NULL options, a key that is
- * not integer-valued or unknown, or a value out of range (the message names the key). */
+/* Sets an integer-valued option (NUM_THREADS, MEMORY_LIMIT). Statuses: OK; INVALID_ARGUMENT for
+ * NULL options, a key that is not integer-valued or unknown, or a value out of range (the
+ * message names the key). */
 PLAIDML_API plaidml_status plaidml_context_options_set_int(plaidml_context_options* options,
                                                            plaidml_context_option key,
                                                            int64_t value);
@@ -209,9 +226,9 @@ PLAIDML_API plaidml_status plaidml_context_options_set_string(plaidml_context_op
 
 /* Creates a context. options may be NULL (all defaults); it is only read, and may be destroyed
  * right after. The caller owns *out_context and frees it with plaidml_context_destroy.
- * Statuses: OK; INVALID_ARGUMENT (NULL out_context); NOT_FOUND when the DEVICE option names an
- * unknown or unavailable device (the message lists the available ids); OUT_OF_MEMORY;
- * DEVICE_ERROR. */
+ * Statuses: OK; INVALID_ARGUMENT (NULL out_context; PLAIDML_MEMORY_LIMIT set to something that
+ * is not a byte count); NOT_FOUND when the DEVICE option names an unknown or unavailable device
+ * (the message lists the available ids); OUT_OF_MEMORY; DEVICE_ERROR. */
 PLAIDML_API plaidml_status plaidml_context_create(const plaidml_context_options* options,
                                                   plaidml_context** out_context);
 
@@ -709,7 +726,10 @@ typedef struct plaidml_buffer plaidml_buffer;
 /* Allocates an uninitialised buffer on the context's selected device. dims: rank sizes, each
  * >= 0 (may be NULL when rank is 0: a scalar). The caller owns *out_buffer
  * (plaidml_buffer_destroy). Statuses: OK; INVALID_ARGUMENT (NULL, unknown dtype, a rank over
- * 64, negative dim, size overflow); OUT_OF_MEMORY; DEVICE_ERROR. */
+ * 64, negative dim, dims whose byte size overflows 64 bits: "the shape f32[...] is too large:
+ * its byte size overflows 64-bit integers"); OUT_OF_MEMORY (also, before allocating, for a
+ * buffer larger than the context's memory limit or the device's memory, with both sizes);
+ * DEVICE_ERROR. */
 PLAIDML_API plaidml_status plaidml_buffer_create(plaidml_context* context, plaidml_dtype dtype,
                                                  size_t rank, const int64_t* dims,
                                                  plaidml_buffer** out_buffer);
@@ -767,9 +787,12 @@ typedef struct plaidml_tensor_shape {
  * named by input_names (input_count entries, each input exactly once); input_names NULL means
  * the program's declaration order. Concurrent calls with the same shapes compile once.
  * Statuses: OK; INVALID_ARGUMENT (NULL, unknown dtype, negative dim, duplicate or missing
- * input, more inputs than the program has); NOT_FOUND (an unknown input name); TYPE_ERROR
- * (shapes that do not fit the program, e.g. "dimension 'K' ..." when two inputs give one dim two
- * sizes); UNSUPPORTED; DEVICE_ERROR. */
+ * input, more inputs than the program has, a tensor of the program whose byte size would
+ * overflow 64 bits); NOT_FOUND (an unknown input name); TYPE_ERROR (shapes that do not fit the
+ * program, e.g. "dimension 'K' ..." when two inputs give one dim two sizes); OUT_OF_MEMORY (an
+ * execute at these shapes would exceed the device's budget: the message of plaidml_execute's
+ * check, see PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT; the program is compiled all the same, and
+ * plaidml_program_memory gives its figures); UNSUPPORTED; DEVICE_ERROR. */
 PLAIDML_API plaidml_status plaidml_compile(plaidml_context* context, const plaidml_program* program,
                                            size_t input_count, const char* const* input_names,
                                            const plaidml_tensor_shape* input_shapes);
@@ -788,13 +811,18 @@ typedef struct plaidml_memory {
   uint64_t outputs_bytes;
   uint64_t peak_bytes;          /* constants + arena + inputs + outputs */
   uint64_t device_memory_bytes; /* the device's memory, 0 when it does not say */
+  /* What peak_bytes is checked against: the context's memory limit on a device whose buffers
+   * live in host memory (PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT), else device_memory_bytes; 0 when
+   * there is none. */
+  uint64_t budget_bytes;
 } plaidml_memory;
 
 /* Compiles program for these input shapes like plaidml_compile (a cache hit when it was
- * compiled) and fills *out_memory. An execute whose peak_bytes exceed device_memory_bytes fails
- * with OUT_OF_MEMORY and these figures before allocating or running anything.
- * Statuses: as plaidml_compile; INVALID_ARGUMENT also for a NULL out_memory or a struct_size
- * smaller than sizeof(size_t). */
+ * compiled) and fills *out_memory. An execute whose peak_bytes exceed budget_bytes fails with
+ * OUT_OF_MEMORY and these figures before allocating or running anything; this call reports
+ * them without failing.
+ * Statuses: as plaidml_compile, but no OUT_OF_MEMORY for a program over the budget;
+ * INVALID_ARGUMENT also for a NULL out_memory or a struct_size smaller than sizeof(size_t). */
 PLAIDML_API plaidml_status plaidml_program_memory(plaidml_context* context,
                                                   const plaidml_program* program,
                                                   size_t input_count,
@@ -817,7 +845,8 @@ PLAIDML_API plaidml_status plaidml_program_memory(plaidml_context* context,
  * a buffer of another context, duplicate names, a missing input: the message names it);
  * NOT_FOUND (an unknown input or output name: the message names it); TYPE_ERROR (shapes that do not
  * fit, e.g. "dimension 'K' ...", or a given output buffer of the wrong shape); UNSUPPORTED;
- * OUT_OF_MEMORY; DEVICE_ERROR. */
+ * OUT_OF_MEMORY (also when the planned peak exceeds the device's budget: checked before anything
+ * is allocated, with the figures, see PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT); DEVICE_ERROR. */
 PLAIDML_API plaidml_status plaidml_execute(plaidml_context* context, const plaidml_program* program,
                                            size_t input_count, const char* const* input_names,
                                            plaidml_buffer* const* inputs, size_t output_count,

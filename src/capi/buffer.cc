@@ -18,16 +18,15 @@ Expected<Shape> to_shape(const char* fn, plaidml_dtype dtype, size_t rank, const
   PLAIDML_TRY(check_rank(fn, rank));
   if (rank > 0 && dims == nullptr) return null_argument(fn, "dims");
   Shape shape(type, std::vector<int64_t>(dims, dims + rank));
-  int64_t bytes = dtype_size(type);
   for (size_t i = 0; i < rank; ++i) {
     if (dims[i] < 0) {
       return make_error(StatusCode::kInvalidArgument, "{}: dimension {} has negative size {}", fn,
                         i, dims[i]);
     }
-    if (__builtin_mul_overflow(bytes, dims[i], &bytes)) {
-      return make_error(StatusCode::kInvalidArgument, "{}: the shape {} is too large", fn,
-                        dims_to_string(shape.dims));
-    }
+  }
+  if (auto why = shape.size_error()) {
+    return make_error(StatusCode::kInvalidArgument, "{}: the shape {} is too large: {}", fn,
+                      shape.to_string(), *why);
   }
   return shape;
 }
@@ -38,7 +37,7 @@ Expected<std::shared_ptr<jit::Buffer>> allocate(const char* fn, plaidml_context&
                                                 plaidml_dtype dtype, size_t rank,
                                                 const int64_t* dims) {
   PLAIDML_ASSIGN(Shape shape, to_shape(fn, dtype, rank, dims));
-  return context.runtime->allocate(context.device.load(), shape);
+  return with_fn(fn, context.runtime->allocate(context.device.load(), shape));
 }
 
 Status size_check(const char* fn, const jit::Buffer& buffer, size_t size) {
@@ -92,7 +91,8 @@ plaidml_status plaidml_buffer_create_from_host(plaidml_context* context, plaidml
                         "{}: size is {} bytes but a {} buffer holds {} bytes", fn, size,
                         shape.to_string(), shape.byte_size());
     }
-    PLAIDML_ASSIGN(auto buffer, context->runtime->allocate(context->device.load(), shape));
+    PLAIDML_ASSIGN(auto buffer,
+                   capi::with_fn(fn, context->runtime->allocate(context->device.load(), shape)));
     PLAIDML_TRY(context->runtime->write(*buffer, data, size));
     *out_buffer = new plaidml_buffer{context->runtime, std::move(buffer)};
     return Status::ok();

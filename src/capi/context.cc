@@ -18,8 +18,13 @@ Status device_index_check(const char* fn, const plaidml_context& context, size_t
 }
 
 const char* option_name(plaidml_context_option key) {
-  return key == PLAIDML_CONTEXT_OPTION_DEVICE ? "PLAIDML_CONTEXT_OPTION_DEVICE"
-                                              : "PLAIDML_CONTEXT_OPTION_CACHE_DIR";
+  switch (key) {
+    case PLAIDML_CONTEXT_OPTION_NUM_THREADS: return "PLAIDML_CONTEXT_OPTION_NUM_THREADS";
+    case PLAIDML_CONTEXT_OPTION_DEVICE: return "PLAIDML_CONTEXT_OPTION_DEVICE";
+    case PLAIDML_CONTEXT_OPTION_CACHE_DIR: return "PLAIDML_CONTEXT_OPTION_CACHE_DIR";
+    case PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT: return "PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT";
+    default: return "an unknown option";
+  }
 }
 
 const jit::DeviceDescription& device_at(const plaidml_context& context, size_t index) {
@@ -56,6 +61,16 @@ plaidml_status plaidml_context_options_set_int(plaidml_context_options* options,
       options->options.num_threads = static_cast<int>(value);
       return Status::ok();
     }
+    if (key == PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT) {
+      if (value < 0) {
+        return make_error(StatusCode::kInvalidArgument,
+                          "{}: PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT must be a number of bytes >= 0 "
+                          "(0: the default), got {}",
+                          fn, value);
+      }
+      options->options.memory_limit = value;
+      return Status::ok();
+    }
     if (key == PLAIDML_CONTEXT_OPTION_DEVICE || key == PLAIDML_CONTEXT_OPTION_CACHE_DIR) {
       return make_error(StatusCode::kInvalidArgument,
                         "{}: {} takes a string: use plaidml_context_options_set_string", fn,
@@ -79,11 +94,10 @@ plaidml_status plaidml_context_options_set_string(plaidml_context_options* optio
       options->options.cache_dir = value;
       return Status::ok();
     }
-    if (key == PLAIDML_CONTEXT_OPTION_NUM_THREADS) {
+    if (key == PLAIDML_CONTEXT_OPTION_NUM_THREADS || key == PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT) {
       return make_error(StatusCode::kInvalidArgument,
-                        "{}: PLAIDML_CONTEXT_OPTION_NUM_THREADS takes an integer: use "
-                        "plaidml_context_options_set_int",
-                        fn);
+                        "{}: {} takes an integer: use plaidml_context_options_set_int", fn,
+                        capi::option_name(key));
     }
     return make_error(StatusCode::kInvalidArgument, "{}: unknown context option key {}", fn, key);
   });

@@ -58,8 +58,8 @@ plaidml_status plaidml_compile(plaidml_context* context, const plaidml_program* 
                                                       input_names, input_shapes));
     PLAIDML_ASSIGN(auto plan,
                    context->runtime->prepare(program->program, shapes, context->device.load()));
-    (void)plan;
-    return Status::ok();
+    // A program that cannot run at these shapes is reported now, not at the first execute.
+    return context->runtime->check_fits(*program->program, *plan);
   });
 }
 
@@ -90,6 +90,7 @@ plaidml_status plaidml_program_memory(plaidml_context* context, const plaidml_pr
     // The context's device only: listing every device would load the GPU plugins.
     PLAIDML_ASSIGN(jit::DeviceDescription described, context->runtime->device_description(device));
     full.device_memory_bytes = static_cast<uint64_t>(std::max<int64_t>(described.memory_bytes, 0));
+    PLAIDML_ASSIGN(full.budget_bytes, context->runtime->memory_budget(device));
     capi::copy_versioned(out_memory, full, out_memory->struct_size);
     return Status::ok();
   });

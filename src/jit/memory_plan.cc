@@ -58,7 +58,8 @@ MemoryPlan plan_memory(const LoweredProgram& lowered) {
     starting[static_cast<size_t>(first)].push_back(static_cast<int>(s));
     plan.first_kernel[s] = first;
     ending[static_cast<size_t>(last)].push_back(static_cast<int>(s));
-    plan.unshared_bytes += static_cast<uint64_t>(lowered.slots[s].shape.byte_size());
+    plan.unshared_bytes = MemoryFigures::add_saturated(
+        plan.unshared_bytes, static_cast<uint64_t>(lowered.slots[s].shape.byte_size()));
   }
   std::vector<int> free_blocks;
   for (size_t k = 0; k < kernels; ++k) {
@@ -76,7 +77,9 @@ MemoryPlan plan_memory(const LoweredProgram& lowered) {
     }
     for (int s : ending[k]) free_blocks.push_back(plan.block_of[static_cast<size_t>(s)]);
   }
-  for (uint64_t b : plan.block_bytes) plan.arena_bytes += b;
+  for (uint64_t b : plan.block_bytes) {
+    plan.arena_bytes = MemoryFigures::add_saturated(plan.arena_bytes, b);
+  }
   return plan;
 }
 
@@ -86,12 +89,14 @@ MemoryFigures memory_figures(const LoweredProgram& lowered, const MemoryPlan& pl
   f.unshared_bytes = plan.unshared_bytes;
   for (const BufferSlot& slot : lowered.slots) {
     auto bytes = static_cast<uint64_t>(slot.shape.byte_size());
+    uint64_t* total = nullptr;
     switch (slot.role) {
-      case BufferSlot::Role::kInput: f.inputs_bytes += bytes; break;
-      case BufferSlot::Role::kOutput: f.outputs_bytes += bytes; break;
-      case BufferSlot::Role::kConstant: f.constants_bytes += bytes; break;
+      case BufferSlot::Role::kInput: total = &f.inputs_bytes; break;
+      case BufferSlot::Role::kOutput: total = &f.outputs_bytes; break;
+      case BufferSlot::Role::kConstant: total = &f.constants_bytes; break;
       case BufferSlot::Role::kTemp: break;
     }
+    if (total) *total = MemoryFigures::add_saturated(*total, bytes);
   }
   return f;
 }

@@ -127,16 +127,10 @@ Expected<std::shared_ptr<Buffer>> RunCall::resident_constant(const BufferSlot& s
       });
 }
 
-// A program that cannot fit the device fails here, before anything is allocated or launched.
+// A program that cannot fit the device's budget fails here, before anything is allocated or
+// launched.
 Status RunCall::check_fits() const {
-  const MemoryFigures& m = plan_->memory();
-  auto device_bytes = static_cast<uint64_t>(std::max<int64_t>(device_->info().memory_bytes, 0));
-  if (device_bytes == 0 || m.peak_bytes() <= device_bytes) return Status::ok();
-  return make_error(StatusCode::kOutOfMemory,
-                    "the program needs {} bytes on {} (constants {}, intermediates {}, inputs {}, "
-                    "outputs {}), but the device has {}",
-                    m.peak_bytes(), device_->id(), m.constants_bytes, m.arena_bytes,
-                    m.inputs_bytes, m.outputs_bytes, device_bytes);
+  return rt_.budget_of(*device_).check_run(program_->name, plan_->memory());
 }
 
 // poison_arena(): the blocks of the temporaries kernel k touches first.

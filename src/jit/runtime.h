@@ -26,6 +26,9 @@ struct RuntimeOptions {
   // The disk cache's folder; "" turns the disk cache off. Unset: PLAIDML_CACHE_DIR, else the
   // default folder (jit/cache/cache_dir.h).
   std::optional<std::string> cache_dir;
+  // The most one execute or buffer may use on a device whose buffers are host memory, in
+  // bytes; 0: PLAIDML_MEMORY_LIMIT, else the default (jit/memory_budget.h). Negative: refused.
+  int64_t memory_limit = 0;
 };
 
 struct DeviceDescription {
@@ -68,8 +71,14 @@ struct MemoryFigures {
   uint64_t unshared_bytes = 0;   // the intermediates without sharing, for comparison
   uint64_t inputs_bytes = 0;
   uint64_t outputs_bytes = 0;
+  // Saturates: shapes of up to 2^63 - 1 bytes each must not add up to a small number.
   uint64_t peak_bytes() const {
-    return constants_bytes + arena_bytes + inputs_bytes + outputs_bytes;
+    return add_saturated(add_saturated(constants_bytes, arena_bytes),
+                         add_saturated(inputs_bytes, outputs_bytes));
+  }
+  static uint64_t add_saturated(uint64_t a, uint64_t b) {
+    uint64_t sum = 0;
+    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
   }
 };
 
@@ -105,6 +114,8 @@ class Runtime {
   // "" gives the default device. Unknown or unavailable id: kNotFound with the reason.
   virtual Expected<int> find_device(const std::string& id) const = 0;
 
+  // A shape whose byte size overflows is kInvalidArgument; one larger than the device's memory
+  // budget (memory_budget) is kOutOfMemory with both sizes, before the device is asked.
   virtual Expected<std::shared_ptr<Buffer>> allocate(int device, const Shape& shape) = 0;
   // bytes must equal shape().byte_size(), else kInvalidArgument naming both sizes.
   virtual Status write(Buffer& buffer, const void* data, size_t bytes) = 0;
@@ -124,6 +135,13 @@ class Runtime {
   virtual Status run(const std::shared_ptr<const ir::Program>& program, int device,
                      const std::vector<std::shared_ptr<Buffer>>& inputs,
                      std::vector<std::shared_ptr<Buffer>>* outputs) = 0;
+
+  // The most one execute or buffer on the device may use, in bytes (0: no limit): for a device
+  // whose buffers are host memory, the context's memory limit; else the device's memory.
+  virtual Expected<uint64_t> memory_budget(int device) const = 0;
+  // kOutOfMemory with the figures when an execute of the plan would exceed its device's budget
+  // (run() checks this before allocating anything).
+  virtual Status check_fits(const ir::Program& program, const Plan& plan) const = 0;
 
   virtual CacheStats stats() const = 0;
   // The disk cache's folder, "" when it is off.

@@ -38,22 +38,20 @@ DeviceDescription describe(const devices::DeviceEntry& e, const RuntimeOptions& 
   return d;
 }
 
-// Bytes of a shape, or an error for negative dims or a size that does not fit in 63 bits.
+// Bytes of a shape, or kInvalidArgument for negative dims or a size that does not fit in 63
+// bits (a wrapped product would allocate a small buffer that kernels overrun).
 Expected<uint64_t> checked_byte_size(const Shape& shape) {
-  uint64_t bytes = static_cast<uint64_t>(dtype_size(shape.dtype));
-  constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
   for (int64_t d : shape.dims) {
     if (d < 0) {
       return make_error(StatusCode::kInvalidArgument, "buffer shape {} has a negative dimension",
                         shape.to_string());
     }
-    if (d != 0 && bytes > kMax / static_cast<uint64_t>(d)) {
-      return make_error(StatusCode::kOutOfMemory, "buffer shape {} is too large to allocate",
-                        shape.to_string());
-    }
-    bytes *= static_cast<uint64_t>(d);
   }
-  return bytes;
+  if (auto why = shape.size_error()) {
+    return make_error(StatusCode::kInvalidArgument, "buffer shape {} is too large: {}",
+                      shape.to_string(), *why);
+  }
+  return static_cast<uint64_t>(shape.byte_size());
 }
 
 }  // namespace
@@ -75,8 +73,13 @@ Expected<std::unique_ptr<Runtime>> RuntimeImpl::create(const RuntimeOptions& opt
     return make_error(StatusCode::kInvalidArgument,
                       "num_threads must be 0 (automatic) or positive, got {}", options.num_threads);
   }
+  PLAIDML_ASSIGN(HostLimit limit, resolve_memory_limit(options.memory_limit));
   std::unique_ptr<RuntimeImpl> rt(new RuntimeImpl());
   rt->options_ = options;
+  rt->host_limit_ = std::move(limit);
+  logger().debug("memory limit: {} ({})",
+                 rt->host_limit_.bytes ? format_bytes(rt->host_limit_.bytes) : "none",
+                 rt->host_limit_.source);
   rt->artifacts_ = std::make_unique<ArtifactCache>(resolve_cache_dir(options.cache_dir));
   rt->plans_ = std::make_unique<PlanStore>(rt->artifacts_->disk_dir());
   logger().debug("kernel cache folder: {}",
@@ -190,6 +193,7 @@ Expected<std::shared_ptr<Buffer>> RuntimeImpl::allocate(int device_index, const 
 Expected<std::shared_ptr<Buffer>> RuntimeImpl::allocate_impl(int device_index, const Shape& shape) {
   PLAIDML_ASSIGN(auto dev, device(device_index));
   PLAIDML_ASSIGN(uint64_t bytes, checked_byte_size(shape));
+  PLAIDML_TRY(budget_of(*dev).check_allocation(shape, bytes));
   auto storage = dev->allocate(bytes);
   if (!storage) {
     return storage.status().with_context(fmt::format("allocating {}: ", shape.to_string()));
@@ -288,6 +292,24 @@ Expected<std::shared_ptr<const Plan>> RuntimeImpl::prepare_impl(
                                               artifacts_.get(), plans_.get()));
     logger().debug("plan cache miss: compiled {}", key.to_string());
     return PlanCache::PlanPtr(std::move(plan));
+  });
+}
+
+MemoryBudget RuntimeImpl::budget_of(const devices::Device& device) const {
+  return MemoryBudget(device.id(), device.info(), host_limit_);
+}
+
+Expected<uint64_t> RuntimeImpl::memory_budget(int device_index) const {
+  return firewall([&]() -> Expected<uint64_t> {
+    PLAIDML_ASSIGN(auto dev, device(device_index));
+    return budget_of(*dev).bytes();
+  });
+}
+
+Status RuntimeImpl::check_fits(const ir::Program& program, const Plan& plan) const {
+  return firewall([&]() -> Status {
+    PLAIDML_ASSIGN(auto dev, device(plan.device()));
+    return budget_of(*dev).check_run(program.name, plan.memory());
   });
 }
 

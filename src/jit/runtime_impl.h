@@ -18,6 +18,7 @@
 #include "jit/plan_cache.h"
 #include "jit/compiler.h"
 #include "jit/constant_buffers.h"
+#include "jit/memory_budget.h"
 #include "jit/plan_store.h"
 #include "jit/runtime.h"
 
@@ -72,6 +73,8 @@ class RuntimeImpl : public Runtime {
   Status run(const std::shared_ptr<const ir::Program>& program, int device,
              const std::vector<std::shared_ptr<Buffer>>& inputs,
              std::vector<std::shared_ptr<Buffer>>* outputs) override;
+  Expected<uint64_t> memory_budget(int device) const override;
+  Status check_fits(const ir::Program& program, const Plan& plan) const override;
   CacheStats stats() const override;
   const std::string& cache_dir() const override { return artifacts_->disk_dir(); }
   Profiler& profiler() override { return profiler_; }
@@ -96,11 +99,14 @@ class RuntimeImpl : public Runtime {
   Expected<int> find_listed_device(const std::string& id) const;
   void append_entries(std::vector<devices::DeviceEntry> entries) const;
   std::string device_id(int index) const;
+  // The budget of an opened device (borrows host_limit_).
+  MemoryBudget budget_of(const devices::Device& device) const;
   // The buffer as this runtime's, on `device`; `what` names it in errors ("input 'A'").
   Expected<const RuntimeBuffer*> own_buffer(const Buffer* buffer, const std::string& what) const;
 
   friend class RunCall;
   RuntimeOptions options_;
+  HostLimit host_limit_;  // the context's memory limit, resolved at creation
   std::string default_id_;
   // The device table grows once, in list_all_devices(), under devices_mutex_; every other
   // access holds that mutex too, except devices(), which reads it only after it is complete.

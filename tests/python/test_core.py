@@ -61,6 +61,29 @@ class DeviceTest(unittest.TestCase):
         self.assertEqual(m["peak_bytes"], 64)
         self.assertEqual(ctx.stats()["compiles"], 1)
 
+    def test_memory_limit_refuses_a_run_before_allocating(self):
+        # C is 6553600 x 4 float32: 100 MiB, over a 64 MiB limit.
+        p = plaidml.Program.from_tile(
+            "function (A[N]) -> (C) { C[i, j : 6553600, N] = +(A[j]); }")
+        ctx = plaidml.Context(memory_limit=64 << 20)
+        m = ctx.memory(p, {"A": ([4], np.float32)})
+        self.assertEqual((m["peak_bytes"], m["budget_bytes"]), ((100 << 20) + 16, 64 << 20))
+        with self.assertRaises(plaidml.OutOfMemoryError) as cm:
+            ctx.run(p, {"A": np.ones(4, np.float32)})
+        self.assertIsInstance(cm.exception, MemoryError)
+        self.assertEqual(cm.exception.message,
+                         "running the program on cpu:0 needs 100.0 MiB (inputs 16 B, outputs "
+                         "100.0 MiB, intermediates 0 B, constants 0 B), but the context's memory "
+                         "limit is 64.0 MiB (PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT)")
+        # The context still runs what fits.
+        small = plaidml.Program.from_tile("function (A[N]) -> (B) { B = A * 2; }")
+        np.testing.assert_array_equal(ctx.run(small, {"A": np.arange(3, dtype=np.float32)})["B"],
+                                      [0, 2, 4])
+        with self.assertRaises(plaidml.InvalidArgumentError) as cm:
+            plaidml.Context(memory_limit=-1)
+        self.assertIn("PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT must be a number of bytes >= 0",
+                      cm.exception.message)
+
     def test_profile_records_the_compile_and_each_kernel_run(self):
         import json
         ctx = plaidml.Context()

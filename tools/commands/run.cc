@@ -199,7 +199,7 @@ Result<Done> report_memory(plaidml_context* context, const plaidml_program* prog
   out << "memory: constants=" << m.constants_bytes << " arena=" << m.arena_bytes
       << " unshared=" << m.unshared_bytes << " inputs=" << m.inputs_bytes
       << " outputs=" << m.outputs_bytes << " peak=" << m.peak_bytes
-      << " device=" << m.device_memory_bytes << "\n";
+      << " device=" << m.device_memory_bytes << " budget=" << m.budget_bytes << "\n";
   return Done{};
 }
 

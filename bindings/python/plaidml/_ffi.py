@@ -51,7 +51,7 @@ class Memory(ctypes.Structure):
     _fields_ = [("struct_size", c_size)] + [
         (name, ctypes.c_uint64) for name in (
             "constants_bytes", "arena_bytes", "unshared_bytes", "inputs_bytes", "outputs_bytes",
-            "peak_bytes", "device_memory_bytes")]
+            "peak_bytes", "device_memory_bytes", "budget_bytes")]
 
 
 P = ctypes.POINTER

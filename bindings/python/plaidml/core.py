@@ -52,10 +52,13 @@ class Context:
 
     device: a device id ("cpu:0"; None: PLAIDML_DEVICE or cpu:0); num_threads: CPU worker
     threads (None: default); cache_dir: the on-disk kernel cache folder ("" turns it off;
-    None: the default, see plaidml.h).
+    None: the default, see plaidml.h); memory_limit: the most one run or buffer may use on a
+    device whose buffers are host memory, in bytes (None or 0: PLAIDML_MEMORY_LIMIT, else the
+    least of physical memory, the cgroup's limit and RLIMIT_AS/RLIMIT_DATA). A run over it
+    raises OutOfMemoryError (a MemoryError) with the figures before allocating anything.
     """
 
-    def __init__(self, device=None, num_threads=None, cache_dir=None):
+    def __init__(self, device=None, num_threads=None, cache_dir=None, memory_limit=None):
         opts = ctypes.c_void_p()
         call("plaidml_context_options_create", ctypes.byref(opts))
         try:
@@ -65,6 +68,8 @@ class Context:
                 call("plaidml_context_options_set_int", opts, 1, int(num_threads))
             if cache_dir is not None:
                 call("plaidml_context_options_set_string", opts, 3, encode(cache_dir))
+            if memory_limit is not None:
+                call("plaidml_context_options_set_int", opts, 4, int(memory_limit))
             handle = ctypes.c_void_p()
             call("plaidml_context_create", opts, ctypes.byref(handle))
         finally:
@@ -140,7 +145,8 @@ class Context:
             _ffi.raw("plaidml_string_destroy")(out)
 
     def compile(self, program, shapes):
-        """Compiles program ahead of a run: shapes maps input name -> (dims, dtype)."""
+        """Compiles program ahead of a run: shapes maps input name -> (dims, dtype). Raises
+        OutOfMemoryError when a run at these shapes would exceed the memory budget."""
         names, arr, _keep = _shape_array(shapes)
         call("plaidml_compile", self._handle, program._handle, len(names),
              _ffi.str_array(names), arr)
@@ -148,8 +154,10 @@ class Context:
     def memory(self, program, shapes):
         """What one run at shapes (input name -> (dims, dtype)) needs on the device, in bytes,
         known before running (compiles like compile()): a dict of constants_bytes, arena_bytes
-        (intermediates as planned), unshared_bytes, inputs_bytes, outputs_bytes, peak_bytes and
-        device_memory_bytes (0 when the device does not say)."""
+        (intermediates as planned), unshared_bytes, inputs_bytes, outputs_bytes, peak_bytes,
+        device_memory_bytes (0 when the device does not say) and budget_bytes (what peak_bytes
+        is checked against: the context's memory_limit on a host-memory device such as the CPU,
+        else the device's memory; 0 when there is none)."""
         names, arr, _keep = _shape_array(shapes)
         m = _ffi.Memory()
         m.struct_size = ctypes.sizeof(m)

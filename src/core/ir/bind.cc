@@ -120,6 +120,19 @@ Status bind_constant(BindState& s, ValueId id) {
   return Status::ok();
 }
 
+// Shapes from the inputs' dims and the program's sizes (`C[i, j : N * N, N]`) can multiply
+// past 64 bits: that is the caller's error here, before a wrapped size reaches lowering or an
+// allocation.
+Status check_size(const BindState& s, ValueId id) {
+  const Shape& shape = s.bound.nodes[id].shape;
+  std::optional<std::string> why = shape.size_error();
+  if (!why) return Status::ok();
+  return make_error(StatusCode::kInvalidArgument,
+                    "{}'{}' would have shape {}, which is too large: {}",
+                    where(s.program.nodes[id].loc), detail::describe(s.program, id),
+                    shape.to_string(), *why);
+}
+
 Status bind_node(BindState& s, ValueId id) {
   switch (s.program.nodes[id].kind) {
     case NodeKind::kInput:
@@ -204,10 +217,12 @@ Expected<BoundProgram> bind(std::shared_ptr<const Program> program,
   BindState s{p, bound, {}};
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     PLAIDML_TRY(bind_input(s, p.inputs[i], input_shapes[i]));
+    PLAIDML_TRY(check_size(s, p.inputs[i]));
   }
   for (const Assertion& a : p.assertions) PLAIDML_TRY(check_assertion(a, bound.dims));
   for (ValueId id = 0; id < static_cast<ValueId>(p.nodes.size()); ++id) {
     PLAIDML_TRY(bind_node(s, id));
+    PLAIDML_TRY(check_size(s, id));
   }
   for (const auto& [name, id] : p.outputs) {
     if (id < 0 || id >= static_cast<ValueId>(p.nodes.size())) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ struct Shape {
   int64_t byte_size() const { return elements() * dtype_size(dtype); }
   std::vector<int64_t> strides() const;  // in elements, row-major
   std::string to_string() const;         // "f32[2, 3]"; "f32[]" for a scalar
+  // Why the shape cannot be stored, when its byte size or a dimension's byte stride does not
+  // fit in int64_t (elements(), byte_size() and strides() would wrap): "its byte size
+  // overflows 64-bit integers". Callers check it wherever sizes come from users (buffers,
+  // binding). Dims must be >= 0.
+  std::optional<std::string> size_error() const;
   bool operator==(const Shape& other) const = default;
 };
 

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "cli_harness.h"
 
@@ -42,6 +43,20 @@ TEST_CASE("run --memory prints what an execute needs before running") {
   CHECK(r.out.rfind("memory: constants=0 arena=0 unshared=0 inputs=48 outputs=16 peak=64 device=",
                     0) == 0);
   CHECK(r.out.find("program: ") != std::string::npos);
+}
+
+TEST_CASE("run --memory gives the budget, and a run over it fails with the figures") {
+  ScratchDir dir;
+  setenv("PLAIDML_MEMORY_LIMIT", "63", 1);  // the matmul's peak is 64 bytes
+  auto r = run_cli(dir, "run '" + data_file("matmul.tile") +
+                            "' -i A=ones:f32:2x3 -i B=ones:f32:3x2 --memory");
+  unsetenv("PLAIDML_MEMORY_LIMIT");
+  CHECK(r.exit_code == 1);
+  CHECK(field(r.out, "memory:", "peak") == "64");
+  CHECK(field(r.out, "memory:", "budget") == "63");
+  CHECK(r.err.find("running the program on cpu:0 needs 64 B (inputs 48 B, outputs 16 B, "
+                   "intermediates 0 B, constants 0 B), but the context's memory limit is 63 B "
+                   "(PLAIDML_MEMORY_LIMIT)") != std::string::npos);
 }
 
 TEST_CASE("run without --repeat compiles once and prints no cached-run line") {
