@@ -220,6 +220,9 @@ class Context {
     // The disk cache folder, "" for none; unset: PLAIDML_CACHE_DIR, else the default folder
     // (see PLAIDML_CONTEXT_OPTION_CACHE_DIR).
     std::optional<std::string> cache_dir;
+    // Bytes one run or buffer may use in host memory; 0: PLAIDML_MEMORY_LIMIT, else the default
+    // (see PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT). Over it, a run throws OUT_OF_MEMORY.
+    int64_t memory_limit = 0;
   };
 
   Context() : Context(Options{}) {}
@@ -235,6 +238,8 @@ class Context {
       detail::check(plaidml_context_options_set_string(raw, PLAIDML_CONTEXT_OPTION_CACHE_DIR,
                                                        options.cache_dir->c_str()));
     }
+    detail::check(plaidml_context_options_set_int(raw, PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT,
+                                                  options.memory_limit));
     plaidml_context* context = nullptr;
     detail::check(plaidml_context_create(raw, &context));
     handle_ = detail::adopt(context, &plaidml_context_destroy);

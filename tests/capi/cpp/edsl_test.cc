@@ -177,6 +177,27 @@ TEST_CASE("plaidml.hpp edsl: errors are plaidml::Error with status and message")
   }
 }
 
+TEST_CASE("plaidml.hpp: a run over the memory limit throws OUT_OF_MEMORY with the figures") {
+  // C is 4 x 5 floats, 80 bytes; with A's 16 the peak is 96.
+  auto program = Program::from_tile("function (A[N]) -> (C) { C[i, j : N, 5] = +(A[i]); }");
+  Context::Options options;
+  options.memory_limit = 95;
+  Context ctx(options);
+  auto a = Buffer::from<float>(ctx, {4}, {1, 2, 3, 4});
+  try {
+    ctx.run(program, {{"A", a}});
+    FAIL("expected an error");
+  } catch (const plaidml::Error& e) {
+    CHECK(e.status() == PLAIDML_STATUS_OUT_OF_MEMORY);
+    CHECK(std::string(e.what()).find("needs 96 B (inputs 16 B, outputs 80 B, intermediates 0 B, "
+                                     "constants 0 B), but the context's memory limit is 95 B "
+                                     "(PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT)") !=
+          std::string::npos);
+  }
+  options.memory_limit = -1;
+  CHECK_THROWS_AS(Context{options}, plaidml::Error);
+}
+
 TEST_CASE("plaidml.hpp: compile warm-up, stats, devices and outputs into given buffers") {
   auto program = Program::from_tile("function (A[N]) -> (R) { R = A * A; }");
   Context ctx;
