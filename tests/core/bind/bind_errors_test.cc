@@ -54,6 +54,30 @@ TEST_CASE("errors: 64-bit overflow in sizes and index expressions") {
                                    big));
 }
 
+TEST_CASE("errors: a shape whose byte size overflows 64 bits is the caller's error") {
+  // 2^62 floats are 2^64 bytes: the size expression fits, the shape does not.
+  Status s = bind_copy(idx("i"), lit(int64_t{1} << 62));
+  CHECK(s.code() == StatusCode::kInvalidArgument);
+  CHECK(s.message() ==
+        "2:1: 'O' would have shape f32[4611686018427387904], which is too large: its byte size "
+        "overflows 64-bit integers");
+  // An input given such a shape (C++ callers; the C API refuses it before binding).
+  ProgramMaker m;
+  ValueId x = m.input("X", std::vector<std::string>{"N", "M"});
+  m.output(m.op(OpKind::Neg, {x}, {}, "Y"));
+  auto b = bind(m.finish(), {Shape(DType::F32, {0, int64_t{1} << 62})});
+  REQUIRE_FALSE(b.has_value());
+  CHECK(b.status().code() == StatusCode::kInvalidArgument);
+  CHECK(b.status().message() ==
+        "1:1: 'X' would have shape f32[0, 4611686018427387904], which is too large: a "
+        "dimension's byte stride overflows 64-bit integers");
+  CHECK_FALSE(Shape(DType::F32, {int64_t{1} << 60}).size_error().has_value());  // 2^62 bytes
+  CHECK(Shape(DType::F32, {int64_t{1} << 61}).size_error().has_value());        // 2^63 bytes
+  CHECK_FALSE(Shape(DType::U8, {int64_t{1} << 31, int64_t{1} << 31, 0}).size_error());
+  CHECK(Shape(DType::U8, {int64_t{1} << 32, int64_t{1} << 31, 0}).size_error() ==
+        "a dimension's byte stride overflows 64-bit integers");
+}
+
 TEST_CASE("errors: max and min in index expressions") {
   // max/min of constants folds; of an index it is not affine.
   CHECK(bind_copy(idx("i") + IntExpr::binary(IntOp::kMax, lit(0), dim("N") - 5)).is_ok());
