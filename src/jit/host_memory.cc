@@ -16,7 +16,7 @@ constexpr size_t kMaxFileBytes = size_t{1} << 20;
 constexpr size_t kMaxCgroupDepth = 64;
 constexpr size_t kMaxMountsPerVersion = 4;
 
-std::vector<std::string_view> split(std::string_view text, char separator) {
+std::vector<std::string_view> split_on(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   size_t start = 0;
   while (true) {
@@ -27,8 +27,8 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   }
 }
 
-bool has_item(std::string_view list, std::string_view item) {
-  for (std::string_view part : split(list, ',')) {
+bool lists_item(std::string_view list, std::string_view item) {
+  for (std::string_view part : split_on(list, ',')) {
     if (part == item) return true;
   }
   return false;
@@ -59,7 +59,7 @@ std::string unescape_octal(std::string_view text) {
 
 std::optional<CgroupMount> parse_mount_line(std::string_view line) {
   std::vector<std::string_view> fields;
-  for (std::string_view f : split(line, ' ')) {
+  for (std::string_view f : split_on(line, ' ')) {
     if (!f.empty()) fields.push_back(f);
   }
   // id parent major:minor root mount-point options [optional...] - fstype source super-options
@@ -71,7 +71,7 @@ std::optional<CgroupMount> parse_mount_line(std::string_view line) {
   CgroupMount m;
   if (fstype == "cgroup2") {
     m.version = 2;
-  } else if (fstype == "cgroup" && has_item(super_options, "memory")) {
+  } else if (fstype == "cgroup" && lists_item(super_options, "memory")) {
     m.version = 1;
   } else {
     return std::nullopt;
@@ -87,7 +87,7 @@ std::optional<CgroupMount> parse_mount_line(std::string_view line) {
 // The path's components below `root`, or nullopt when it is not below it (or climbs out).
 std::optional<std::vector<std::string>> components_below(const std::string& path,
                                                          const std::string& root) {
-  std::vector<std::string_view> p = split(path, '/'), r = split(root, '/');
+  std::vector<std::string_view> p = split_on(path, '/'), r = split_on(root, '/');
   auto drop_empty = [](std::vector<std::string_view>& v) {
     v.erase(std::remove(v.begin(), v.end(), std::string_view()), v.end());
   };
@@ -104,7 +104,7 @@ std::optional<std::vector<std::string>> components_below(const std::string& path
 }
 
 // What is mounted where when mountinfo cannot be read: the usual places.
-std::vector<CgroupMount> usual_mounts() {
+std::vector<CgroupMount> usual_cgroup_mounts() {
   return {{2, "/", "/sys/fs/cgroup"}, {1, "/", "/sys/fs/cgroup/memory"}};
 }
 
@@ -136,7 +136,7 @@ std::optional<uint64_t> parse_cgroup_limit(std::string_view text) {
 std::vector<CgroupMount> parse_mountinfo(std::string_view text) {
   std::vector<CgroupMount> mounts;
   int counts[3] = {0, 0, 0};
-  for (std::string_view line : split(text, '\n')) {
+  for (std::string_view line : split_on(text, '\n')) {
     std::optional<CgroupMount> m = parse_mount_line(line);
     if (!m || counts[m->version] >= static_cast<int>(kMaxMountsPerVersion)) continue;
     bool seen = std::any_of(mounts.begin(), mounts.end(),
@@ -150,7 +150,7 @@ std::vector<CgroupMount> parse_mountinfo(std::string_view text) {
 
 CgroupPaths parse_proc_cgroup(std::string_view text) {
   CgroupPaths paths;
-  for (std::string_view line : split(text, '\n')) {
+  for (std::string_view line : split_on(text, '\n')) {
     // hierarchy-id:controllers:path (the path itself may hold ':')
     size_t first = line.find(':');
     size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
@@ -161,7 +161,7 @@ CgroupPaths parse_proc_cgroup(std::string_view text) {
     if (path.empty() || path[0] != '/') continue;
     if (id == "0" && controllers.empty()) {
       if (!paths.unified) paths.unified = path;
-    } else if (has_item(controllers, "memory")) {
+    } else if (lists_item(controllers, "memory")) {
       if (!paths.memory) paths.memory = path;
     }
   }
@@ -207,7 +207,7 @@ std::optional<HostLimit> cgroup_limit(const FileReader& read) {
   std::optional<std::string> own = read("/proc/self/cgroup");
   if (!own) return std::nullopt;
   std::optional<std::string> mountinfo = read("/proc/self/mountinfo");
-  std::vector<CgroupMount> mounts = mountinfo ? parse_mountinfo(*mountinfo) : usual_mounts();
+  std::vector<CgroupMount> mounts = mountinfo ? parse_mountinfo(*mountinfo) : usual_cgroup_mounts();
   std::optional<HostLimit> best;
   for (const std::string& file : cgroup_limit_files(parse_proc_cgroup(*own), mounts)) {
     std::optional<std::string> text = read(file);

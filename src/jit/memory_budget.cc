@@ -3,32 +3,23 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <limits>
+#include <iterator>
 
 #include "core/base/env.h"
 
 namespace plaidml::jit {
 namespace {
 
-constexpr const char* kOptionName = "PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT";
-constexpr const char* kVariable = "PLAIDML_MEMORY_LIMIT";
+constexpr const char* kLimitOption = "PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT";
+constexpr const char* kLimitVariable = "PLAIDML_MEMORY_LIMIT";
 
 // The power of 1024 a suffix names ("", "K", "KiB", ... "TiB"), or -1.
-int suffix_power(std::string_view suffix) {
+int byte_suffix_power(std::string_view suffix) {
   if (suffix.empty()) return 0;
   if (suffix.size() != 1 && (suffix.size() != 3 || suffix.substr(1) != "iB")) return -1;
-  switch (std::toupper(static_cast<unsigned char>(suffix[0]))) {
-    case 'K':
-      return 1;
-    case 'M':
-      return 2;
-    case 'G':
-      return 3;
-    case 'T':
-      return 4;
-    default:
-      return -1;
-  }
+  size_t unit = std::string_view("KMGT").find(
+      static_cast<char>(std::toupper(static_cast<unsigned char>(suffix[0]))));
+  return unit == std::string_view::npos ? -1 : static_cast<int>(unit) + 1;
 }
 
 }  // namespace
@@ -43,7 +34,7 @@ std::optional<int64_t> parse_byte_count(std::string_view text) {
     }
     ++digits;
   }
-  int power = suffix_power(text.substr(digits));
+  int power = byte_suffix_power(text.substr(digits));
   if (digits == 0 || power < 0) return std::nullopt;
   for (int i = 0; i < power; ++i) {
     if (__builtin_mul_overflow(value, 1024, &value)) return std::nullopt;
@@ -54,20 +45,20 @@ std::optional<int64_t> parse_byte_count(std::string_view text) {
 Expected<HostLimit> resolve_memory_limit(int64_t option) {
   if (option < 0) {
     return make_error(StatusCode::kInvalidArgument,
-                      "{} must be a number of bytes >= 0 (0: the default), got {}", kOptionName,
+                      "{} must be a number of bytes >= 0 (0: the default), got {}", kLimitOption,
                       option);
   }
-  if (option > 0) return HostLimit{static_cast<uint64_t>(option), kOptionName};
-  std::string text = env_string(kVariable, "");
+  if (option > 0) return HostLimit{static_cast<uint64_t>(option), kLimitOption};
+  std::string text = env_string(kLimitVariable, "");
   if (!text.empty()) {
     std::optional<int64_t> bytes = parse_byte_count(text);
     if (!bytes) {
       return make_error(StatusCode::kInvalidArgument,
                         "{} must be a number of bytes, optionally with K, M, G or T (powers of "
                         "1024: \"8G\", \"512MiB\"); got '{}'",
-                        kVariable, text);
+                        kLimitVariable, text);
     }
-    if (*bytes > 0) return HostLimit{static_cast<uint64_t>(*bytes), kVariable};
+    if (*bytes > 0) return HostLimit{static_cast<uint64_t>(*bytes), kLimitVariable};
   }
   HostLimit limit = default_host_limit();
   limit.source = "the default: " + limit.source;

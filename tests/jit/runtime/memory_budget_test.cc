@@ -40,9 +40,9 @@ void expect_budget_status(const Status& s, StatusCode code, const std::string& m
   CHECK(s.message() == message);
 }
 
-using Files = std::map<std::string, std::string>;
+using FakeFiles = std::map<std::string, std::string>;
 
-FileReader reader_of(const Files& files) {
+FileReader fake_reader(const FakeFiles& files) {
   return [files](const std::string& path) -> std::optional<std::string> {
     auto it = files.find(path);
     if (it == files.end()) return std::nullopt;
@@ -145,31 +145,31 @@ TEST_CASE("host memory: the limit files run from the process's cgroup up to the 
 }
 
 TEST_CASE("host memory: the least cgroup limit of every level binds; the rest is skipped") {
-  Files files = {
+  FakeFiles files = {
       {"/proc/self/cgroup", "0::/a/b\n"},
       {"/proc/self/mountinfo", "1 1 0:1 / /cg rw - cgroup2 cgroup2 rw\n"},
       {"/cg/a/b/memory.max", "max\n"},
       {"/cg/a/memory.max", "8589934592\n"},  // 8 GiB, a parent's limit
       {"/cg/memory.max", "garbage"},
   };
-  auto limit = cgroup_limit(reader_of(files));
+  auto limit = cgroup_limit(fake_reader(files));
   REQUIRE(limit.has_value());
   CHECK(limit->bytes == uint64_t{8} << 30);
   CHECK(limit->source == "the cgroup limit in /cg/a/memory.max");
   files["/cg/a/b/memory.max"] = "4294967296\n";
-  CHECK(cgroup_limit(reader_of(files))->bytes == uint64_t{4} << 30);
+  CHECK(cgroup_limit(fake_reader(files))->bytes == uint64_t{4} << 30);
   // Without mountinfo, the usual mount points are tried.
-  Files usual = {{"/proc/self/cgroup", "0::/x\n4:memory:/y\n"},
-                 {"/sys/fs/cgroup/x/memory.max", "1000\n"},
-                 {"/sys/fs/cgroup/memory/y/memory.limit_in_bytes", "999\n"}};
-  CHECK(cgroup_limit(reader_of(usual))->bytes == 999u);
+  FakeFiles usual = {{"/proc/self/cgroup", "0::/x\n4:memory:/y\n"},
+                     {"/sys/fs/cgroup/x/memory.max", "1000\n"},
+                     {"/sys/fs/cgroup/memory/y/memory.limit_in_bytes", "999\n"}};
+  CHECK(cgroup_limit(fake_reader(usual))->bytes == 999u);
   // No /proc (a chroot), no mounts, only "max": no limit from cgroups.
-  CHECK_FALSE(cgroup_limit(reader_of({})).has_value());
+  CHECK_FALSE(cgroup_limit(fake_reader({})).has_value());
   CHECK_FALSE(
-      cgroup_limit(reader_of({{"/proc/self/cgroup", "0::/\n"}, {"/proc/self/mountinfo", ""}}))
+      cgroup_limit(fake_reader({{"/proc/self/cgroup", "0::/\n"}, {"/proc/self/mountinfo", ""}}))
           .has_value());
-  CHECK_FALSE(cgroup_limit(reader_of({{"/proc/self/cgroup", "0::/\n"},
-                                      {"/sys/fs/cgroup/memory.max", "max\n"}}))
+  CHECK_FALSE(cgroup_limit(fake_reader({{"/proc/self/cgroup", "0::/\n"},
+                                        {"/sys/fs/cgroup/memory.max", "max\n"}}))
                   .has_value());
 }
 
