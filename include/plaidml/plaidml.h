@@ -199,7 +199,9 @@ enum {
    * G or T suffix in powers of 1024: "8G", "512MiB"; another value fails plaidml_context_create
    * with INVALID_ARGUMENT), else the least of the host's physical memory, the memory limit of
    * the process's cgroup (v2 memory.max or v1 memory.limit_in_bytes, at its level or above) and
-   * its RLIMIT_AS and RLIMIT_DATA. The message names the source that set the limit. INT64_MAX
+   * its RLIMIT_AS and RLIMIT_DATA; under this default, an execute or buffer of more than 1 GiB
+   * must also fit the memory the host has available at that moment (MemAvailable + SwapFree in
+   * /proc/meminfo). The message names the source that set the limit. INT64_MAX
    * turns the check off. Must be >= 0. */
   PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT = 4
 };

@@ -222,6 +222,42 @@ std::optional<HostLimit> rlimit_bound(uint64_t value, uint64_t infinity, const c
   return HostLimit{value, name};
 }
 
+std::optional<uint64_t> parse_meminfo_available(std::string_view meminfo) {
+  // A line's value in kB ("MemAvailable:    8123456 kB"), or nullopt.
+  auto field = [&meminfo](std::string_view key) -> std::optional<uint64_t> {
+    size_t at = 0;
+    while ((at = meminfo.find(key, at)) != std::string_view::npos) {
+      if (at == 0 || meminfo[at - 1] == '\n') break;
+      at += key.size();
+    }
+    if (at == std::string_view::npos) return std::nullopt;
+    size_t pos = at + key.size();
+    while (pos < meminfo.size() && meminfo[pos] == ' ') ++pos;
+    uint64_t kb = 0;
+    size_t digits = 0;
+    for (; pos < meminfo.size() && meminfo[pos] >= '0' && meminfo[pos] <= '9'; ++pos, ++digits) {
+      if (__builtin_mul_overflow(kb, 10, &kb) ||
+          __builtin_add_overflow(kb, static_cast<uint64_t>(meminfo[pos] - '0'), &kb)) {
+        return std::nullopt;
+      }
+    }
+    if (digits == 0 || meminfo.substr(pos, 3) != " kB") return std::nullopt;
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(kb, 1024, &bytes)) return std::nullopt;
+    return bytes;
+  };
+  std::optional<uint64_t> available = field("MemAvailable:");
+  if (!available) return std::nullopt;
+  uint64_t total = *available;
+  if (__builtin_add_overflow(total, field("SwapFree:").value_or(0), &total)) return UINT64_MAX;
+  return total;
+}
+
+std::optional<uint64_t> available_host_memory() {
+  std::optional<std::string> text = read_small_file("/proc/meminfo");
+  return text ? parse_meminfo_available(*text) : std::nullopt;
+}
+
 std::optional<HostLimit> physical_bound(int64_t pages, int64_t page_size) {
   uint64_t bytes = 0;
   if (pages <= 0 || page_size <= 0 ||

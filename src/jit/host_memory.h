@@ -23,6 +23,9 @@ namespace plaidml::jit {
 struct HostLimit {
   uint64_t bytes = 0;
   std::string source;
+  // Set for the default limit only (a limit of the user's own is theirs to choose): the host
+  // memory available at the moment of asking, or nullopt when it cannot say.
+  std::function<std::optional<uint64_t>()> available;
 };
 
 // The smaller of two bounds (either may be absent).
@@ -64,6 +67,12 @@ std::optional<HostLimit> cgroup_limit(const FileReader& read);
 
 // A resource limit's soft value as a bound: nullopt for `infinity` (RLIM_INFINITY) and 0.
 std::optional<HostLimit> rlimit_bound(uint64_t value, uint64_t infinity, const char* name);
+
+// What the host can still give, from /proc/meminfo's text: MemAvailable (the kernel's estimate
+// of what can be allocated without swapping, reclaimable caches included) plus SwapFree, in
+// bytes. nullopt when MemAvailable is missing or not a number (kernels before 3.14).
+std::optional<uint64_t> parse_meminfo_available(std::string_view meminfo);
+std::optional<uint64_t> available_host_memory();  // reads /proc/meminfo
 
 // Physical memory as a bound: nullopt when sysconf does not say (-1) or overflows.
 std::optional<HostLimit> physical_bound(int64_t pages, int64_t page_size);

@@ -62,6 +62,7 @@ Expected<HostLimit> resolve_memory_limit(int64_t option) {
   }
   HostLimit limit = default_host_limit();
   limit.source = "the default: " + limit.source;
+  limit.available = available_host_memory;
   return limit;
 }
 
@@ -102,12 +103,24 @@ MemoryBudget::Texts MemoryBudget::texts(uint64_t need) const {
   return t;
 }
 
+std::string MemoryBudget::unavailable(uint64_t need) const {
+  if (!host_ || !host_->available || need <= kCheckAvailableAbove) return "";
+  std::optional<uint64_t> available = host_->available();
+  if (!available || need <= *available) return "";
+  return fmt::format("the host has {} available now (MemAvailable + SwapFree in /proc/meminfo; "
+                     "{} sets a limit of your own)",
+                     format_bytes(*available), kLimitVariable);
+}
+
 Status MemoryBudget::check_run(const std::string& program_name,
                                const MemoryFigures& figures) const {
   uint64_t need = figures.peak_bytes();
-  if (bytes_ == 0 || need <= bytes_) return Status::ok();
+  bool over_limit = bytes_ != 0 && need > bytes_;  // the stable bound is named first
+  std::string short_of = over_limit ? "" : unavailable(need);
+  if (!over_limit && short_of.empty()) return Status::ok();
   std::string what = program_name.empty() ? "the program" : "'" + program_name + "'";
   Texts t = texts(need);
+  if (!short_of.empty()) t.bound = short_of;
   return make_error(StatusCode::kOutOfMemory,
                     "running {} on {} needs {} (inputs {}, outputs {}, intermediates {}, "
                     "constants {}), but {}",
@@ -117,8 +130,11 @@ Status MemoryBudget::check_run(const std::string& program_name,
 }
 
 Status MemoryBudget::check_allocation(const Shape& shape, uint64_t bytes) const {
-  if (bytes_ == 0 || bytes <= bytes_) return Status::ok();
+  bool over_limit = bytes_ != 0 && bytes > bytes_;
+  std::string short_of = over_limit ? "" : unavailable(bytes);
+  if (!over_limit && short_of.empty()) return Status::ok();
   Texts t = texts(bytes);
+  if (!short_of.empty()) t.bound = short_of;
   return make_error(StatusCode::kOutOfMemory, "a buffer of shape {} needs {}, but {}",
                     shape.to_string(), t.need, t.bound);
 }

@@ -56,6 +56,13 @@ class MemoryBudget {
     std::string need, bound;
   };
   Texts texts(uint64_t need) const;
+  // Under the default limit, a need above kCheckAvailableAbove is also checked against what the
+  // host has available now (physical memory is the default's bound, but other processes may
+  // hold most of it, and then the OOM killer, not a status, would answer): the message's bound
+  // when it is short, else "". Reading /proc/meminfo costs microseconds, nothing next to
+  // touching a gigabyte, and nothing at all for the small runs that are most runs.
+  std::string unavailable(uint64_t need) const;
+  static constexpr uint64_t kCheckAvailableAbove = uint64_t{1} << 30;
 
   std::string device_id_;
   const HostLimit* host_ = nullptr;  // set for host-memory devices

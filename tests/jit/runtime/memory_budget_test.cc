@@ -144,7 +144,7 @@ TEST_CASE("host memory: the limit files run from the process's cgroup up to the 
                                  "/sys/fs/cgroup/memory/memory.limit_in_bytes"});
 }
 
-TEST_CASE("host memory: the least cgroup limit of every level binds; the rest is skipped") {
+TEST_CASE("host memory: the least cgroup limit of every level binds, the rest is skipped") {
   FakeFiles files = {
       {"/proc/self/cgroup", "0::/a/b\n"},
       {"/proc/self/mountinfo", "1 1 0:1 / /cg rw - cgroup2 cgroup2 rw\n"},
@@ -285,6 +285,54 @@ TEST_CASE("memory budget: host-memory devices take the context's limit, others t
   m.outputs_bytes = UINT64_MAX;
   CHECK(unbounded.bytes() == 0);
   CHECK(unbounded.check_run("f", m).is_ok());
+}
+
+TEST_CASE("host memory: /proc/meminfo's MemAvailable plus SwapFree") {
+  const char* meminfo =
+      "MemTotal:       24000000 kB\nMemFree:         1000000 kB\n"
+      "MemAvailable:    2000000 kB\nSwapTotal:       1000000 kB\nSwapFree:          500000 kB\n";
+  CHECK(parse_meminfo_available(meminfo) == uint64_t{2500000} * 1024);
+  CHECK(parse_meminfo_available("MemAvailable: 4 kB\n") == 4096u);  // no swap line
+  CHECK_FALSE(parse_meminfo_available("MemTotal: 4 kB\n").has_value());  // a kernel before 3.14
+  CHECK_FALSE(parse_meminfo_available("XMemAvailable: 4 kB\n").has_value());
+  CHECK_FALSE(parse_meminfo_available("MemAvailable: lots\n").has_value());
+  CHECK_FALSE(parse_meminfo_available("MemAvailable: 4 MB\n").has_value());
+  CHECK_FALSE(parse_meminfo_available("MemAvailable: 99999999999999999999 kB\n").has_value());
+  CHECK_FALSE(parse_meminfo_available("").has_value());
+  CHECK(available_host_memory().value_or(0) > 0);  // this machine's /proc says something
+}
+
+TEST_CASE("memory budget: under the default limit, a large run must fit what is available") {
+  HostLimit host{uint64_t{64} << 30, "the default: physical memory"};
+  host.available = [] { return std::optional<uint64_t>(uint64_t{2} << 30); };
+  devices::DeviceInfo cpu;
+  cpu.unified_memory = true;
+  MemoryBudget budget("cpu:0", cpu, host);
+  MemoryFigures m;
+  m.outputs_bytes = uint64_t{3} << 30;
+  expect_budget_status(budget.check_run("f", m), StatusCode::kOutOfMemory,
+                       "running 'f' on cpu:0 needs 3.0 GiB (inputs 0 B, outputs 3.0 GiB, "
+                       "intermediates 0 B, constants 0 B), but the host has 2.0 GiB available "
+                       "now (MemAvailable + SwapFree in /proc/meminfo; PLAIDML_MEMORY_LIMIT sets "
+                       "a limit of your own)");
+  expect_budget_status(budget.check_allocation(Shape(DType::U8, {int64_t{3} << 30}),
+                                               uint64_t{3} << 30),
+                       StatusCode::kOutOfMemory,
+                       "a buffer of shape u8[3221225472] needs 3.0 GiB, but the host has 2.0 GiB "
+                       "available now (MemAvailable + SwapFree in /proc/meminfo; "
+                       "PLAIDML_MEMORY_LIMIT sets a limit of your own)");
+  // Up to 1 GiB nothing is read (most runs), and what is available is not asked.
+  host.available = []() -> std::optional<uint64_t> { FAIL("asked"); return 0; };
+  MemoryBudget small("cpu:0", cpu, host);
+  m.outputs_bytes = uint64_t{1} << 30;
+  CHECK(small.check_run("f", m).is_ok());
+  // A limit of the user's own has no `available`: it is theirs to choose.
+  HostLimit own{uint64_t{64} << 30, "PLAIDML_MEMORY_LIMIT"};
+  m.outputs_bytes = uint64_t{3} << 30;
+  CHECK(MemoryBudget("cpu:0", cpu, own).check_run("f", m).is_ok());
+  // When /proc cannot say, only the limit counts.
+  host.available = [] { return std::optional<uint64_t>(); };
+  CHECK(MemoryBudget("cpu:0", cpu, host).check_run("f", m).is_ok());
 }
 
 TEST_CASE("memory figures saturate instead of wrapping") {
