@@ -281,7 +281,8 @@ TEST_CASE("memory budget: host-memory devices take the context's limit, others t
                        "memory limit is 67108864 bytes (PLAIDML_CONTEXT_OPTION_MEMORY_LIMIT)");
   CHECK(on_cpu.check_allocation(shape, 64u << 20).is_ok());
   // No limit at all (nothing said how much memory there is): everything passes.
-  MemoryBudget unbounded("cpu:0", cpu, HostLimit{});
+  HostLimit none;  // borrowed by the budget, so it must outlive it
+  MemoryBudget unbounded("cpu:0", cpu, none);
   m.outputs_bytes = UINT64_MAX;
   CHECK(unbounded.bytes() == 0);
   CHECK(unbounded.check_run("f", m).is_ok());
