@@ -177,8 +177,16 @@ plaidml_plugin_status flush(VkDeviceState* device) {
     return fail_vk("vkQueueSubmit", r, device->record->name);
   }
   plaidml_plugin_status s = wait_for_submit(device, commands);
-  // A submit that may still run keeps its command buffer and descriptor sets.
-  if (!device->submit_pending) reset_batch(device);
+  if (!device->submit_pending) {
+    reset_batch(device);
+    return s;
+  }
+  // A submit that may still run keeps its command buffer and descriptor sets. The buffer is
+  // pending, no longer recording: the flushes of unload, free_buffer and close that follow
+  // must not end and submit it again (the validation layer reports that as a command buffer
+  // and a fence still in use; a driver may crash on it).
+  b.recording = false;
+  b.recorded = 0;
   return s;
 }
 

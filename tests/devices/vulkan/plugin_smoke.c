@@ -87,6 +87,7 @@ static void release_at_exit(void) {
 static void release(const plaidml_plugin* p, plaidml_plugin_device dev,
                     plaidml_plugin_buffer* bufs) {
   int i;
+  uint32_t count = 0;
   if (release_at_exit_mode) {
     release_at_exit(); /* the previous device, if any */
     held_plugin = p;
@@ -96,6 +97,9 @@ static void release(const plaidml_plugin* p, plaidml_plugin_device dev,
   }
   for (i = 0; i < 3; ++i) p->free_buffer(dev, bufs[i]);
   p->close_device(dev);
+  /* What the validation layer reported while closing (a Vulkan object left alive at
+     vkDestroyDevice) fails the next call. */
+  check(p->device_count(&count) == PLAIDML_PLUGIN_OK, "closing left no validation error", p);
 }
 
 static void run_on_device(const plaidml_plugin* p, uint32_t index) {

@@ -161,5 +161,5 @@ TEST_CASE("vulkan plugin: bad options are rejected, unknown keys ignored") {
   CHECK(last_error(p) == "fence_timeout_ms must be a positive integer, got 'soon'");
   plaidml_plugin_option unknown = {"num_threads", "4"};
   REQUIRE(p->open_device(0, &unknown, 1, &dev) == PLAIDML_PLUGIN_OK);
-  p->close_device(dev);
+  close_checked(p, dev);
 }
