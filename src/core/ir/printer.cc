@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -81,6 +82,9 @@ std::string_view agg_symbol(AggOp agg) {
 }
 
 std::string float_text(double v) {
+  // NaN has no number that reads back as it: the parser reads `nan` as the NaN literal. Its
+  // sign is not kept (no Tile op tells NaNs apart).
+  if (std::isnan(v)) return "nan";
   std::string s = fmt::format("{}", v);
   if (s == "inf") return "1e999";
   if (s == "-inf") return "-1e999";

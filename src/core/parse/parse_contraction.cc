@@ -1,6 +1,8 @@
 // Contraction statements (docs/tile.md section 2):
 //   O[p... : S...] = AGG(A[q...] COMB B[q...] [? C[q...]]) [, poly < N]... [default D]
 //   [no_defract];
+#include <limits>
+
 #include "core/ir/printer.h"
 #include "core/parse/parser.h"
 
@@ -138,6 +140,10 @@ Status Parser::parse_contraction_tail(ir::Contraction* c) {
       advance();
       PLAIDML_ASSIGN(ir::ValueId v, parse_number(num, negative));
       c->default_value = v;
+    } else if (is_nan_literal(t)) {
+      advance();
+      double nan = std::numeric_limits<double>::quiet_NaN();
+      c->default_value = builder_.add_float_literal(nan, loc(t));
     } else if (t.kind == TokenKind::kIdent) {
       advance();
       PLAIDML_ASSIGN(ir::ValueId v, builder_.lookup(t.text, loc(t)));

@@ -218,6 +218,9 @@ Expected<ir::ValueId> Parser::parse_primary() {
   }
   if (t.kind != TokenKind::kIdent) return error(t, "expected an expression, found {}", describe(t));
   advance();
+  if (is_nan_literal(t) && peek().kind != TokenKind::kLParen) {
+    return builder_.add_float_literal(std::numeric_limits<double>::quiet_NaN(), loc(t));
+  }
   if (t.text == "constant" && !t.quoted && peek().kind == TokenKind::kLParen) {
     return parse_constant(t);
   }

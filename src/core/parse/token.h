@@ -56,6 +56,12 @@ struct Token {
                         // index variable or a keyword; text is the name without them
 };
 
+// `nan` where a value may stand: the float literal NaN, which no number spells (the printer
+// writes a NaN literal so; a quoted `nan` is a name).
+inline bool is_nan_literal(const Token& token) {
+  return token.kind == TokenKind::kIdent && !token.quoted && token.text == "nan";
+}
+
 // "'C'" for a token, "end of input" at the end: how error messages name what they found.
 std::string describe(const Token& token);
 

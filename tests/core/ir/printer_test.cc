@@ -172,6 +172,54 @@ TEST_CASE("built by calls: infinities, literal contraction inputs, unnamed dims,
   CHECK(again->nodes[mx->operands[1]].literal_float > 0);
 }
 
+// Found by fuzz_builder_calls (fuzz/regressions/builder_calls/nan_literal): a NaN float literal
+// printed as `nan`, which the parser read as an index variable, so the text did not parse back.
+TEST_CASE("built by calls: a NaN literal prints as nan, which parses back to NaN") {
+  ProgramBuilder b;
+  ValueId x = *b.add_input("X", std::vector<std::string>{"N"}, DType::F32, SourceLoc{});
+  ValueId nan = b.add_float_literal(-std::numeric_limits<double>::quiet_NaN(), SourceLoc{});
+  ValueId sum = *b.add_elementwise(OpKind::Add, {x, nan}, {}, SourceLoc{});
+  Contraction c;
+  c.agg = AggOp::kMax;
+  c.out_indices = {IntExpr::index("i")};
+  c.out_sizes = {IntExpr::dim("N")};
+  c.inputs = {{x, {IntExpr::index("i")}, {}}};
+  c.default_value = b.add_float_literal(std::numeric_limits<double>::quiet_NaN(), SourceLoc{});
+  ValueId m = *b.add_contraction(c, SourceLoc{});
+  REQUIRE(b.assign("S", sum, SourceLoc{}).is_ok());
+  REQUIRE(b.assign("M", m, SourceLoc{}).is_ok());
+  REQUIRE(b.add_output("S", SourceLoc{}).is_ok());
+  REQUIRE(b.add_output("M", SourceLoc{}).is_ok());
+  auto p = b.finish();
+  REQUIRE(p.has_value());
+  std::string text = print_tile(**p);
+  CHECK(text ==
+        "function (X: f32[N]) -> (S, M) {\n"
+        "  S = X + nan;\n"
+        "  M[i : N] = >(X[i]) default nan;\n"
+        "}\n");
+  auto again = parse_ok(text);
+  CHECK(print_tile(*again) == text);
+  const Node& add = again->nodes[again->outputs[0].second];
+  REQUIRE(add.operands.size() == 2);
+  CHECK(std::isnan(again->nodes[add.operands[1]].literal_float));
+  const auto& def = again->nodes[again->outputs[1].second].contraction.default_value;
+  REQUIRE(def.has_value());
+  CHECK(std::isnan(again->nodes[*def].literal_float));
+}
+
+TEST_CASE("nan: the literal where a value stands; a quoted `nan` is a name; nan() a function") {
+  auto p = parse_ok("function (`nan`[N]) -> (R) { R = `nan` * 2; }");
+  CHECK(p->nodes[p->inputs[0]].name == "nan");
+  auto call = parse::parse_tile("function (X[N]) -> (R) { R = nan(X); }");
+  REQUIRE_FALSE(call.has_value());
+  CHECK(call.status().message() == "1:30: unknown function 'nan'");
+  auto index = parse::parse_tile("function (X[N]) -> (R) { R = X + nax; }");
+  REQUIRE_FALSE(index.has_value());
+  CHECK(index.status().message() ==
+        "1:34: index variable 'nax' can only be used inside a contraction");
+}
+
 TEST_CASE("print_int_expr keeps the tree: parentheses only where needed") {
   auto i = IntExpr::index("i");
   auto j = IntExpr::index("j");
