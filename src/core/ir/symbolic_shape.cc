@@ -172,10 +172,18 @@ Expected<SymbolicDims> structural_dims(const Node& n,
 
 }  // namespace
 
+namespace {
+
+// |v| < 2^31, so that folding cannot overflow; not std::abs, which is undefined for INT64_MIN
+// (a literal a caller may pass: plaidml_expr_int takes any int64).
+bool fits_31_bits(int64_t v) { return v > -(int64_t{1} << 31) && v < (int64_t{1} << 31); }
+
+}  // namespace
+
 IntExprPtr exact_binary(IntOp op, IntExprPtr a, IntExprPtr b, SourceLoc loc) {
   auto x = size_expr::literal_value(*a);
   auto y = b ? size_expr::literal_value(*b) : std::optional<int64_t>(0);
-  bool foldable = x && y && std::abs(*x) < (int64_t{1} << 31) && std::abs(*y) < (int64_t{1} << 31);
+  bool foldable = x && y && fits_31_bits(*x) && fits_31_bits(*y);
   if (foldable) {
     switch (op) {
       case IntOp::kAdd: return IntExpr::literal(*x + *y, loc);

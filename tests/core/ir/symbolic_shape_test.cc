@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include "core/eval/interpreter.h"
 #include "core/ir/bind.h"
 #include "core/ir/builder.h"
@@ -42,6 +44,20 @@ TEST_CASE("size expressions fold literals and simplify identities") {
   CHECK(print_int_expr(*se::broadcast(se::lit(1), n)) == "N");
   CHECK(print_int_expr(*se::broadcast(n, IntExpr::dim("N"))) == "N");
   CHECK(print_int_expr(*se::broadcast(n, IntExpr::dim("M"))) == "max(N, M) * min(1, min(N, M))");
+}
+
+// Found by fuzz_builder_calls (fuzz/regressions/builder_calls/neg_int64_min): folding asked
+// std::abs(INT64_MIN), which is undefined (UBSan stopped plaidml_expr_neg of that literal).
+TEST_CASE("exact_binary leaves literals of 2^31 or more unfolded, INT64_MIN included") {
+  const int64_t min = std::numeric_limits<int64_t>::min();
+  CHECK(print_int_expr(*exact_binary(IntOp::kNeg, IntExpr::literal(min), nullptr, {})) ==
+        "-(-9223372036854775808)");
+  CHECK(print_int_expr(*exact_binary(IntOp::kAdd, IntExpr::literal(1), IntExpr::literal(min),
+                                     {})) == "1 + -9223372036854775808");
+  CHECK(print_int_expr(*exact_binary(IntOp::kMul, IntExpr::literal(int64_t{1} << 31),
+                                     IntExpr::literal(2), {})) == "2147483648 * 2");
+  CHECK(print_int_expr(*exact_binary(IntOp::kNeg, IntExpr::literal((int64_t{1} << 31) - 1),
+                                     nullptr, {})) == "-2147483647");
 }
 
 TEST_CASE("dims_of: inputs, contractions, broadcasting and structural ops") {
