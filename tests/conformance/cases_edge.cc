@@ -63,7 +63,11 @@ std::vector<Case> identity_family() {
       {"identity_max_f32", ">", DType::F32}, {"identity_min_f32", "<", DType::F32},
       {"identity_max_i8", ">", DType::I8},   {"identity_min_u8", "<", DType::U8},
       {"identity_min_i64", "<", DType::I64}, {"identity_prod_i32", "*", DType::I32},
-      {"identity_max_f16", ">", DType::F16}};
+      {"identity_max_f16", ">", DType::F16},
+      // f16/bf16 sums and products accumulate in f32; the elements no point reaches must still
+      // be written in the output's dtype (the CPU's init kernel stored f32 there and failed to
+      // compile: found by fuzz_differential, fuzz/regressions/differential/f16_sum_init).
+      {"identity_sum_f16", "+", DType::F16}, {"identity_prod_bf16", "*", DType::BF16}};
   for (const Id& id : ids) {
     Case c{id.name,
            std::string("function (X[N]) -> (O) { O[i : N + 4] = ") + id.agg + "(X[i - 2]); }",
@@ -142,6 +146,10 @@ std::vector<Case> range_family() {
                 "function (X[N]) -> (O) { O[i : N] = +(X[i + N]); }", vec_shapes()});
   cs.push_back({"range_empty_before_the_start",
                 "function (X[N]) -> (O) { O[i : N] = >(X[i - N]); }", vec_shapes()});
+  Case empty_f16{"range_empty_sum_f16_default",
+                 "function (X[N]) -> (O) { O[i : N] = +(X[i + N]) default 2.5; }", vec_shapes()};
+  empty_f16.dtypes = {DType::F16};
+  cs.push_back(empty_f16);
   return cs;
 }
 

@@ -403,10 +403,14 @@ StmtPtr ContractionLowering::row_loop(std::vector<StmtPtr> body) const {
   return s;
 }
 
+// The identity or default into `slot`: the f32 accumulation buffer of an f16/bf16 sum or
+// product, or the output itself (rounded to its dtype: an f16 sum whose loops leave elements
+// unreached, or that reaches none, initialises its output here).
 void ContractionLowering::emit_init(int slot) {
   StmtPtr body = cx_.nest(dims_, "i", [&](const std::vector<ExprPtr>& coords) {
+    ExprPtr value = loop::cast(cx_.slot_dtype(slot), init_value(coords));
     return std::vector<StmtPtr>{
-        loop::store(slot, LowerContext::linear_index(dims_, coords), init_value(coords))};
+        loop::store(slot, LowerContext::linear_index(dims_, coords), std::move(value))};
   });
   cx_.add_kernel(v_, "_init", std::move(body), static_cast<double>(bn_.shape.elements()));
 }
