@@ -532,6 +532,14 @@ class BadInput(unittest.TestCase):
         self.import_error(shadow, plaidml.InvalidArgumentError,
                           "makes 'X', a name that is already defined")
 
+    def test_declared_output_dtype_that_the_graph_does_not_compute(self):
+        # Found by fuzz_onnx_import (fuzz/regressions/onnx_import/declared_output_dtype): this
+        # was INTERNAL, "please report", though the model is what is wrong.
+        m = model([helper.make_node("Relu", ["X"], ["Y"], name="r")],
+                  [vinfo("X", [2])], [vinfo("Y", [2], TensorProto.INT8)])
+        self.import_error(m, plaidml.InvalidArgumentError,
+                          "output 'Y' is declared i8, but the graph computes it as f32")
+
     def test_initializer_sizes(self):
         m = add_relu()
         m.graph.initializer[0].raw_data = m.graph.initializer[0].raw_data[:20]
