@@ -6,6 +6,10 @@
   python3 fuzz/make_seeds.py cache BUILD_DIR      # real cache entries, made by the plaidml tool
 
 Each writes files named by a hash of their content, so running it again adds nothing twice.
+The seeds of builder_calls and differential, whose inputs are choices and not text, are what a
+campaign kept, reduced (docs/fuzzing.md):
+
+  build-fuzz/fuzz/fuzz_differential -set_cover_merge=1 fuzz/corpus/differential CAMPAIGN_CORPUS
 """
 import glob
 import hashlib
@@ -61,20 +65,21 @@ def seed_tile():
     print(f"tile_text: {count} programs")
 
 
-# Run by the onnx venv's python: one small model per ONNX node test case of each op type, the
-# backend suite's small model files, and tests/data/onnx.
+# Run by the onnx venv's python: the first two node test cases of each op type (small
+# models), the backend suite's small model files, and tests/data/onnx.
 ONNX_SCRIPT = r"""
 import glob, os, sys
 import onnx
 from onnx.backend.test.case.node import collect_testcases
 out, limit = sys.argv[1], int(sys.argv[2])
-seen = set()
+seen = {}
 for case in collect_testcases():
-    op = case.name.split("_")[1] if "_" in case.name else case.name
+    nodes = case.model.graph.node
+    op = nodes[0].op_type if nodes else case.name
     data = case.model.SerializeToString()
-    if op in seen or len(data) > limit:
+    if seen.get(op, 0) >= 2 or len(data) > limit:
         continue
-    seen.add(op)
+    seen[op] = seen.get(op, 0) + 1
     open(os.path.join(out, case.name + ".onnx"), "wb").write(data)
 data_dir = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data")
 for path in glob.glob(os.path.join(data_dir, "*", "*", "model.onnx")):
@@ -104,6 +109,16 @@ CACHE_PROGRAMS = [
 ]
 
 
+# The payload of a whole kernel or plan entry (jit/cache/disk_cache.h's layout) and the
+# decoder mode of fuzz/cache_entry.cc that reads it: 1 an artifact, 2 a plan record.
+def entry_payload(entry):
+    key_size = int.from_bytes(entry[48:56], "little")
+    payload_size = int.from_bytes(entry[56:64], "little")
+    key = entry[72:72 + key_size]
+    mode = b"\x02" if key.startswith(b"plaidml plan\n") else b"\x01"
+    return mode, entry[72 + key_size:72 + key_size + payload_size]
+
+
 def seed_cache(build):
     tool = os.path.join(build, "tools", "plaidml")
     count = 0
@@ -114,12 +129,22 @@ def seed_cache(build):
             open(path, "w").write(tile)
             args = [tool, "run", path] + [a for s in shapes for a in ("--input", s)]
             subprocess.run(args, check=True, env=env, stdout=subprocess.DEVNULL)
+        # An imported model is kept in the cache's programs/ folder as a program file.
+        model = os.path.join(ROOT, "tests", "data", "onnx", "add_relu.onnx")
+        subprocess.run([tool, "run", model, "--input", "input.1=random:f32:2x3"], check=True,
+                       env=env, stdout=subprocess.DEVNULL)
         for path in glob.glob(os.path.join(tmp, "cache", "**", "*"), recursive=True):
-            if os.path.isfile(path) and os.path.getsize(path) <= 65536:
-                data = open(path, "rb").read()
+            if not os.path.isfile(path) or os.path.getsize(path) > 65536:
+                continue
+            data = open(path, "rb").read()
+            if os.sep + "programs" + os.sep in path:
+                write_seed("cache_entry", data, prefix=b"\x03")  # a program file
+            else:
                 write_seed("cache_entry", data, prefix=b"\x00")  # a whole entry
-                count += 1
-    print(f"cache_entry: {count} entries")
+                mode, payload = entry_payload(data)
+                write_seed("cache_entry", payload, prefix=mode)
+            count += 1
+    print(f"cache_entry: {count} files")
 
 
 if __name__ == "__main__":

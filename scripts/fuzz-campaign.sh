@@ -4,7 +4,7 @@
 # findings. Exits 1 when a target found something (or failed to run), else 0.
 #
 #   scripts/fuzz-campaign.sh [options] [TARGET...]     (default: every fuzz_* of the build)
-#     --build DIR      the build tree with the targets (default build-asan: a tree configured
+#     --build DIR      the build tree with the targets (default build-fuzz: a tree configured
 #                      with -DPLAIDML_FUZZ=ON, docs/fuzzing.md says how)
 #     --seconds N      fuzzing time per target (default 3600)
 #     --workers N      processes per target (default 1); over 1, libFuzzer's -jobs/-workers
@@ -19,10 +19,10 @@
 #
 # Every input of fuzz/regressions/TARGET is run before fuzzing starts: a finding fixed once
 # fails the campaign if it comes back. A finding is saved as DIR/artifacts/TARGET/crash-<sha1>
-# (or leak-, timeout-, oom-); reproduce it with `build-asan/fuzz/fuzz_TARGET FILE`.
+# (or leak-, timeout-, oom-); reproduce it with `build-fuzz/fuzz/fuzz_TARGET FILE`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$root/build-asan seconds=3600 workers=1 out=${XDG_CACHE_HOME:-$HOME/.cache}/plaidml-fuzz
+build=$root/build-fuzz seconds=3600 workers=1 out=${XDG_CACHE_HOME:-$HOME/.cache}/plaidml-fuzz
 fresh=0 keep_going=0 targets=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -46,6 +46,7 @@ if [ ${#targets[@]} -eq 0 ]; then
   exit 2
 fi
 if [ "$fresh" = 1 ]; then rm -rf "$out"; fi
+mkdir -p "$out" && out=$(cd "$out" && pwd)  # absolute: each target runs in its log folder
 
 # What each target needs besides the defaults. Tile text is capped at 4 KB: deeper nesting
 # and longer expressions are the recursion work of issue 18, not news from a fuzzer. The
