@@ -4,11 +4,13 @@
 #      packaging: export list, SONAME, install + pkg-config + CMake package consumers);
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, built with clang-19
 #      (GCC's UBSan instrumentation compiles about 4 times slower; and two compilers check the
-#      code's portability).
+#      code's portability);
+#   3. the libFuzzer targets of fuzz/ (docs/fuzzing.md), built in the sanitizer tree: each
+#      replays its seeds and regression inputs, then fuzzes for 15 s; a finding fails the run.
 # Both are unity builds (CMAKE_UNITY_BUILD), through ccache when it is installed. Each phase
 # prints its time, and a table of all of them closes the run. docs/ci.md has the budget and
 # the measurements behind these choices.
-# Set PLAIDML_SKIP_SANITIZE=1 to skip step 2 while iterating.
+# Set PLAIDML_SKIP_SANITIZE=1 to skip steps 2 and 3, PLAIDML_SKIP_FUZZ=1 step 3, while iterating.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
@@ -87,10 +89,13 @@ phase "release tests" bash -c "cd '$src/build' && ctest --output-on-failure -j$j
 
 if [ "${PLAIDML_SKIP_SANITIZE:-0}" != 1 ]; then
   asan=$src/build-asan
-  # The ONNX importer is left out here: its tests run in Python, which cannot load the
-  # ASan-instrumented libraries (tests/onnx), so building it would cost minutes for no test.
+  # The fuzz targets (docs/fuzzing.md) live here, with the libraries' coverage limited to edge
+  # counters, which left the sanitizer tests as fast as without. The ONNX importer is built for
+  # its target (and its C and CLI tests run under ASan; its Python tests cannot load ASan
+  # libraries, tests/onnx).
   phase "sanitizer configure" configure "$asan" -DPLAIDML_SANITIZE=ON \
-    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 -DPLAIDML_BUILD_ONNX=OFF
+    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DPLAIDML_BUILD_ONNX=ON -DPLAIDML_FUZZ=ON -DPLAIDML_FUZZ_COVERAGE=edges
   phase "sanitizer build" cmake --build "$asan" -j"$jobs"
   # LLVM's JIT-ed code is not instrumented; leak checks stay on for our own allocations in both
   # passes. The tests that drive lavapipe (names with vulkan, lavapipe or spirv) run in a second
@@ -107,9 +112,14 @@ if [ "${PLAIDML_SKIP_SANITIZE:-0}" != 1 ]; then
   phase "sanitizer tests" bash -c "cd '$asan' &&
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:$asan_common LSAN_OPTIONS=$lsan_suppressions \
     VK_DRIVER_FILES=/nonexistent/no_vulkan_driver.json \
-    ctest --output-on-failure -j$jobs -LE no-sanitize -E '$vulkan_tests'"
+    ctest --output-on-failure -j$jobs -LE 'no-sanitize|fuzz' -E '$vulkan_tests'"
   phase "sanitizer lavapipe" bash -c "cd '$asan' &&
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:$asan_common LSAN_OPTIONS=$lsan_suppressions \
     ctest --output-on-failure -j$jobs -LE no-sanitize -R '$vulkan_tests'"
+  # The fuzz phase replays the seeds and regression inputs itself (hence -LE fuzz above).
+  if [ "${PLAIDML_SKIP_FUZZ:-0}" != 1 ]; then
+    phase "fuzz" bash "$root/scripts/fuzz-campaign.sh" --build "$asan" --out "$asan/fuzz-ci" \
+      --fresh --seconds 15
+  fi
 fi
 echo "all tests passed"
