@@ -95,6 +95,14 @@ class Generator {
     return options[b_.ConsumeIntegralInRange<size_t>(0, options.size() - 1)];
   }
   bool chance(int percent) { return b_.ConsumeIntegralInRange(0, 99) < percent; }
+  // A dim some input declares (binding refuses others), or `otherwise` when none does.
+  std::string dim_or(const char* otherwise) {
+    std::vector<std::string> dims;
+    for (int d = 0; d < 3; ++d) {
+      if (declared_[d]) dims.push_back(std::string(1, "NMK"[d]));
+    }
+    return dims.empty() ? otherwise : pick(dims);
+  }
   const GenTensor& any_tensor() { return pick(tensors_); }
 
   void declare_input(int index) {
@@ -106,6 +114,7 @@ class Generator {
       GenDim dim =
           which == 3 ? GenDim{"1", 1} : GenDim{std::string(1, "NMK"[which]), sizes_[which]};
       names.push_back(dim.expr);
+      if (which < 3) declared_[which] = true;
       t.dims.push_back(dim);
     }
     DType dtype = pick(kDTypes);
@@ -206,7 +215,7 @@ class Generator {
     }
     if (form < 88) return fmt::format("2 * {}{}", v, offset);
     if (form < 94) return fmt::format("({}{}) / 2", v, offset);
-    if (form < 97) return fmt::format("{} + {} - 2", v, chance(50) ? "N" : "M");
+    if (form < 97) return fmt::format("{} + {} - 2", v, dim_or("1"));
     return std::to_string(b_.ConsumeIntegralInRange(0, 2));
   }
 
@@ -252,11 +261,12 @@ class Generator {
       sizes.push_back(dim.expr);
       result.dims.push_back(dim);
     }
-    std::string text = fmt::format("{}[{} : {}] = {}({})", result.name, fmt::join(indices, ", "),
-                                   fmt::join(sizes, ", "), agg, body);
+    std::string text =
+        indices.empty() ? fmt::format("{}[] = {}({})", result.name, agg, body)
+                        : fmt::format("{}[{} : {}] = {}({})", result.name, fmt::join(indices, ", "),
+                                      fmt::join(sizes, ", "), agg, body);
     if (!used.empty() && chance(25)) {
-      text += fmt::format(", {} + {} < {}", pick(used), pick(used),
-                          pick(std::vector<std::string>{"N", "M", "2", "3"}));
+      text += fmt::format(", {} + {} < {}", pick(used), pick(used), chance(50) ? dim_or("2") : "3");
     }
     if (chance(10)) text += " default " + (chance(70) ? pick(kLiterals) : any_tensor().name);
     return text + ";";
@@ -274,7 +284,8 @@ class Generator {
   FuzzedDataProvider& b_;
   bool specials_ = false;
   int64_t sizes_[3] = {1, 1, 1};
-  std::vector<GenTensor> tensors_;  // inputs, then statement results
+  bool declared_[3] = {false, false, false};  // whether an input declares N, M, K
+  std::vector<GenTensor> tensors_;            // inputs, then statement results
   std::vector<std::string> decls_, statements_;
   std::vector<HostTensor> inputs_;
 };
