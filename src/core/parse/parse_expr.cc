@@ -80,21 +80,31 @@ Expected<ir::IntExprPtr> Parser::parse_int_unary(IntContext ctx) {
   DepthGuard guard{&depth_};
   PLAIDML_TRY(enter(peek()));
   const Token& op = advance();
+  // `-3` is one literal, as in elementwise code: the printer writes a negative literal so, and
+  // -9223372036854775808 exists only as one (its digits alone are out of range).
+  if (peek().kind == TokenKind::kInt) return parse_int_literal(advance(), &op);
   PLAIDML_ASSIGN(ir::IntExprPtr arg, parse_int_unary(ctx));
   ir::IntExprPtr e = ir::IntExpr::neg(arg, loc(op));
   PLAIDML_TRY(check_int_depth(*e, op, ctx));
   return e;
 }
 
+// The integer token t, negated when `minus` (the `-` before it, where the literal starts) is set.
+Expected<ir::IntExprPtr> Parser::parse_int_literal(const Token& t, const Token* minus) {
+  const Token& start = minus ? *minus : t;
+  uint64_t u = 0;
+  auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), u);
+  uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) + (minus ? 1 : 0);
+  if (ec != std::errc() || u > limit) {
+    return error(start, "integer '{}{}' is out of range for 64 bits", minus ? "-" : "", t.text);
+  }
+  return ir::IntExpr::literal(minus ? static_cast<int64_t>(0 - u) : static_cast<int64_t>(u),
+                              loc(start));
+}
+
 Expected<ir::IntExprPtr> Parser::parse_int_primary(IntContext ctx) {
   const Token& t = peek();
-  if (t.kind == TokenKind::kInt) {
-    advance();
-    int64_t v = 0;
-    auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
-    if (ec != std::errc()) return error(t, "integer '{}' is out of range", t.text);
-    return ir::IntExpr::literal(v, loc(t));
-  }
+  if (t.kind == TokenKind::kInt) return parse_int_literal(advance(), nullptr);
   if (t.kind == TokenKind::kIdent) {
     advance();
     return parse_int_name(t, ctx);

@@ -62,6 +62,7 @@ class Parser {
   Expected<ir::IntExprPtr> parse_int_term(IntContext ctx);
   Expected<ir::IntExprPtr> parse_int_unary(IntContext ctx);
   Expected<ir::IntExprPtr> parse_int_primary(IntContext ctx);
+  Expected<ir::IntExprPtr> parse_int_literal(const Token& t, const Token* minus);
   Expected<ir::IntExprPtr> parse_int_name(const Token& t, IntContext ctx);
 
   // parse_expr.cc: elementwise expressions, C precedence, `?:` lowest.

@@ -220,6 +220,30 @@ TEST_CASE("nan: the literal where a value stands; a quoted `nan` is a name; nan(
         "1:34: index variable 'nax' can only be used inside a contraction");
 }
 
+// Found by fuzz_builder_calls (fuzz/regressions/builder_calls/int64_min_index): a size or
+// index literal of INT64_MIN printed as -9223372036854775808, which the parser read as a minus
+// before 9223372036854775808, out of range: the text did not parse back.
+TEST_CASE("index and size literals down to INT64_MIN print and parse back as literals") {
+  std::string text = round_trip(
+      "function (A[N]) -> (O) { O[i : 2 - -3] = +(A[i + -9223372036854775808 * 0 - -2]); }");
+  CHECK(text ==
+        "function (A[N]) -> (O) {\n"
+        "  O[i : 2 - -3] = +(A[i + -9223372036854775808 * 0 - -2]);\n"
+        "}\n");
+  auto p = parse_ok(text);
+  const Contraction& c = p->nodes[p->outputs[0].second].contraction;
+  const IntExpr& size = *c.out_sizes[0];
+  REQUIRE(size.op == IntOp::kSub);
+  CHECK(size.args[1]->op == IntOp::kLiteral);
+  CHECK(size.args[1]->value == -3);
+  const IntExpr& access = *c.inputs[0].indices[0];  // (i + MIN * 0) - -2
+  REQUIRE(access.op == IntOp::kSub);
+  const IntExpr& product = *access.args[0]->args[1];
+  REQUIRE(product.op == IntOp::kMul);
+  CHECK(product.args[0]->op == IntOp::kLiteral);
+  CHECK(product.args[0]->value == std::numeric_limits<int64_t>::min());
+}
+
 TEST_CASE("print_int_expr keeps the tree: parentheses only where needed") {
   auto i = IntExpr::index("i");
   auto j = IntExpr::index("j");

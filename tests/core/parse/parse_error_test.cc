@@ -113,6 +113,10 @@ TEST_CASE("elementwise expression errors") {
               "1:27: index variable 'i' can only be used inside a contraction");
   check_error("function (A) -> (R) { R = A + 9223372036854775808; }", kParse,
               "1:31: integer '9223372036854775808' is out of range for 64 bits");
+  check_error("function (A[N]) -> (R) { R[i : N] = +(A[i - -9223372036854775809]); }", kParse,
+              "1:45: integer '-9223372036854775809' is out of range for 64 bits");
+  check_error("function (A[N]) -> (R) { R[i : 9223372036854775808] = +(A[i]); }", kParse,
+              "1:32: integer '9223372036854775808' is out of range for 64 bits");
   check_error("function (A) -> (R) { R = exp(A, A); }", kInvalid,
               "1:27: 'exp' takes 1 tensor argument, got 2");
   check_error("function (A) -> (R) { R = pow(A); }", kInvalid,

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <climits>
+#include <limits>
 #include <set>
 
 #include "core/ir/printer.h"
@@ -156,8 +157,31 @@ TEST_CASE("output sizes: + - * / max min and parentheses, C precedence") {
   CHECK(c.out_sizes[1]->op == IntOp::kMul);
   CHECK(c.out_sizes[1]->args[0]->op == IntOp::kMin);
   CHECK(c.out_sizes[2]->op == IntOp::kAdd);
-  CHECK(c.out_sizes[2]->args[1]->op == IntOp::kNeg);
+  // `-1` is one literal, as in elementwise code (docs/tile.md 1.2).
+  CHECK(c.out_sizes[2]->args[1]->op == IntOp::kLiteral);
+  CHECK(c.out_sizes[2]->args[1]->value == -1);
   CHECK(c.out_sizes[2]->args[0]->args[1]->op == IntOp::kDiv);
+}
+
+TEST_CASE("integer expressions: -3 is one literal, down to INT64_MIN; -N and -(3) negate") {
+  auto p = ok("function (I[N]) -> (O) {\n"
+              "  O[i : N - -3 + -N + -(3)] = +(I[i - -9223372036854775808 - 1]);\n"
+              "}");
+  const auto& c = output(*p).contraction;
+  const ir::IntExpr& size = *c.out_sizes[0];  // ((N - -3) + -N) + -(3)
+  REQUIRE(size.op == IntOp::kAdd);
+  CHECK(size.args[1]->op == IntOp::kNeg);
+  CHECK(size.args[1]->args[0]->value == 3);
+  CHECK(size.args[1]->loc.to_string() == "2:23");
+  CHECK(size.args[0]->args[1]->op == IntOp::kNeg);
+  CHECK(size.args[0]->args[1]->args[0]->op == IntOp::kDim);
+  const ir::IntExpr& three = *size.args[0]->args[0]->args[1];
+  CHECK(three.op == IntOp::kLiteral);
+  CHECK(three.value == -3);
+  CHECK(three.loc.to_string() == "2:13");  // where the literal starts: its minus
+  const ir::IntExpr& min = *c.inputs[0].indices[0]->args[0]->args[1];
+  CHECK(min.op == IntOp::kLiteral);
+  CHECK(min.value == std::numeric_limits<int64_t>::min());
 }
 
 TEST_CASE("output sizes may be left out when an input names them") {
