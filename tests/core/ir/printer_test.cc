@@ -208,7 +208,7 @@ TEST_CASE("built by calls: a NaN literal prints as nan, which parses back to NaN
   CHECK(std::isnan(again->nodes[*def].literal_float));
 }
 
-TEST_CASE("nan: the literal where a value stands; a quoted `nan` is a name; nan() a function") {
+TEST_CASE("nan: the literal where a value stands, a quoted `nan` is a name, nan() a function") {
   auto p = parse_ok("function (`nan`[N]) -> (R) { R = `nan` * 2; }");
   CHECK(p->nodes[p->inputs[0]].name == "nan");
   auto call = parse::parse_tile("function (X[N]) -> (R) { R = nan(X); }");

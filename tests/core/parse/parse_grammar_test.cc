@@ -163,7 +163,7 @@ TEST_CASE("output sizes: + - * / max min and parentheses, C precedence") {
   CHECK(c.out_sizes[2]->args[0]->args[1]->op == IntOp::kDiv);
 }
 
-TEST_CASE("integer expressions: -3 is one literal, down to INT64_MIN; -N and -(3) negate") {
+TEST_CASE("integer expressions: -3 is one literal, down to INT64_MIN, while -N and -(3) negate") {
   auto p = ok("function (I[N]) -> (O) {\n"
               "  O[i : N - -3 + -N + -(3)] = +(I[i - -9223372036854775808 - 1]);\n"
               "}");
