@@ -540,6 +540,35 @@ class BadInput(unittest.TestCase):
         self.import_error(m, plaidml.InvalidArgumentError,
                           "output 'Y' is declared i8, but the graph computes it as f32")
 
+    def test_constant_folding_refuses_sizes_that_overflow_or_explode(self):
+        # Found by fuzz_onnx_import (fuzz/regressions/onnx_import/tile_repeats_overflow): Tile of
+        # a constant multiplied its dims by the repeats unchecked (undefined behaviour), and the
+        # folds took an overflowed element count (-1) as small enough to fold.
+        def const_model(nodes):
+            return model(nodes, [], [vinfo("Y", None)])
+        tile = const_model([const("X", np.ones(3, np.float32)),
+                            const("R", np.array([7809814642639398146], np.int64)),
+                            helper.make_node("Tile", ["X", "R"], ["Y"], name="t")])
+        self.import_error(tile, plaidml.InvalidArgumentError,
+                          "repeats[0] = 7809814642639398146 times dim 0 (3) overflows 64 bits")
+        ctx = plaidml.Context()
+        filled = const_model([const("S", np.array([2**33, 2**33], np.int64)),
+                              helper.make_node("ConstantOfShape", ["S"], ["Y"], name="c")])
+        with self.assertRaisesRegex(plaidml.InvalidArgumentError,
+                                    r"f32\[8589934592, 8589934592\], which is too large"):
+            ctx.run(plaidml.onnx.load_bytes(filled.SerializeToString()), {})
+        # Two small constants whose broadcast is large are added at run time, not folded: the
+        # 16 GiB sum is not computed while importing, and a smaller one runs correctly.
+        for n, run in ((65536, False), (512, True)):
+            a = np.arange(n, dtype=np.float32).reshape(n, 1)
+            b = np.arange(n, dtype=np.float32).reshape(1, n) * 1000
+            add = const_model([const("A", a), const("B", b),
+                               helper.make_node("Add", ["A", "B"], ["Y"], name="a")])
+            program = plaidml.onnx.load_bytes(add.SerializeToString())
+            self.assertEqual(program.constants(), (2, 2 * n * 4))
+            if run:
+                np.testing.assert_array_equal(ctx.run(program, {})["Y"], a + b)
+
     def test_initializer_sizes(self):
         m = add_relu()
         m.graph.initializer[0].raw_data = m.graph.initializer[0].raw_data[:20]

@@ -313,8 +313,14 @@ std::string print_int_expr(const IntExpr& e) {
       return e.name;
     case IntOp::kDim:
       return tile_name(e.name);
-    case IntOp::kNeg:
-      return "-" + wrap(*e.args[0], precedence(*e.args[0]) <= 3);
+    case IntOp::kNeg: {
+      const IntExpr& arg = *e.args[0];
+      // `-5` reads back as one literal, so a negated literal keeps its parentheses: `-(0)`. A
+      // negation of a negation is `- -x`: one level per operator, as the parser counts them
+      // (`-(-x)` would cost two, and a chain that parsed could print too deep to parse back).
+      if (arg.op == IntOp::kNeg) return "- " + print_int_expr(arg);
+      return "-" + wrap(arg, precedence(arg) <= 3 || arg.op == IntOp::kLiteral);
+    }
     case IntOp::kMax:
     case IntOp::kMin:
     case IntOp::kFloorDiv:

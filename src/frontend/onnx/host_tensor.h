@@ -33,6 +33,13 @@ std::vector<plaidml_dtype> concat_types(std::vector<plaidml_dtype> a,
 // Element count of dims; -1 when a dim is negative or the product overflows int64.
 int64_t element_count(const std::vector<int64_t>& dims);
 
+// Whether dims hold at most `limit` elements: false also where element_count is -1, which a
+// bare `element_count(dims) <= limit` would let through (dims from a hostile model overflow).
+inline bool at_most_elements(const std::vector<int64_t>& dims, int64_t limit) {
+  int64_t n = element_count(dims);
+  return n >= 0 && n <= limit;
+}
+
 struct HostTensor {
   plaidml_dtype dtype = PLAIDML_DTYPE_INVALID;
   std::vector<int64_t> dims;

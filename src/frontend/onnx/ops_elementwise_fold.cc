@@ -71,6 +71,9 @@ std::optional<std::vector<int64_t>> broadcast(const std::vector<int64_t>& a,
     if (da != db && da != 1 && db != 1) return std::nullopt;
     out[k] = da == 1 ? db : da;
   }
+  // Two small constants can broadcast to a huge one ([65536, 1] and [1, 65536]): folded only
+  // within the limit, else computed by the op at run time.
+  if (!at_most_elements(out, kFoldLimit)) return std::nullopt;
   return out;
 }
 

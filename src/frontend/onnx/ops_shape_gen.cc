@@ -44,7 +44,7 @@ void constant_of_shape_op(NodeContext& cx) {
   constexpr int64_t kWeightFoldLimit = int64_t{1} << 24;
   if (all_known(*shape)) {
     std::vector<int64_t> dims = known_values(*shape);
-    if (element_count(dims) <= kWeightFoldLimit) {
+    if (at_most_elements(dims, kWeightFoldLimit)) {
       HostTensor out = HostTensor::uninitialized(value.dtype, dims);
       size_t bytes = dtype_bytes(value.dtype);
       // One element, then the filled prefix doubled: a 100 MB weight in about 25 copies.

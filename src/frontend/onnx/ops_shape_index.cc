@@ -57,7 +57,7 @@ void gather_op(NodeContext& cx) {
     std::vector<int64_t> out_dims(h->dims.begin(), h->dims.begin() + static_cast<long>(axis));
     out_dims.insert(out_dims.end(), hi->dims.begin(), hi->dims.end());
     out_dims.insert(out_dims.end(), h->dims.begin() + static_cast<long>(axis) + 1, h->dims.end());
-    if (element_count(out_dims) <= kFoldLimit) {
+    if (at_most_elements(out_dims, kFoldLimit)) {
       std::vector<int64_t> st = strides_of(h->dims), ist = strides_of(hi->dims);
       size_t q = hi->rank();
       return cx.set_output(0, host_remap(*h, out_dims, [&](const std::vector<int64_t>& o) {

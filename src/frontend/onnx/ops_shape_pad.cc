@@ -157,7 +157,7 @@ void pad_op(NodeContext& cx) {
   if (const HostTensor* h = foldable(cx, 0); h != nullptr && (p.mode != "constant" || value)) {
     std::vector<int64_t> out_dims;
     for (size_t a = 0; a < r; ++a) out_dims.push_back(h->dims[a] + p.lo[a] + p.hi[a]);
-    if (element_count(out_dims) >= 0 && element_count(out_dims) <= kFoldLimit) {
+    if (at_most_elements(out_dims, kFoldLimit)) {
       return cx.set_output(0, host_pad(*h, p, value ? &*value : nullptr));
     }
   }

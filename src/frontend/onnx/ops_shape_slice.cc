@@ -344,7 +344,7 @@ void expand_op(NodeContext& cx) {
   }
   if (const HostTensor* h = foldable(cx, 0); h != nullptr && all_known(*shape)) {
     std::vector<int64_t> out_dims = broadcast_dims(h->dims, known_values(*shape));
-    if (element_count(out_dims) <= kFoldLimit) {
+    if (at_most_elements(out_dims, kFoldLimit)) {
       std::vector<int64_t> st = strides_of(h->dims);
       size_t lead = out_dims.size() - h->dims.size();
       return cx.set_output(0, host_remap(*h, out_dims, [&](const std::vector<int64_t>& idx) {
@@ -373,8 +373,15 @@ void tile_op(NodeContext& cx) {
   }
   if (const HostTensor* h = foldable(cx, 0)) {
     std::vector<int64_t> out_dims;
-    for (size_t k = 0; k < r; ++k) out_dims.push_back(h->dims[k] * reps[k]);
-    if (element_count(out_dims) <= kFoldLimit) {
+    for (size_t k = 0; k < r; ++k) {
+      int64_t d = 0;
+      if (__builtin_mul_overflow(h->dims[k], reps[k], &d)) {
+        invalid("repeats[{}] = {} times dim {} ({}) overflows 64 bits", k, reps[k], k,
+                h->dims[k]);
+      }
+      out_dims.push_back(d);
+    }
+    if (at_most_elements(out_dims, kFoldLimit)) {
       std::vector<int64_t> st = strides_of(h->dims);
       return cx.set_output(0, host_remap(*h, out_dims, [&](const std::vector<int64_t>& idx) {
         int64_t s = 0;

@@ -255,10 +255,32 @@ TEST_CASE("print_int_expr keeps the tree: parentheses only where needed") {
   CHECK(print_int_expr(*sub(sub(i, j), n)) == "i - j - N");
   CHECK(print_int_expr(*div(i, mul(j, n))) == "i / (j * N)");
   CHECK(print_int_expr(*mul(IntExpr::neg(i), IntExpr::literal(-3))) == "-i * -3");
-  CHECK(print_int_expr(*IntExpr::neg(IntExpr::neg(i))) == "-(-i)");
+  CHECK(print_int_expr(*IntExpr::neg(IntExpr::neg(i))) == "- -i");
   CHECK(print_int_expr(*IntExpr::neg(IntExpr::literal(-2))) == "-(-2)");
+  CHECK(print_int_expr(*IntExpr::neg(IntExpr::literal(0))) == "-(0)");  // `-0` is one literal
+  CHECK(print_int_expr(*IntExpr::neg(IntExpr::neg(IntExpr::literal(5)))) == "- -(5)");
   CHECK(print_int_expr(*IntExpr::binary(IntOp::kMin, n, mul(i, IntExpr::literal(2)))) ==
         "min(N, i * 2)");
+}
+
+// Found by fuzz_tile_text (fuzz/regressions/tile_text): a negated 0 printed as `-0`, which
+// parses as the literal 0; a chain of negations printed as `-(-(...))`, twice as deep as the
+// parser counts `- - ...`, so a chain that parsed could print beyond its nesting limit.
+TEST_CASE("negated literals and chains of negations print as they parse") {
+  std::string text =
+      round_trip("function (A[N]) -> (O) { O[i : N] = +(A[i - -(0) + -(-(-(3)))]); }");
+  CHECK(text ==
+        "function (A[N]) -> (O) {\n"
+        "  O[i : N] = +(A[i - -(0) + - - -(3)]);\n"
+        "}\n");
+  // 95 negations written `-(-(...))`: 190 levels of the parser's 200, printed as 95.
+  std::string chain;
+  for (int k = 0; k < 95; ++k) chain += "-(";
+  chain += "i" + std::string(95, ')');
+  text = round_trip("function (A[N]) -> (O) { O[i : N] = +(A[i - " + chain + "]); }");
+  std::string printed_chain;
+  for (int k = 0; k < 94; ++k) printed_chain += "- ";
+  CHECK(text.find("A[i - " + printed_chain + "-i]") != std::string::npos);
 }
 
 TEST_CASE("fingerprint: stable, and different for different programs") {
