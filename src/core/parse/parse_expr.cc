@@ -50,8 +50,8 @@ bool takes_int_args(ir::OpKind op) {
 // ---- integer expressions ------------------------------------------------------------------
 
 Expected<ir::IntExprPtr> Parser::parse_int(IntContext ctx) {
-  DepthGuard guard{&depth_};
-  PLAIDML_TRY(enter(peek()));
+  DepthGuard guard{&int_depth_};
+  PLAIDML_TRY(enter_int(peek(), ctx));
   PLAIDML_ASSIGN(ir::IntExprPtr lhs, parse_int_term(ctx));
   while (peek().kind == TokenKind::kPlus || peek().kind == TokenKind::kMinus) {
     const Token& op = advance();
@@ -77,8 +77,8 @@ Expected<ir::IntExprPtr> Parser::parse_int_term(IntContext ctx) {
 
 Expected<ir::IntExprPtr> Parser::parse_int_unary(IntContext ctx) {
   if (peek().kind != TokenKind::kMinus) return parse_int_primary(ctx);
-  DepthGuard guard{&depth_};
-  PLAIDML_TRY(enter(peek()));
+  DepthGuard guard{&int_depth_};
+  PLAIDML_TRY(enter_int(peek(), ctx));
   const Token& op = advance();
   // `-3` is one literal, as in elementwise code: the printer writes a negative literal so, and
   // -9223372036854775808 exists only as one (its digits alone are out of range).

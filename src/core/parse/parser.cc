@@ -41,6 +41,12 @@ Status Parser::enter(const Token& at) {
   return error(at, "expression nested too deeply (more than {} levels)", kMaxDepth);
 }
 
+Status Parser::enter_int(const Token& at, IntContext ctx) {
+  if (++int_depth_ <= kMaxIntNesting) return Status::ok();
+  return error(at, "{} nested too deeply (more than {} levels)",
+               ctx == IntContext::kIndex ? "index expression" : "size expression", kMaxIntNesting);
+}
+
 Expected<std::shared_ptr<const ir::Program>> Parser::parse_program() {
   if (peek().kind == TokenKind::kEnd) {
     return error(peek(), "empty program: expected 'function (inputs) -> (outputs) {{ ... }}'");

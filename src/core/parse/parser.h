@@ -81,6 +81,12 @@ class Parser {
   // Nesting guard: deeply nested text must give an error, not overflow the stack.
   static constexpr int kMaxDepth = 200;
   Status enter(const Token& at);
+  // Integer expressions nest as deep as their trees may be (ir::kMaxIntExprDepth, which the C
+  // API allows too): the printer writes a tree of depth d within d + 1 levels (a parenthesis or
+  // a prefix `-` per level, and `-(5)` at most once on a path), so every program that can be
+  // built prints text that parses back.
+  static constexpr int kMaxIntNesting = ir::kMaxIntExprDepth + 1;
+  Status enter_int(const Token& at, IntContext ctx);
   struct DepthGuard {
     explicit DepthGuard(int* d) : depth(d) {}
     DepthGuard(const DepthGuard&) = delete;  // a copy would leave the level twice
@@ -90,6 +96,7 @@ class Parser {
   };
 
   int depth_ = 0;
+  int int_depth_ = 0;  // kept apart from depth_: an integer level's frames are smaller
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   ir::ProgramBuilder builder_;

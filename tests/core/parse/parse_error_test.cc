@@ -147,10 +147,17 @@ TEST_CASE("deep nesting is an error, not a stack overflow") {
     CHECK(deep_error(head + nested + "A" + std::string(levels, ')') + "; }") ==
           "1:1030: expression nested too deeply (more than 200 levels)");
   }
+  // Index and size expressions nest as deep as their trees may be (1,000 levels, and one more
+  // for the printer's `-(5)`), so that every tree the C API builds prints text that parses.
   CHECK(deep_error("function (A[N]) -> (R) { R[i : N] = +(A[" + std::string(5000, '(') +
-                   "i]); }") == "1:241: expression nested too deeply (more than 200 levels)");
+                   "i]); }") == "1:1042: index expression nested too deeply (more than 1001 "
+                                "levels)");
   CHECK(deep_error("function (A[N]) -> (R) { R[i : N] = +(A[" + std::string(5000, '-') +
-                   "i]); }") == "1:240: expression nested too deeply (more than 200 levels)");
+                   "i]); }") == "1:1041: index expression nested too deeply (more than 1001 "
+                                "levels)");
+  CHECK(deep_error("function (A[N]) -> (R) { R[i : " + std::string(5000, '(') +
+                   "N]) = +(A[i]); }") ==
+        "1:1033: size expression nested too deeply (more than 1001 levels)");
   auto ok = parse_tile(head + std::string(150, '(') + "A" + std::string(150, ')') + "; }");
   CHECK(ok.has_value());
 }

@@ -118,3 +118,19 @@ TEST_CASE("deep programs: an index expression at the depth limit") {
   check_front_end(text, 1);
   check_cpu_run(text, 1);
 }
+
+// Trees at the depth limit that print with a parenthesis or a prefix `-` per level (as the C API
+// may build them: plaidml_expr_binary with the deep operand on the right) print text that parses
+// back: i + (0 + (0 + ... 0)), and i + - - ... -(0), each 1,000 levels deep.
+TEST_CASE("deep programs: right-nested index expressions at the depth limit print and reparse") {
+  std::string right = "i";
+  for (int t = 0; t < 998; ++t) right += " + (0";
+  right += " + 0" + std::string(998, ')');
+  std::string negations = "i + ";
+  for (int t = 0; t < 997; ++t) negations += "- ";
+  negations += "-(0)";  // 998 negations of the literal 0
+  for (const std::string& index : {right, negations}) {
+    std::string text = "function (A[N]) -> (O) {\n  O[i : N] = +(A[" + index + "]);\n}\n";
+    check_front_end(text, 1);
+  }
+}
