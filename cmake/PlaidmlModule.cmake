@@ -88,3 +88,20 @@ function(plaidml_test name dir)
                                               ${PROJECT_SOURCE_DIR}/tests)
   doctest_discover_tests(${name} PROPERTIES ENVIRONMENT "PLAIDML_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data")
 endfunction()
+
+# plaidml_label_tests(<target> REGEX <regex> LABELS <label>...): gives the test cases of a
+# plaidml_test program whose names match regex the CTest labels (ctest -L selects them; the
+# "concurrency" label is the ThreadSanitizer pass, scripts/tsan.sh). doctest_discover_tests
+# lists the cases when the program is built, so the labels are set by a CTest include file that
+# runs after the list has been read (it appends to the same directory property, later).
+function(plaidml_label_tests target)
+  cmake_parse_arguments(L "" "REGEX" "LABELS" ${ARGN})
+  set(file ${CMAKE_CURRENT_BINARY_DIR}/${target}_labels.cmake)
+  file(WRITE ${file}
+       "foreach(t IN LISTS ${target}_TESTS)\n"
+       "  if(t MATCHES [==[${L_REGEX}]==])\n"
+       "    set_tests_properties(\"\${t}\" PROPERTIES LABELS \"${L_LABELS}\")\n"
+       "  endif()\n"
+       "endforeach()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${file})
+endfunction()
