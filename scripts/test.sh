@@ -6,11 +6,14 @@
 #      (GCC's UBSan instrumentation compiles about 4 times slower; and two compilers check the
 #      code's portability);
 #   3. the libFuzzer targets of fuzz/ (docs/fuzzing.md), built in the sanitizer tree: each
-#      replays its seeds and regression inputs, then fuzzes for 15 s; a finding fails the run.
+#      replays its seeds and regression inputs, then fuzzes for 15 s; a finding fails the run;
+#   4. ThreadSanitizer (scripts/tsan.sh): a TSan tree of its own with only the programs of the
+#      tests labelled "concurrency", and those tests under it on the CPU device.
 # Both are unity builds (CMAKE_UNITY_BUILD), through ccache when it is installed. Each phase
 # prints its time, and a table of all of them closes the run. docs/ci.md has the budget and
 # the measurements behind these choices.
-# Set PLAIDML_SKIP_SANITIZE=1 to skip steps 2 and 3, PLAIDML_SKIP_FUZZ=1 step 3, while iterating.
+# Set PLAIDML_SKIP_SANITIZE=1 to skip steps 2 and 3, PLAIDML_SKIP_FUZZ=1 step 3,
+# PLAIDML_SKIP_TSAN=1 step 4, while iterating.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
@@ -121,5 +124,12 @@ if [ "${PLAIDML_SKIP_SANITIZE:-0}" != 1 ]; then
     phase "fuzz" bash "$root/scripts/fuzz-campaign.sh" --build "$asan" --out "$asan/fuzz-ci" \
       --fresh --seconds 15
   fi
+fi
+if [ "${PLAIDML_SKIP_TSAN:-0}" != 1 ]; then
+  # Through the fixed path, like the other trees, so that ccache hits across clones.
+  tsan=(bash "$root/scripts/tsan.sh" --source "$src" --build "$src/build-tsan")
+  phase "tsan configure" "${tsan[@]}" configure
+  phase "tsan build" "${tsan[@]}" build
+  phase "tsan tests" "${tsan[@]}" test
 fi
 echo "all tests passed"
