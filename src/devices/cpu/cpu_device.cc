@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/alloc_faults.h"
 #include "devices/cpu/orc_loader.h"
 #include "devices/cpu/thread_pool.h"
 
@@ -72,7 +73,10 @@ std::string cpuinfo_field(const std::string& key) {
 const HostInfo& host_info() {
   static const HostInfo info = [] {
     HostInfo h;
-    h.cpu = llvm::sys::getHostCPUName().str();
+    {
+      AllocFaultPause pause;  // LLVM cannot survive a thrown bad_alloc (core/base/alloc_faults.h)
+      h.cpu = llvm::sys::getHostCPUName().str();
+    }
     std::string model = cpuinfo_field("model name");
     if (model.empty()) model = "host CPU";
     h.name = model + " (LLVM ORC JIT, " + h.cpu + ")";

@@ -1,7 +1,8 @@
 // OrcLoader on LLJIT: each load gets its own JITDylib (linked against a process-symbols dylib so
 // kernels resolve libm and libc), and destroying the LoadedObject removes that dylib, which frees
 // its code. LLJIT is thread-safe; the mutex only serialises dylib creation and removal with
-// their lookups so names and link orders never race.
+// their lookups so names and link orders never race. LLVM is built without exceptions, so every
+// call into it runs under an AllocFaultPause (core/base/alloc_faults.h).
 #include "devices/cpu/orc_loader.h"
 
 #include <atomic>
@@ -13,6 +14,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 
+#include "core/base/alloc_faults.h"
+
 namespace plaidml::devices::cpu {
 namespace {
 
@@ -23,7 +26,10 @@ class OrcLoadedObject;
 class LLJITLoader final : public OrcLoader {
  public:
   explicit LLJITLoader(std::unique_ptr<llvm::orc::LLJIT> jit) : jit_(std::move(jit)) {}
-  ~LLJITLoader() override = default;
+  ~LLJITLoader() override {
+    AllocFaultPause pause;
+    jit_.reset();
+  }
 
   Expected<std::unique_ptr<LoadedObject>> load(const std::vector<uint8_t>& object,
                                                const std::vector<std::string>& symbols) override;
@@ -51,6 +57,7 @@ class OrcLoadedObject final : public LoadedObject {
 
 Expected<std::unique_ptr<LoadedObject>> LLJITLoader::load(const std::vector<uint8_t>& object,
                                                           const std::vector<std::string>& symbols) {
+  AllocFaultPause pause;
   std::lock_guard<std::mutex> lock(mutex_);
   std::string name = fmt::format("plaidml_object_{}", counter_++);
   auto dylib = jit_->createJITDylib(name);
@@ -81,6 +88,7 @@ Expected<std::unique_ptr<LoadedObject>> LLJITLoader::load(const std::vector<uint
 }
 
 void LLJITLoader::unload(llvm::orc::JITDylib* dylib) {
+  AllocFaultPause pause;
   std::lock_guard<std::mutex> lock(mutex_);
   llvm::consumeError(jit_->getExecutionSession().removeJITDylib(*dylib));
 }
@@ -88,6 +96,7 @@ void LLJITLoader::unload(llvm::orc::JITDylib* dylib) {
 }  // namespace
 
 Expected<std::unique_ptr<OrcLoader>> OrcLoader::create() {
+  AllocFaultPause pause;
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();

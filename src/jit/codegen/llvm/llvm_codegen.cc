@@ -18,6 +18,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 
+#include "core/base/alloc_faults.h"
 #include "core/base/env.h"
 #include "core/base/logging.h"
 #include "jit/codegen/llvm/llvm_emitter.h"
@@ -116,6 +117,7 @@ std::vector<DType> slot_dtypes(const LoweredProgram& program) {
 }  // namespace
 
 TargetDesc host_target() {
+  AllocFaultPause pause;  // LLVM cannot survive a thrown bad_alloc (core/base/alloc_faults.h)
   init_llvm();
   TargetDesc desc;
   desc.triple = llvm::sys::getProcessTriple();
@@ -138,6 +140,9 @@ TargetDesc host_target() {
 const char* llvm_version() { return LLVM_VERSION_STRING; }
 
 Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target) {
+  // LLVM is built without exceptions: a bad_alloc thrown inside it would unwind through frames
+  // that cannot clean up. The test allocator fails nothing here (core/base/alloc_faults.h).
+  AllocFaultPause pause;
   PLAIDML_ASSIGN(std::unique_ptr<llvm::TargetMachine> tm, make_target_machine(target));
   llvm::LLVMContext ctx;
   llvm::Module module("plaidml", ctx);
