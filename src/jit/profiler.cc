@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <new>
 
 namespace plaidml::jit {
 namespace {
@@ -60,13 +61,19 @@ double Profiler::now_us() const {
       .count();
 }
 
-void Profiler::record(ProfileEvent event) {
+// Called from ProfileScope's destructor, which must not throw: an event that finds no memory is
+// dropped and counted like one over the limit.
+void Profiler::record(ProfileEvent event) noexcept {
   std::lock_guard<std::mutex> lock(mutex_);
   if (events_.size() >= kMaxEvents) {
     ++dropped_;
     return;
   }
-  events_.push_back(std::move(event));
+  try {
+    events_.push_back(std::move(event));
+  } catch (const std::bad_alloc&) {
+    ++dropped_;
+  }
 }
 
 void Profiler::clear() {

@@ -37,7 +37,8 @@ class Profiler {
   bool enabled() const { return enabled_.load(std::memory_order_relaxed); }
   // Microseconds since the profiler was made.
   double now_us() const;
-  void record(ProfileEvent event);
+  // Never throws: an event that finds no memory is counted as dropped, like one over the limit.
+  void record(ProfileEvent event) noexcept;
   void clear();
 
   // {"traceEvents": [...]} with one complete ("X") event per record, one track per category.
