@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/base/env.h"
+#include "core/base/folder.h"
 #include "core/base/logging.h"
 #include "devices/cpu/cpu_device.h"
 
@@ -90,8 +91,8 @@ std::vector<std::string> find_modules(const std::vector<std::string>& search_dir
     }
     if (!fs::is_directory(dir, ec)) continue;
     std::vector<std::string> found;
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
-      if (is_module_name(e.path().filename().string())) found.push_back(e.path().string());
+    for (const std::string& name : folder_entries(dir)) {
+      if (is_module_name(name)) found.push_back((fs::path(dir) / name).string());
     }
     std::sort(found.begin(), found.end());
     modules.insert(modules.end(), found.begin(), found.end());

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/env.h"
+#include "core/base/folder.h"
 #include "core/base/hash.h"
 #include "core/base/logging.h"
 #include "core/ir/constant.h"
@@ -57,11 +58,12 @@ void evict_beyond_budget(const fs::path& folder, const fs::path& keep) {
   };
   std::vector<Entry> entries;
   uint64_t total = 0;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(folder, ec)) {
+  for (const std::string& name : folder_entries(folder.string())) {
+    if (name.size() != 64) continue;
+    fs::path path = folder / name;
     std::error_code stat_ec;
-    if (!e.is_regular_file(stat_ec) || e.path().filename().string().size() != 64) continue;
-    Entry entry{e.path(), e.last_write_time(stat_ec), e.file_size(stat_ec)};
+    if (!fs::is_regular_file(path, stat_ec)) continue;
+    Entry entry{path, fs::last_write_time(path, stat_ec), fs::file_size(path, stat_ec)};
     if (stat_ec) continue;
     total += entry.bytes;
     entries.push_back(std::move(entry));
