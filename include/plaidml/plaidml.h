@@ -322,7 +322,8 @@ PLAIDML_API plaidml_status plaidml_program_load(const char* path, plaidml_progra
  * cache_store: OK also when the disk cache is off or its folder cannot be written (nothing is
  * stored, and a debug log line says why). cache_load: OK with *out_program NULL when there is
  * no usable entry (absent, the cache off; damaged or foreign: also logged as a warning), else
- * the caller owns *out_program. INVALID_ARGUMENT for NULL. */
+ * the caller owns *out_program. INVALID_ARGUMENT for NULL; OUT_OF_MEMORY (never taken for a
+ * damaged entry or a program that cannot be kept). */
 PLAIDML_API plaidml_status plaidml_program_cache_store(const char* key,
                                                        const plaidml_program* program);
 PLAIDML_API plaidml_status plaidml_program_cache_load(const char* key,

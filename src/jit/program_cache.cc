@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <new>
 #include <vector>
 
 #include "core/base/env.h"
@@ -82,6 +83,13 @@ void evict_beyond_budget(const fs::path& folder, const fs::path& keep) {
   }
 }
 
+// The cache is optional, so its failures are logged and a load becomes a miss; running out of
+// memory is not the cache's failure, and goes to the caller (the C API's OUT_OF_MEMORY) instead
+// of becoming "not kept" or "ignoring a damaged entry".
+void throw_if_out_of_memory(const Status& status) {
+  if (status.code() == StatusCode::kOutOfMemory) throw std::bad_alloc();
+}
+
 // Whether the program prints to text that parses back to the same program (the same text
 // again): only such a program comes back from its file as itself, with its fingerprint, plan
 // entries and kernels. Programs whose dim expressions share subterms print each use in full and
@@ -103,6 +111,7 @@ bool round_trips(const ir::Program& program) {
     return it->second;
   };
   auto parsed = parse::parse_tile(text, program.name, resolve, false);
+  if (!parsed) throw_if_out_of_memory(parsed.status());
   return parsed && ir::print_tile(**parsed) == text;
 }
 
@@ -120,6 +129,7 @@ void store_cached_program(const std::string& key, const ir::Program& program) {
   std::string entry = entry_path(folder, key);
   Status written = parse::save_program(program, entry, {key, true});
   if (!written.is_ok()) {
+    throw_if_out_of_memory(written);
     logger().debug("program cache: {}", written.message());
     return;
   }
@@ -135,6 +145,7 @@ std::shared_ptr<const ir::Program> load_cached_program(const std::string& key) {
     ::utimensat(AT_FDCWD, entry.c_str(), nullptr, AT_SYMLINK_NOFOLLOW);  // used now
     return *program;
   }
+  throw_if_out_of_memory(program.status());
   if (program.status().code() != StatusCode::kNotFound) {
     logger().warn("program cache: ignoring {}", program.status().message());
   }

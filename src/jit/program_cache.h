@@ -22,7 +22,8 @@ inline constexpr int64_t kProgramCacheBytes = int64_t{4} << 30;
 void store_cached_program(const std::string& key, const ir::Program& program);
 
 // nullptr when there is no usable entry (absent, the cache off; damaged or foreign: logged as
-// a warning, and the next store replaces it).
+// a warning, and the next store replaces it). Both throw std::bad_alloc when memory runs out,
+// never taking that for a damaged entry or a program that cannot be kept.
 std::shared_ptr<const ir::Program> load_cached_program(const std::string& key);
 
 }  // namespace plaidml::jit
