@@ -303,18 +303,19 @@ Expected<std::shared_ptr<const CompiledPlan>> compile_recorded(
 
 // The plan from the entry under `key`, or nullptr when there is none that fits the program.
 // The entry's artifact comes from the artifact cache; when that lost it, the program is
-// scheduled again to generate it (the entry keeps the rest).
-std::shared_ptr<const CompiledPlan> restore_plan(
+// scheduled again to generate it (the entry keeps the rest). Running out of memory is an
+// error, not an unusable entry: compiling the program again would need more.
+Expected<std::shared_ptr<const CompiledPlan>> restore_plan(
     const ArtifactKey& key, const std::shared_ptr<const ir::Program>& program,
     const std::vector<Shape>& input_shapes, const std::shared_ptr<devices::Device>& device,
     int device_index, ArtifactCache& artifacts, PlanStore& plans) {
   auto start = std::chrono::steady_clock::now();
   std::optional<PlanRecord> record = plans.read(key);
-  if (!record) return nullptr;
+  if (!record) return std::shared_ptr<const CompiledPlan>();
   if (!bind_constant_slots(*record, *program)) {
     plans.count(false);
     logger().debug("plan entry {}: its constants are not the program's", to_hex(key.digest, 8));
-    return nullptr;
+    return std::shared_ptr<const CompiledPlan>();
   }
   ArtifactKey code_key;
   code_key.text = record->artifact_key_text;
@@ -334,9 +335,10 @@ std::shared_ptr<const CompiledPlan> restore_plan(
       found ? CompiledPlan::create(std::move(*record), *found->artifact, device, device_index)
             : Expected<std::shared_ptr<const CompiledPlan>>(found.status());
   if (!plan) {
+    if (plan.status().code() == StatusCode::kOutOfMemory) return plan.status();
     plans.count(false);
     logger().debug("plan entry {} unused: {}", to_hex(key.digest, 8), plan.status().message());
-    return nullptr;
+    return std::shared_ptr<const CompiledPlan>();
   }
   plans.count(true);
   logger().debug("compiled '{}' for {} from its plan entry: {} launches, kernels {} ({:.1f} ms)",
@@ -364,10 +366,10 @@ Expected<std::shared_ptr<const CompiledPlan>> compile_program(
   }
   PLAIDML_ASSIGN(ArtifactTarget target, choose_target(*device));
   ArtifactKey key = make_plan_key(*program, input_shapes, target, pipeline_options(*device).cpu);
-  if (auto plan = restore_plan(key, program, input_shapes, device, device_index, *artifacts,
-                               *plans)) {
-    return plan;
-  }
+  PLAIDML_ASSIGN(std::shared_ptr<const CompiledPlan> restored,
+                 restore_plan(key, program, input_shapes, device, device_index, *artifacts,
+                              *plans));
+  if (restored) return restored;
   PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
   PlanRecord record;
   PLAIDML_ASSIGN(auto plan, compile_recorded(bound, device, device_index, artifacts, &record));
