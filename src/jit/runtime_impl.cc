@@ -98,11 +98,20 @@ Expected<std::unique_ptr<Runtime>> RuntimeImpl::create(const RuntimeOptions& opt
   return std::unique_ptr<Runtime>(std::move(rt));
 }
 
+// The three lists grow together or not at all: an allocation that fails between two of their
+// push_backs would leave descriptions and entries of different devices at one index, and a
+// listing that failed is tried again (list_all_devices).
 void RuntimeImpl::append_entries(std::vector<devices::DeviceEntry> entries) const {
+  std::vector<DeviceDescription> described;
+  described.reserve(entries.size());
+  for (const auto& e : entries) described.push_back(describe(e, options_));
   std::lock_guard<std::mutex> lock(devices_mutex_);
-  for (auto& e : entries) {
-    descriptions_.push_back(describe(e, options_));
-    entries_.push_back(std::move(e));
+  descriptions_.reserve(descriptions_.size() + entries.size());
+  entries_.reserve(entries_.size() + entries.size());
+  opened_.reserve(opened_.size() + entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {  // moves into reserved space: nothing throws
+    descriptions_.push_back(std::move(described[i]));
+    entries_.push_back(std::move(entries[i]));
   }
   opened_.resize(entries_.size());
 }
