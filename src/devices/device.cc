@@ -99,7 +99,10 @@ DeviceBuffer::~DeviceBuffer() { device_->plugin_->free_buffer(device_->handle_, 
 
 Executable::~Executable() { device_->plugin_->unload(device_->handle_, handle_); }
 
+// The message is built only on failure: building it allocates, and after a call that made
+// something (a buffer, an executable) a bad_alloc there would lose its handle.
 Status Device::check(plaidml_plugin_status status, const char* what) const {
+  if (status == PLAIDML_PLUGIN_OK) return Status::ok();
   return plugin_status(plugin_, status, "device " + id_ + ": " + what + ": ");
 }
 
@@ -156,7 +159,12 @@ Expected<std::unique_ptr<Executable>> Device::load(const std::string& format,
   PLAIDML_TRY(check(plugin_->load(handle_, format.c_str(), bytes.data(), bytes.size(), names.data(),
                                   names.size(), &handle),
                     "load"));
-  return std::unique_ptr<Executable>(new Executable(shared_from_this(), handle, symbols.size()));
+  try {
+    return std::unique_ptr<Executable>(new Executable(shared_from_this(), handle, symbols.size()));
+  } catch (const std::bad_alloc&) {
+    plugin_->unload(handle_, handle);
+    return Status(StatusCode::kOutOfMemory, "out of host memory");
+  }
 }
 
 Status Device::launch(const Executable& executable, const LaunchParams& params,
