@@ -7,11 +7,12 @@
 // crash, and under ASan no run may leak (LeakSanitizer checks the whole process at exit).
 //
 // A full sweep reruns the scenario once per point, so its time grows with the square of the
-// points (2.5 minutes for all seven in release). CI sweeps every N up to kDenseBound, then
+// points (37 s of CPU for all seven in release). CI sweeps every N up to kDenseBound, then
 // kSampledPoints more spread evenly over the rest (a stride fixed by the point count), and the
 // last point; PLAIDML_FAULTS_FULL=1 sweeps every N. PLAIDML_FAULTS_SCENARIO=<name> limits the sweep
 // to one scenario's test, and PLAIDML_FAULTS_TRACE=<N> prints the call stack of that scenario's
-// N-th allocation instead of sweeping.
+// N-th allocation instead of sweeping. Under LeakSanitizer, PLAIDML_FAULTS_LEAKS=1 checks for
+// leaks after every run (slow), to name the point whose failure path leaked.
 #include <doctest/doctest.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -25,6 +26,9 @@
 
 #include "capi/faults/scenarios.h"
 #include "support/alloc_faults.h"
+
+// LeakSanitizer's check on demand; NULL without it.
+extern "C" int __lsan_do_recoverable_leak_check() __attribute__((weak));
 
 namespace plaidml::faults {
 namespace {
@@ -115,7 +119,7 @@ struct Tally {
 void check_injected(const Scenario& scenario, uint64_t n, const Outcome& o, Tally* tally) {
   ++tally->runs;
   if (o.run.wrong_result()) {
-    FAIL_CHECK(scenario.name << ": allocation " << n << " failed, and a call returned OK with a "
+    FAIL_CHECK(std::string(scenario.name) << ": allocation " << n << " failed, and a call returned OK with a "
                              << "wrong result: " << o.run.wrong_what());
   }
   if (!o.run.failed()) {
@@ -124,7 +128,7 @@ void check_injected(const Scenario& scenario, uint64_t n, const Outcome& o, Tall
   }
   ++tally->statuses;
   if (o.run.status() != PLAIDML_STATUS_OUT_OF_MEMORY || o.run.message()[0] == '\0') {
-    FAIL_CHECK(scenario.name << ": allocation " << n << " failed, and " << o.run.call()
+    FAIL_CHECK(std::string(scenario.name) << ": allocation " << n << " failed, and " << o.run.call()
                              << " returned " << plaidml_status_name(o.run.status()) << ": \""
                              << o.run.message() << "\" (want OUT_OF_MEMORY with a message)");
   }
@@ -158,6 +162,8 @@ void sweep(const Scenario& scenario) {
     return;
   }
   const bool full = env_or("PLAIDML_FAULTS_FULL", "0") == "1";
+  const bool leaks_each = env_or("PLAIDML_FAULTS_LEAKS", "0") == "1" &&
+                          __lsan_do_recoverable_leak_check != nullptr;
   auto start = std::chrono::steady_clock::now();
   Tally tally;
   for (uint64_t n = 1;; n = next_point(n, points, full)) {
@@ -168,6 +174,9 @@ void sweep(const Scenario& scenario) {
       break;
     }
     check_injected(scenario, n, o, &tally);
+    if (leaks_each && __lsan_do_recoverable_leak_check() != 0) {
+      FAIL(std::string(scenario.name) << ": allocation " << n << " failed, and its failure path leaked");
+    }
   }
   // After all of that, the same calls still give the right results.
   require_clean(scenario, run_once(scenario, 0));
