@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -77,10 +78,11 @@ FolderTrust resolve_existing(const std::string& dir, bool* whole) {
   std::string path = dir;
   *whole = true;
   for (;;) {
-    if (char* real = ::realpath(path.c_str(), nullptr)) {
+    // Owned at once: copying it into a string may throw bad_alloc, which must not leak it.
+    if (std::unique_ptr<char, void (*)(void*)> real(::realpath(path.c_str(), nullptr), std::free);
+        real) {
       FolderTrust t;
-      t.resolved = real;
-      std::free(real);
+      t.resolved = real.get();
       return t;
     }
     if (errno != ENOENT && errno != ENOTDIR) {
