@@ -7,12 +7,13 @@
 // crash, and under ASan no run may leak (LeakSanitizer checks the whole process at exit).
 //
 // A full sweep reruns the scenario once per point, so its time grows with the square of the
-// points (37 s of CPU for all seven in release). CI sweeps every N up to kDenseBound, then
-// kSampledPoints more spread evenly over the rest (a stride fixed by the point count), and the
-// last point; PLAIDML_FAULTS_FULL=1 sweeps every N. PLAIDML_FAULTS_SCENARIO=<name> limits the sweep
-// to one scenario's test, and PLAIDML_FAULTS_TRACE=<N> prints the call stack of that scenario's
-// N-th allocation instead of sweeping. Under LeakSanitizer, PLAIDML_FAULTS_LEAKS=1 checks for
-// leaks after every run (slow), to name the point whose failure path leaked.
+// points (29 s of CPU for all seven in release, 113 s under ASan). CI sweeps every N up to
+// kDenseBound, then kSampledPoints more spread evenly over the rest (a stride fixed by the point
+// count), and the last point; PLAIDML_FAULTS_FULL=1 sweeps every N.
+// PLAIDML_FAULTS_SCENARIO=<name> limits the sweep to one scenario's test, and
+// PLAIDML_FAULTS_TRACE=<N> prints the call stack of that scenario's N-th allocation instead of
+// sweeping. Under LeakSanitizer, PLAIDML_FAULTS_LEAKS=1 checks for leaks after every run (slow),
+// to name the point whose failure path leaked.
 #include <doctest/doctest.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -119,8 +120,9 @@ struct Tally {
 void check_injected(const Scenario& scenario, uint64_t n, const Outcome& o, Tally* tally) {
   ++tally->runs;
   if (o.run.wrong_result()) {
-    FAIL_CHECK(std::string(scenario.name) << ": allocation " << n << " failed, and a call returned OK with a "
-                             << "wrong result: " << o.run.wrong_what());
+    FAIL_CHECK(std::string(scenario.name)
+               << ": allocation " << n << " failed, and a call returned OK with a "
+               << "wrong result: " << o.run.wrong_what());
   }
   if (!o.run.failed()) {
     if (++tally->absorbed <= 12) tally->absorbed_at += " " + std::to_string(n);
@@ -128,9 +130,10 @@ void check_injected(const Scenario& scenario, uint64_t n, const Outcome& o, Tall
   }
   ++tally->statuses;
   if (o.run.status() != PLAIDML_STATUS_OUT_OF_MEMORY || o.run.message()[0] == '\0') {
-    FAIL_CHECK(std::string(scenario.name) << ": allocation " << n << " failed, and " << o.run.call()
-                             << " returned " << plaidml_status_name(o.run.status()) << ": \""
-                             << o.run.message() << "\" (want OUT_OF_MEMORY with a message)");
+    FAIL_CHECK(std::string(scenario.name)
+               << ": allocation " << n << " failed, and " << o.run.call() << " returned "
+               << plaidml_status_name(o.run.status()) << ": \"" << o.run.message()
+               << "\" (want OUT_OF_MEMORY with a message)");
   }
 }
 
@@ -162,8 +165,8 @@ void sweep(const Scenario& scenario) {
     return;
   }
   const bool full = env_or("PLAIDML_FAULTS_FULL", "0") == "1";
-  const bool leaks_each = env_or("PLAIDML_FAULTS_LEAKS", "0") == "1" &&
-                          __lsan_do_recoverable_leak_check != nullptr;
+  const bool leaks_each =
+      env_or("PLAIDML_FAULTS_LEAKS", "0") == "1" && __lsan_do_recoverable_leak_check != nullptr;
   auto start = std::chrono::steady_clock::now();
   Tally tally;
   for (uint64_t n = 1;; n = next_point(n, points, full)) {
@@ -175,7 +178,8 @@ void sweep(const Scenario& scenario) {
     }
     check_injected(scenario, n, o, &tally);
     if (leaks_each && __lsan_do_recoverable_leak_check() != 0) {
-      FAIL(std::string(scenario.name) << ": allocation " << n << " failed, and its failure path leaked");
+      FAIL(std::string(scenario.name)
+           << ": allocation " << n << " failed, and its failure path leaked");
     }
   }
   // After all of that, the same calls still give the right results.
