@@ -60,9 +60,10 @@ std::optional<Known> known_input(NodeContext& cx, size_t i) {
   return std::nullopt;
 }
 
-// numpy broadcasting of two shapes; nullopt when they do not broadcast.
-std::optional<std::vector<int64_t>> broadcast(const std::vector<int64_t>& a,
-                                              const std::vector<int64_t>& b) {
+// numpy broadcasting of two shapes, for a fold; nullopt when they do not broadcast or the result
+// is too large to fold.
+std::optional<std::vector<int64_t>> fold_broadcast(const std::vector<int64_t>& a,
+                                                   const std::vector<int64_t>& b) {
   size_t r = std::max(a.size(), b.size());
   std::vector<int64_t> out(r);
   for (size_t k = 0; k < r; ++k) {
@@ -231,7 +232,7 @@ std::optional<double> float_binary(FoldOp op, double a, double b) {
 
 std::optional<Known> binary(NodeContext& cx, FoldOp op, const Known& a, const Known& b) {
   if (a.dtype != b.dtype) return std::nullopt;
-  auto dims = broadcast(a.dims, b.dims);
+  auto dims = fold_broadcast(a.dims, b.dims);
   if (!dims) return std::nullopt;
   auto ma = source_map(*dims, a.dims), mb = source_map(*dims, b.dims);
   Known r;
@@ -377,9 +378,9 @@ std::optional<Known> cast(const Known& a, plaidml_dtype to) {
 
 std::optional<Known> where(const Known& c, const Known& a, const Known& b) {
   if (a.dtype != b.dtype || c.floating()) return std::nullopt;
-  auto ab = broadcast(a.dims, b.dims);
+  auto ab = fold_broadcast(a.dims, b.dims);
   if (!ab) return std::nullopt;
-  auto dims = broadcast(c.dims, *ab);
+  auto dims = fold_broadcast(c.dims, *ab);
   if (!dims) return std::nullopt;
   auto mc = source_map(*dims, c.dims), ma = source_map(*dims, a.dims),
        mb = source_map(*dims, b.dims);
