@@ -569,6 +569,18 @@ class BadInput(unittest.TestCase):
             if run:
                 np.testing.assert_array_equal(ctx.run(program, {})["Y"], a + b)
 
+    def test_size_arithmetic_that_overflows(self):
+        # Found by fuzz_onnx_import (fuzz/regressions/onnx_import/reshape_size_overflow): the
+        # element count a Reshape infers -1 from was multiplied unchecked (undefined behaviour).
+        big = 3037000500  # its square is just over 2**63 - 1
+        for shape in ([-1, big, big], [big, big, -1], [big, big]):
+            m = model([const("S", np.array(shape, np.int64)),
+                       helper.make_node("Reshape", ["X", "S"], ["Y"], name="r")],
+                      [vinfo("X", [2])], [vinfo("Y", None)])
+            self.import_error(m, plaidml.InvalidArgumentError,
+                              f"node 'r' (Reshape, opset 17): the size {big} * {big} "
+                              "overflows 64 bits")
+
     def test_initializer_sizes(self):
         m = add_relu()
         m.graph.initializer[0].raw_data = m.graph.initializer[0].raw_data[:20]

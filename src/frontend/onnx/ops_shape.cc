@@ -107,10 +107,11 @@ void reshape_op(NodeContext& cx) {
     }
     out[*infer] = sym_div(cx, sym_product(cx, in, 0, in.size()), others);
   }
-  if (all_known(in) && all_known(out) &&
-      element_count(known_values(in)) != element_count(known_values(out))) {
-    invalid("cannot reshape {} elements to {} elements", element_count(known_values(in)),
-            element_count(known_values(out)));
+  if (all_known(in) && all_known(out)) {
+    // Through sym_product, which refuses a count that overflows.
+    int64_t from = *sym_product(cx, in, 0, in.size()).value;
+    int64_t to = *sym_product(cx, out, 0, out.size()).value;
+    if (from != to) invalid("cannot reshape {} elements to {} elements", from, to);
   }
   set_reshaped(cx, 0, 0, out);
 }

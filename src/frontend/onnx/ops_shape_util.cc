@@ -30,21 +30,36 @@ std::vector<plaidml::IndexExpr> exprs_of(NodeContext& cx, const std::vector<SymI
   return out;
 }
 
+namespace {
+
+// Sizes the model states are the user's numbers: a product of them (a Reshape's element count)
+// can overflow, which is their error, not undefined behaviour of ours.
+int64_t checked_size(int64_t a, char op, int64_t b) {
+  int64_t r = 0;
+  bool overflow = op == '+'   ? __builtin_add_overflow(a, b, &r)
+                  : op == '-' ? __builtin_sub_overflow(a, b, &r)
+                              : __builtin_mul_overflow(a, b, &r);
+  if (overflow) invalid("the size {} {} {} overflows 64 bits", a, op, b);
+  return r;
+}
+
+}  // namespace
+
 SymInt sym_add(NodeContext& cx, const SymInt& a, const SymInt& b) {
-  if (a.known() && b.known()) return known(*a.value + *b.value);
+  if (a.known() && b.known()) return known(checked_size(*a.value, '+', *b.value));
   if (a.known() && *a.value == 0) return b;
   if (b.known() && *b.value == 0) return a;
   return symbolic(expr_of(cx, a) + expr_of(cx, b), a.is_nonneg() && b.is_nonneg());
 }
 
 SymInt sym_sub(NodeContext& cx, const SymInt& a, const SymInt& b) {
-  if (a.known() && b.known()) return known(*a.value - *b.value);
+  if (a.known() && b.known()) return known(checked_size(*a.value, '-', *b.value));
   if (b.known() && *b.value == 0) return a;
   return symbolic(expr_of(cx, a) - expr_of(cx, b));
 }
 
 SymInt sym_mul(NodeContext& cx, const SymInt& a, const SymInt& b) {
-  if (a.known() && b.known()) return known(*a.value * *b.value);
+  if (a.known() && b.known()) return known(checked_size(*a.value, '*', *b.value));
   if (a.known() && *a.value == 1) return b;
   if (b.known() && *b.value == 1) return a;
   return symbolic(expr_of(cx, a) * expr_of(cx, b), a.is_nonneg() && b.is_nonneg());
@@ -53,6 +68,7 @@ SymInt sym_mul(NodeContext& cx, const SymInt& a, const SymInt& b) {
 SymInt sym_div(NodeContext& cx, const SymInt& a, const SymInt& b) {
   if (a.known() && b.known()) {
     if (*b.value == 0) invalid("a size is divided by zero");
+    if (*b.value == -1) return known(checked_size(0, '-', *a.value));  // INT64_MIN / -1
     return known(*a.value / *b.value);
   }
   if (b.known() && *b.value == 1) return a;
