@@ -119,7 +119,7 @@ ExprPtr cast(DType dtype, ExprPtr value) {
 ExprPtr idx_add(ExprPtr a, ExprPtr b) {
   if (a->is_int_const(0)) return b;
   if (b->is_int_const(0)) return a;
-  if (a->is_const() && b->is_const()) return int_const(a->int_value + b->int_value);
+  if (a->is_const() && b->is_const()) return int_const(wrapping_add(a->int_value, b->int_value));
   return op(ir::OpKind::Add, DType::I64, {std::move(a), std::move(b)});
 }
 
@@ -129,7 +129,7 @@ ExprPtr idx_mul(ExprPtr a, ExprPtr b) {
   if (a->is_int_const(0) || b->is_int_const(0)) return int_const(0);
   if (a->is_int_const(1)) return b;
   if (b->is_int_const(1)) return a;
-  if (a->is_const() && b->is_const()) return int_const(a->int_value * b->int_value);
+  if (a->is_const() && b->is_const()) return int_const(wrapping_mul(a->int_value, b->int_value));
   return op(ir::OpKind::Mul, DType::I64, {std::move(a), std::move(b)});
 }
 

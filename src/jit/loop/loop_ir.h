@@ -70,6 +70,17 @@ ExprPtr cast(DType dtype, ExprPtr value);  // no-op when value already has dtype
 // (a kCast to the same dtype with more lanes). op() gives its result the lanes of its operands.
 ExprPtr vload(int slot, DType dtype, ExprPtr index, int lanes);
 ExprPtr broadcast(ExprPtr scalar, int lanes);
+// i64 arithmetic folded as the kernels compute it: two's complement, wrapping (the reference
+// interpreter's rule too), never C++'s undefined overflow.
+inline int64_t wrapping_add(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+inline int64_t wrapping_sub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+inline int64_t wrapping_mul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
 ExprPtr idx_add(ExprPtr a, ExprPtr b);
 ExprPtr idx_mul(ExprPtr a, int64_t b);
 ExprPtr idx_mul(ExprPtr a, ExprPtr b);

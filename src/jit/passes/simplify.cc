@@ -43,7 +43,7 @@ ExprPtr fold_op(const ExprPtr& e) {
   int64_t a = x.args[0]->int_value, b = x.args[1]->int_value;
   // Only a few rows of the op table are folded, so this is an if-chain rather than a switch.
   auto boolean = [](bool v) { return loop::int_const(v ? 1 : 0, DType::Bool); };
-  if (x.op == OpKind::Sub) return loop::int_const(a - b);
+  if (x.op == OpKind::Sub) return loop::int_const(loop::wrapping_sub(a, b));
   if (x.op == OpKind::Div && b > 0) return loop::int_const(a / b);
   if (x.op == OpKind::Mod && b > 0) return loop::int_const(a % b);
   if (x.op == OpKind::Eq) return boolean(a == b);

@@ -167,6 +167,18 @@ TEST_CASE("integer division by zero gives 0 and INT_MIN / -1 wraps, without trap
   CHECK(to_doubles(out[1]) == std::vector<double>{0, -1, 0, 0});
 }
 
+TEST_CASE("i64 arithmetic of constants folds wrapping, as kernels and the interpreter compute") {
+  // Found by fuzz_builder_calls (fuzz/regressions/builder_calls/i64_constant_fold_overflow):
+  // the loop IR's folds added and multiplied i64 constants with C++'s undefined overflow.
+  auto out = check_against_interpreter(
+      "function () -> (S, D, P) { X = -9223372036854775808; Y = 9223372036854775807; "
+      "S[] = <(X[] + X[]); D = X - Y; P[] = >(Y[] * Y[]); }",
+      {});
+  CHECK(to_doubles(out[0]) == std::vector<double>{0});
+  CHECK(to_doubles(out[1]) == std::vector<double>{1});
+  CHECK(to_doubles(out[2]) == std::vector<double>{1});
+}
+
 TEST_CASE("bitwise ops and shifts in integer dtypes") {
   for (DType d : {DType::I8, DType::U8, DType::I32, DType::U64, DType::Bool}) {
     CAPTURE(dtype_name(d));
