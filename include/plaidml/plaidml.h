@@ -508,8 +508,9 @@ enum {
   PLAIDML_EXPR_FLOOR_DIV = 7
 };
 
-/* The index variable name (lowercase by convention, e.g. "i"); the same name is the same
- * variable within one contraction. Statuses: OK, INVALID_ARGUMENT (NULL or empty name). */
+/* The index variable name, as Tile text writes one: a lowercase letter, then letters, digits
+ * and '_' (e.g. "i", "k2"); the same name is the same variable within one contraction.
+ * Statuses: OK, INVALID_ARGUMENT (NULL name, or one that is not an index name). */
 PLAIDML_API plaidml_status plaidml_expr_index(plaidml_builder* builder, const char* name,
                                               plaidml_expr* out_expr);
 

@@ -1,4 +1,8 @@
 // Builder entry points for integer expressions and contractions.
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
 #include "capi/errors.h"
 #include "capi/handles.h"
 
@@ -103,6 +107,20 @@ Status require_name(const char* fn, const char* name) {
   return Status::ok();
 }
 
+// Index variables print bare, so their names are the ones Tile text reads as index variables:
+// a capitalised or quoted name would read back as a dimension, other characters not at all.
+Status require_index_name(const char* fn, const char* name) {
+  PLAIDML_TRY(require_name(fn, name));
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  bool ok = std::islower(static_cast<unsigned char>(name[0])) &&
+            std::all_of(name, name + std::strlen(name), word);
+  if (ok) return Status::ok();
+  return make_error(StatusCode::kInvalidArgument,
+                    "{}: '{}' is not an index name: one starts with a lowercase letter and holds "
+                    "only letters, digits and '_' (capitalised names are dimensions)",
+                    fn, name);
+}
+
 }  // namespace
 }  // namespace plaidml::capi
 
@@ -114,7 +132,7 @@ plaidml_status plaidml_expr_index(plaidml_builder* builder, const char* name,
   return capi::guard(__func__, [&](const char* fn) -> Status {
     PLAIDML_CAPI_REQUIRE(builder);
     PLAIDML_CAPI_REQUIRE(out_expr);
-    PLAIDML_TRY(capi::require_name(fn, name));
+    PLAIDML_TRY(capi::require_index_name(fn, name));
     *out_expr = capi::push_expr(*builder, ir::IntExpr::index(name, capi::loc_of(fn)));
     return Status::ok();
   });

@@ -174,6 +174,13 @@ static void test_builder_nulls(void) {
   CHECK_ERR(plaidml_expr_index(b, NULL, &e), INV, "'name' is NULL");
   CHECK_ERR(plaidml_expr_index(b, "", &e), INV, "name must not be empty");
   CHECK_ERR(plaidml_expr_index(b, "i", NULL), INV, "'out_expr' is NULL");
+  /* Found by fuzz_builder_calls: an index named like a dimension printed text that read back
+     with a dimension in its place (fuzz/regressions/builder_calls/capitalised_index). */
+  CHECK_ERR(plaidml_expr_index(b, "N", &e), INV,
+            "plaidml_expr_index: 'N' is not an index name: one starts with a lowercase letter");
+  CHECK_ERR(plaidml_expr_index(b, "i-1", &e), INV, "'i-1' is not an index name");
+  CHECK_ERR(plaidml_expr_index(b, "_i", &e), INV, "'_i' is not an index name");
+  CHECK_OK(plaidml_expr_index(b, "i_2B", &e));
   CHECK_ERR(plaidml_expr_dim(NULL, "N", &e), INV, "'builder' is NULL");
   CHECK_ERR(plaidml_expr_dim(b, NULL, &e), INV, "'name' is NULL");
   CHECK_ERR(plaidml_expr_dim(b, "N", NULL), INV, "'out_expr' is NULL");

@@ -120,7 +120,7 @@ class Builder:
         return tuple(self.dim(n) for n in _split(names))
 
     def index(self, name):
-        """The index variable `name` (lowercase by convention)."""
+        """The index variable `name`: a lowercase letter, then letters, digits and _."""
         return self._expr("plaidml_expr_index", name)
 
     def indices(self, *names):
