@@ -1,5 +1,6 @@
 // What builder_calls does with a program it built: print and parse back, differentiate, and
 // run on the CPU at shapes its declared inputs allow, as an application would.
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -120,6 +121,9 @@ void execute(const plaidml_program* program, ScriptValues& s) {
 }  // namespace
 
 void use_program(const plaidml_program* program, bool round_trip_ok, ScriptValues& s) {
+  if (const char* print = std::getenv("PLAIDML_FUZZ_PRINT"); print && *print && *print != '0') {
+    std::fprintf(stderr, "the built program:\n%s", print_or_fail(program, "print").c_str());
+  }
   if (round_trip_ok) check_round_trip(program, "a built program");
   if (s.b.ConsumeIntegralInRange(0, 3) == 0) gradient(program);
   if (s.b.ConsumeBool()) execute(program, s);

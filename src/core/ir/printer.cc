@@ -146,21 +146,20 @@ class Printer {
     return n.kind == NodeKind::kLiteral && is_generated_name(n.name) && !named_literals_.count(id);
   }
 
+  // A dim expression used as a value is parenthesised unless it is one token: the parser reads
+  // `(2 * N)` back as the one value it is, not as elementwise ops on its parts, and `S / (M *
+  // N)` does not print as `S / M * N`.
   std::string literal_text(const Node& n) const {
-    if (!n.int_args.empty()) return print_int_expr(*n.int_args[0]);
-    if (n.literal_is_float) return float_text(n.literal_float);
-    return std::to_string(n.literal_int);
+    if (n.int_args.empty()) {
+      return n.literal_is_float ? float_text(n.literal_float) : std::to_string(n.literal_int);
+    }
+    const IntExpr& e = *n.int_args[0];
+    bool atom = e.op == IntOp::kDim || (e.op == IntOp::kLiteral && e.value >= 0);
+    return atom ? print_int_expr(e) : "(" + print_int_expr(e) + ")";
   }
 
-  // An inlined dim expression is parenthesised unless it is one token, so that `S / (M * N)`
-  // does not print as `S / M * N`.
   std::string ref(ValueId id) const {
-    if (!inline_literal(id)) return tile_name(p_.nodes[id].name);
-    const Node& n = p_.nodes[id];
-    std::string text = literal_text(n);
-    bool atom = n.int_args.empty() || n.int_args[0]->op == IntOp::kDim ||
-                (n.int_args[0]->op == IntOp::kLiteral && n.int_args[0]->value >= 0);
-    return atom ? text : "(" + text + ")";
+    return inline_literal(id) ? literal_text(p_.nodes[id]) : tile_name(p_.nodes[id].name);
   }
 
   void print_input(const Node& n) {

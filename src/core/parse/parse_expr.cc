@@ -221,7 +221,9 @@ Expected<ir::ValueId> Parser::parse_primary() {
   const Token& t = peek();
   if (t.kind == TokenKind::kInt || t.kind == TokenKind::kFloat)
     return parse_number(advance(), false);
-  if (accept(TokenKind::kLParen)) {
+  if (t.kind == TokenKind::kLParen) {
+    if (std::optional<ir::ValueId> v = parse_dim_value()) return *v;
+    advance();
     PLAIDML_ASSIGN(ir::ValueId v, parse_expr());
     PLAIDML_TRY(expect(TokenKind::kRParen, "')'"));
     return v;
@@ -241,6 +243,23 @@ Expected<ir::ValueId> Parser::parse_primary() {
   if (builder_.is_dim(t.text))
     return builder_.add_dim_literal(ir::IntExpr::dim(t.text, loc(t)), loc(t));
   return builder_.lookup(t.text, loc(t));
+}
+
+// `(` size expression `)` over dimensions and integer literals alone is one value, evaluated
+// exactly when the program is bound (docs/tile.md section 3.1): how the printer writes a
+// dimension expression used as a value, so that it reads back as the one value it was rather
+// than as elementwise ops on its parts. Anything else is rewound, to be read as elementwise code
+// (whose messages are the ones to give).
+std::optional<ir::ValueId> Parser::parse_dim_value() {
+  size_t start = pos_;
+  const Token& open = advance();
+  Expected<ir::IntExprPtr> e = parse_int(IntContext::kSize);
+  if (e && accept(TokenKind::kRParen)) {
+    Expected<ir::ValueId> v = builder_.add_dim_literal(*e, loc(open));
+    if (v) return *v;  // refused: an index variable or a tensor's name in it
+  }
+  pos_ = start;
+  return std::nullopt;
 }
 
 Expected<ir::ValueId> Parser::parse_number(const Token& t, bool negate) {

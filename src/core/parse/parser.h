@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -70,6 +71,7 @@ class Parser {
   Expected<ir::ValueId> parse_binary(int level);
   Expected<ir::ValueId> parse_unary();
   Expected<ir::ValueId> parse_primary();
+  std::optional<ir::ValueId> parse_dim_value();
   Expected<ir::ValueId> parse_number(const Token& t, bool negate);
   Expected<ir::ValueId> parse_call(const Token& name);
 

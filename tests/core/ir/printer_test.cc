@@ -283,6 +283,38 @@ TEST_CASE("negated literals and chains of negations print as they parse") {
   CHECK(text.find("A[i - " + printed_chain + "-i]") != std::string::npos);
 }
 
+// Found by fuzz_builder_calls (fuzz/regressions/builder_calls/floordiv_value_round_trip,
+// division_chain_value): a dim expression used as a value printed bare, which read back as
+// elementwise code (or, for floordiv, not at all).
+TEST_CASE("dim expressions used as values print in parentheses and read back as one value") {
+  ProgramBuilder b;
+  ValueId x = *b.add_input("X", std::vector<std::string>{"N"}, std::nullopt, SourceLoc{});
+  auto half = IntExpr::binary(IntOp::kFloorDiv, IntExpr::dim("N"), IntExpr::literal(2));
+  auto chain = IntExpr::binary(
+      IntOp::kDiv, IntExpr::binary(IntOp::kDiv, IntExpr::literal(100), IntExpr::dim("N")),
+      IntExpr::literal(3));
+  ValueId a = *b.add_dim_literal(half, SourceLoc{});
+  ValueId c = *b.add_dim_literal(chain, SourceLoc{});
+  ValueId d = *b.add_dim_literal(IntExpr::neg(IntExpr::dim("N")), SourceLoc{});
+  ValueId sum = *b.add_elementwise(OpKind::Add, {x, d}, {}, SourceLoc{});
+  REQUIRE(b.assign("A", a, SourceLoc{}).is_ok());
+  REQUIRE(b.assign("C", c, SourceLoc{}).is_ok());
+  REQUIRE(b.assign("S", sum, SourceLoc{}).is_ok());
+  for (const char* out : {"A", "C", "S"}) REQUIRE(b.add_output(out, SourceLoc{}).is_ok());
+  auto p = b.finish();
+  REQUIRE(p.has_value());
+  std::string text = print_tile(**p);
+  CHECK(text ==
+        "function (X[N]) -> (A, C, S) {\n"
+        "  A = (floordiv(N, 2));\n"
+        "  C = (100 / N / 3);\n"
+        "  S = X + (-N);\n"
+        "}\n");
+  auto again = parse_ok(text);
+  CHECK(print_tile(*again) == text);
+  CHECK(again->fingerprint() == (*p)->fingerprint());
+}
+
 TEST_CASE("fingerprint: stable, and different for different programs") {
   const std::string mm =
       "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";

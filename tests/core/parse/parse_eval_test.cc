@@ -41,6 +41,25 @@ TEST_CASE("rational index: I = K = [1, 2, 3] gives [2, 5, 4, 9, 6]") {
   CHECK(values(out[0]) == std::vector<float>{2, 5, 4, 9, 6});
 }
 
+TEST_CASE("a parenthesised dim expression is one value, evaluated exactly when bound") {
+  auto x = f32({3}, {1, 2, 3});
+  auto out = run("function (X[N]) -> (A, B, C) { A = (2147483647 + N); B = 2147483647 + N; "
+                 "C = X * (floordiv(N, 2) - 3); }",
+                 {x});
+  REQUIRE(out[0].shape.dtype == DType::I64);  // 2147483650 does not fit i32
+  CHECK(out[0].data<int64_t>()[0] == 2147483650);
+  REQUIRE(out[1].shape.dtype == DType::I32);  // elementwise on two weak i32: wraps
+  CHECK(out[1].data<int32_t>()[0] == -2147483646);
+  CHECK(values(out[2]) == std::vector<float>{-2, -4, -6});
+  // What is not dims and literals alone is elementwise code, with its own messages.
+  auto index = parse_tile("function (X[N]) -> (A) { A = X * (i + 1); }");
+  REQUIRE(!index.has_value());
+  CHECK(index.status().message() ==
+        "1:35: index variable 'i' can only be used inside a contraction");
+  CHECK(values(run("function (X[N]) -> (A) { A = (X + N) * (N); }", {x})[0]) ==
+        std::vector<float>{12, 15, 18});
+}
+
 TEST_CASE("matmul, cumulative sum and C-precedence elementwise") {
   auto a = f32({2, 3}, {1, 2, 3, 4, 5, 6});
   auto b = f32({3, 2}, {7, 8, 9, 10, 11, 12});
