@@ -93,7 +93,7 @@ plaidml_status plaidml_buffer_create_from_host(plaidml_context* context, plaidml
     }
     PLAIDML_ASSIGN(auto buffer,
                    capi::with_fn(fn, context->runtime->allocate(context->device.load(), shape)));
-    PLAIDML_TRY(context->runtime->write(*buffer, data, size));
+    PLAIDML_TRY(capi::with_fn(fn, context->runtime->write(*buffer, data, size)));
     *out_buffer = new plaidml_buffer{context->runtime, std::move(buffer)};
     return Status::ok();
   });
@@ -107,7 +107,7 @@ plaidml_status plaidml_buffer_write(plaidml_buffer* buffer, const void* data, si
     PLAIDML_CAPI_REQUIRE(buffer);
     if (size > 0) PLAIDML_CAPI_REQUIRE(data);
     PLAIDML_TRY(capi::size_check(fn, *buffer->buffer, size));
-    return buffer->runtime->write(*buffer->buffer, data, size);
+    return capi::with_fn(fn, buffer->runtime->write(*buffer->buffer, data, size));
   });
 }
 
@@ -117,7 +117,7 @@ plaidml_status plaidml_buffer_read(const plaidml_buffer* buffer, void* data, siz
     PLAIDML_CAPI_REQUIRE(buffer);
     if (size > 0) PLAIDML_CAPI_REQUIRE(data);
     PLAIDML_TRY(capi::size_check(fn, *buffer->buffer, size));
-    return buffer->runtime->read(*buffer->buffer, data, size);
+    return capi::with_fn(fn, buffer->runtime->read(*buffer->buffer, data, size));
   });
 }
 

@@ -26,6 +26,9 @@ Expected<T> with_fn(const char* fn, Expected<T> result) {
   if (result.has_value()) return result;
   return result.status().with_context(std::string(fn) + ": ");
 }
+inline Status with_fn(const char* fn, Status status) {
+  return status.is_ok() ? status : status.with_context(std::string(fn) + ": ");
+}
 
 // A copy of text the caller frees with plaidml_string_destroy (malloc: it calls free()).
 char* caller_string(const std::string& text);

@@ -62,10 +62,10 @@ static void test_calls_after_the_loss(const plaidml_program* add) {
   CHECK_OK(plaidml_buffer_create_from_host(ctx, PLAIDML_DTYPE_FLOAT32, 1, dims, data, sizeof data,
                                            &a));
   CHECK_ERR(plaidml_buffer_read(a, back, sizeof back), PLAIDML_STATUS_DEVICE_ERROR,
-            "device null:0: read: the null device was lost after 2 calls "
+            "plaidml_buffer_read: device null:0: read: the null device was lost after 2 calls "
             "(PLAIDML_NULL_DEVICE_LOST_AFTER)");
   CHECK_ERR(plaidml_buffer_write(a, data, sizeof data), PLAIDML_STATUS_DEVICE_ERROR,
-            "device null:0: write: the null device was lost");
+            "plaidml_buffer_write: device null:0: write: the null device was lost");
   CHECK_ERR(plaidml_buffer_create(ctx, PLAIDML_DTYPE_FLOAT32, 1, dims, &b),
             PLAIDML_STATUS_DEVICE_ERROR, "device null:0: allocate: the null device was lost");
   CHECK(b == NULL);
