@@ -580,6 +580,15 @@ class BadInput(unittest.TestCase):
             self.import_error(m, plaidml.InvalidArgumentError,
                               f"node 'r' (Reshape, opset 17): the size {big} * {big} "
                               "overflows 64 bits")
+        # A sum: Split rounds a known size up, dim + (num_outputs - 1).
+        most = 2**63 - 1
+        split = model([const("S", np.array([most], np.int64)),
+                       const("V", np.array(1.0, np.float32)),
+                       helper.make_node("Expand", ["V", "S"], ["X"], name="e"),
+                       helper.make_node("Split", ["X"], ["A", "B"], name="s", num_outputs=2)],
+                      [], [vinfo("A", None), vinfo("B", None)], opset=18)
+        self.import_error(split, plaidml.InvalidArgumentError,
+                          f"node 's' (Split, opset 18): the size {most} + 1 overflows 64 bits")
 
     def test_initializer_sizes(self):
         m = add_relu()

@@ -68,7 +68,6 @@ SymInt sym_mul(NodeContext& cx, const SymInt& a, const SymInt& b) {
 SymInt sym_div(NodeContext& cx, const SymInt& a, const SymInt& b) {
   if (a.known() && b.known()) {
     if (*b.value == 0) invalid("a size is divided by zero");
-    if (*b.value == -1) return known(checked_size(0, '-', *a.value));  // INT64_MIN / -1
     return known(*a.value / *b.value);
   }
   if (b.known() && *b.value == 1) return a;

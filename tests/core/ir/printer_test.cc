@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <string>
+#include <utility>
 
 #include "core/ir/builder.h"
 #include "core/parse/parse.h"
@@ -28,6 +31,19 @@ std::string round_trip(const std::string& text) {
   CHECK(print_tile(*again) == first);
   CHECK(again->fingerprint() == parse_ok(text)->fingerprint());
   return first;
+}
+
+// A program built by calls, finished: it prints as `want`, and that text parses back to a
+// program that prints the same. Returns the built program and the one parsed back.
+std::pair<std::shared_ptr<const Program>, std::shared_ptr<const Program>> built_round_trip(
+    ProgramBuilder& b, const std::string& want) {
+  auto p = b.finish();
+  REQUIRE(p.has_value());
+  std::string text = print_tile(**p);
+  CHECK(text == want);
+  auto again = parse_ok(text);
+  CHECK(print_tile(*again) == text);
+  return {*p, again};
 }
 
 TEST_CASE("golden: matmul with bias and relu") {
@@ -150,20 +166,15 @@ TEST_CASE("built by calls: infinities, literal contraction inputs, unnamed dims,
   ValueId o = *b.add_contraction(c, SourceLoc{});
   REQUIRE(b.assign("O", o, SourceLoc{}).is_ok());
   REQUIRE(b.add_output("O", SourceLoc{}).is_ok());
-  auto p = b.finish();
-  REQUIRE(p.has_value());
-  std::string text = print_tile(**p);
-  CHECK(text ==
-        "function (X: i32[_, N]) -> (O) {\n"
-        "  _T2 = 2;\n"
-        "  _T3 = max(X, 1e999);\n"
-        "  _T4 = min(_T3, -1e999);\n"
-        "  _T5 = N;\n"
-        "  O[i : N] = +(_T4[0, i] * _T2[]) default _T5;\n"
-        "}\n");
-  auto again = parse_ok(text);
-  CHECK(print_tile(*again) == text);
-  CHECK(again->fingerprint() == (*p)->fingerprint());
+  auto [p, again] = built_round_trip(b,
+                                     "function (X: i32[_, N]) -> (O) {\n"
+                                     "  _T2 = 2;\n"
+                                     "  _T3 = max(X, 1e999);\n"
+                                     "  _T4 = min(_T3, -1e999);\n"
+                                     "  _T5 = N;\n"
+                                     "  O[i : N] = +(_T4[0, i] * _T2[]) default _T5;\n"
+                                     "}\n");
+  CHECK(again->fingerprint() == p->fingerprint());
   auto mx = std::find_if(again->nodes.begin(), again->nodes.end(),
                          [](const Node& node) { return node.name == "_T3"; });
   REQUIRE(mx != again->nodes.end());
@@ -190,16 +201,12 @@ TEST_CASE("built by calls: a NaN literal prints as nan, which parses back to NaN
   REQUIRE(b.assign("M", m, SourceLoc{}).is_ok());
   REQUIRE(b.add_output("S", SourceLoc{}).is_ok());
   REQUIRE(b.add_output("M", SourceLoc{}).is_ok());
-  auto p = b.finish();
-  REQUIRE(p.has_value());
-  std::string text = print_tile(**p);
-  CHECK(text ==
-        "function (X: f32[N]) -> (S, M) {\n"
-        "  S = X + nan;\n"
-        "  M[i : N] = >(X[i]) default nan;\n"
-        "}\n");
-  auto again = parse_ok(text);
-  CHECK(print_tile(*again) == text);
+  const std::string want =
+      "function (X: f32[N]) -> (S, M) {\n"
+      "  S = X + nan;\n"
+      "  M[i : N] = >(X[i]) default nan;\n"
+      "}\n";
+  std::shared_ptr<const Program> again = built_round_trip(b, want).second;
   const Node& add = again->nodes[again->outputs[0].second];
   REQUIRE(add.operands.size() == 2);
   CHECK(std::isnan(again->nodes[add.operands[1]].literal_float));
@@ -301,18 +308,13 @@ TEST_CASE("dim expressions used as values print in parentheses and read back as 
   REQUIRE(b.assign("C", c, SourceLoc{}).is_ok());
   REQUIRE(b.assign("S", sum, SourceLoc{}).is_ok());
   for (const char* out : {"A", "C", "S"}) REQUIRE(b.add_output(out, SourceLoc{}).is_ok());
-  auto p = b.finish();
-  REQUIRE(p.has_value());
-  std::string text = print_tile(**p);
-  CHECK(text ==
-        "function (X[N]) -> (A, C, S) {\n"
-        "  A = (floordiv(N, 2));\n"
-        "  C = (100 / N / 3);\n"
-        "  S = X + (-N);\n"
-        "}\n");
-  auto again = parse_ok(text);
-  CHECK(print_tile(*again) == text);
-  CHECK(again->fingerprint() == (*p)->fingerprint());
+  auto [p, again] = built_round_trip(b,
+                                     "function (X[N]) -> (A, C, S) {\n"
+                                     "  A = (floordiv(N, 2));\n"
+                                     "  C = (100 / N / 3);\n"
+                                     "  S = X + (-N);\n"
+                                     "}\n");
+  CHECK(again->fingerprint() == p->fingerprint());
 }
 
 TEST_CASE("fingerprint: stable, and different for different programs") {
