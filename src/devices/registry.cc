@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
-#include <new>
 #include <set>
 
 #include "core/base/env.h"
@@ -116,19 +115,14 @@ DeviceEntry unavailable(std::string id, std::string path, std::string reason) {
   return e;
 }
 
-// A plugin that ran out of host memory while counting or describing its devices has not found
-// them missing: the listing fails with bad_alloc (the caller's OUT_OF_MEMORY, and the next call
-// lists again) instead of marking them unavailable, for good, with that reason.
-void fail_listing_if_out_of_memory(const Status& status) {
-  if (status.code() == StatusCode::kOutOfMemory) throw std::bad_alloc();
-}
-
 // Appends one entry per device of a plugin (or one unavailable entry for the whole plugin).
 void add_plugin_devices(const plaidml_plugin* p, const std::string& path,
                         std::vector<DeviceEntry>* out) {
   uint32_t count = 0;
   Status s = plugin_status(p, p->device_count(&count), "");
-  fail_listing_if_out_of_memory(s);
+  // A plugin out of host memory has not found its devices missing: the listing fails (and the
+  // next call lists again) instead of marking them unavailable, for good, with that reason.
+  throw_if_out_of_memory(s);
   if (!s.is_ok()) {
     logger().info("device plugin '{}' ({}) has no devices: {}", p->name, path, s.message());
     out->push_back(unavailable(p->name, path, s.message()));
@@ -139,7 +133,7 @@ void add_plugin_devices(const plaidml_plugin* p, const std::string& path,
     plaidml_plugin_device_info raw{};
     raw.struct_size = sizeof(raw);
     Status d = plugin_status(p, p->describe_device(i, &raw), "");
-    fail_listing_if_out_of_memory(d);
+    throw_if_out_of_memory(d);
     if (!d.is_ok()) {
       out->push_back(unavailable(id, path, d.message()));
       continue;

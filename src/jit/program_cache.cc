@@ -7,7 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <new>
 #include <vector>
 
 #include "core/base/env.h"
@@ -81,13 +80,6 @@ void evict_beyond_budget(const fs::path& folder, const fs::path& keep) {
                      e.path.string(), e.bytes, budget);
     }
   }
-}
-
-// The cache is optional, so its failures are logged and a load becomes a miss; running out of
-// memory is not the cache's failure, and goes to the caller (the C API's OUT_OF_MEMORY) instead
-// of becoming "not kept" or "ignoring a damaged entry".
-void throw_if_out_of_memory(const Status& status) {
-  if (status.code() == StatusCode::kOutOfMemory) throw std::bad_alloc();
 }
 
 // Whether the program prints to text that parses back to the same program (the same text

@@ -1,5 +1,7 @@
 #include "core/base/status.h"
 
+#include <new>
+
 namespace plaidml {
 
 const char* status_code_name(StatusCode code) {
@@ -16,6 +18,10 @@ const char* status_code_name(StatusCode code) {
     case StatusCode::kIoError: return "i/o error";
   }
   return "unknown status";
+}
+
+void throw_if_out_of_memory(const Status& status) {
+  if (status.code() == StatusCode::kOutOfMemory) throw std::bad_alloc();
 }
 
 }  // namespace plaidml

@@ -54,6 +54,10 @@ Status make_error(StatusCode code, fmt::format_string<Args...> f, Args&&... args
   return Status(code, fmt::format(f, std::forward<Args>(args)...));
 }
 
+// For code that logs its failures and goes on without (a cache, a device listing): running out
+// of memory is not its to absorb, and goes up as std::bad_alloc (the C API's OUT_OF_MEMORY).
+void throw_if_out_of_memory(const Status& status);
+
 // A value or an error Status.
 template <typename T>
 class [[nodiscard]] Expected {
