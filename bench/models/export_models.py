@@ -27,15 +27,47 @@ import torch
 SEED = 0
 
 
-def vision(name):
+class FirstOutput(torch.nn.Module):
+    """The main output of a model that returns a dict (segmentation) or a named tuple."""
+
+    def __init__(self, model, key):
+        super().__init__()
+        self.model, self.key = model, key
+
+    def forward(self, images):
+        return self.model(images)[self.key]
+
+
+# The convolutional networks of the Vulkan device-lost finding (issue 36) beside the defaults:
+# squeezenets (concat of 1x1 and 3x3 branches), VGG (large 3x3 convs), GoogLeNet (inception v1)
+# and Inception v3, DenseNet (concats of growing depth), MobileNetV3-Small, LR-ASPP
+# segmentation, and MobileViT (timm) where timm is installed.
+VISION = ["resnet50", "mobilenet_v3", "vit_b_16", "squeezenet1_0", "squeezenet1_1", "vgg19",
+          "googlenet", "inception_v3", "densenet121", "mobilenet_v3_small", "lraspp",
+          "mobilevit_xxs"]
+
+
+def make_vision(name):
+    if name == "mobilevit_xxs":
+        import timm
+        return timm.create_model("mobilevit_xxs", pretrained=False)
     import torchvision.models as tvm
-    make = {"resnet50": tvm.resnet50, "mobilenet_v3": tvm.mobilenet_v3_large,
-            "vit_b_16": tvm.vit_b_16}[name]
-    model = make(weights=None).eval()
+    if name == "lraspp":
+        return FirstOutput(tvm.segmentation.lraspp_mobilenet_v3_large(
+            weights=None, weights_backbone=None), "out")
+    make = {"mobilenet_v3": tvm.mobilenet_v3_large}.get(name) or getattr(tvm, name)
+    if name in ("googlenet", "inception_v3"):  # no auxiliary heads: one output in eval
+        return make(weights=None, aux_logits=False, init_weights=True)
+    return make(weights=None)
+
+
+def vision(name):
+    model = make_vision(name).eval()
     if name == "vit_b_16":  # torchvision zero-initialises ViT's head: logits would all be 0
         torch.nn.init.normal_(model.heads.head.weight, std=0.02)
-    example = (torch.randn(2, 3, 224, 224),)
-    inputs = [{"name": "images", "dims": ["batch", 3, 224, 224], "dtype": "float32"}]
+    size = 299 if name == "inception_v3" else 224
+    example = (torch.randn(2, 3, size, size),)
+    inputs = [{"name": "images", "dims": ["batch", 3, size, size], "dtype": "float32"}]
     dynamic = {"images": {0: "batch"}}
     return model, example, inputs, dynamic, ["logits"]
 
@@ -129,9 +161,8 @@ def decode(name):
     return DecodeWrapper(model, config.n_layer).eval(), example, inputs, dynamic, outputs
 
 
-MODELS = {"resnet50": vision, "mobilenet_v3": vision, "vit_b_16": vision, "bert_base": text,
-          "gpt2": text, "bert_tiny": text, "gpt2_tiny": text, "gpt2_decode": decode,
-          "gpt2_tiny_decode": decode}
+MODELS = {"bert_base": text, "gpt2": text, "bert_tiny": text, "gpt2_tiny": text,
+          "gpt2_decode": decode, "gpt2_tiny_decode": decode, **{n: vision for n in VISION}}
 DEFAULT = "resnet50,mobilenet_v3,vit_b_16,bert_base,gpt2"
 
 

@@ -14,6 +14,8 @@
 #   6. bench/compare_gpu.py                          -> $OUT/gpu_table.md
 #   7. (STEPS=onnx-models, not by default) real models exported there, onnxruntime against
 #      plaidml on the CPU and each device            -> $OUT/onnx_models.{json,md}
+#      (ONNX_MODELS: which, ONNX_EXPORT_ARGS=--no-dynamo: TorchScript exports only,
+#      ONNX_DEVICES: which devices)
 #   8. (STEPS=onnx-suite, not by default) onnx's node tests on the GPU devices
 #                                                    -> $OUT/onnx_suite_<device>.json
 #   9. (STEPS=bench-models, not by default) whole models beside onnxruntime on the CPU and each
@@ -203,8 +205,9 @@ torch_bench() {
 onnx_models() {
   local py models=${ONNX_MODEL_DIR:-/tmp/plaidml-onnx-models}
   py=$(torch_python) || { echo "onnx-models: no python with torch here"; return 3; }
-  "$py" "$root/bench/models/export_models.py" --out "$models" ${ONNX_MODELS:+--only $ONNX_MODELS} ||
-    return 1
+  # shellcheck disable=SC2086  # ONNX_EXPORT_ARGS: e.g. --no-dynamo
+  "$py" "$root/bench/models/export_models.py" --out "$models" ${ONNX_MODELS:+--only $ONNX_MODELS} \
+    ${ONNX_EXPORT_ARGS:-} || return 1
   cp "$models/manifest.json" "$OUT/onnx_manifest.json"
   cp "$models"/*_tiny*.onnx "$OUT/" 2>/dev/null  # small enough to bring back for debugging
   PYTHONPATH=$root/bindings/python PLAIDML_LIBRARY=$pkg/lib/libplaidml.so.0 \

@@ -30,8 +30,13 @@ forbidden='libLLVM|libz3|libxml2|libicu'
 configure_and_build() {
   echo "== building in $build (Release, static LLVM)"
   mkdir -p "$build"
+  # A unity build through ccache, as CI's (scripts/cmake-args.sh): about a third of the time.
+  # shellcheck source=scripts/cmake-args.sh
+  source "$root/scripts/cmake-args.sh"
+  plaidml_cmake_args "$root"
+  local launchers=("${PLAIDML_CMAKE_ARGS[@]:3}")  # past -G Ninja -DCMAKE_BUILD_TYPE=...
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPLAIDML_LLVM_STATIC=ON \
-    -DPLAIDML_BUILD_BENCH=ON -DPLAIDML_BUILD_TESTS=ON -DPLAIDML_DEVICE_VULKAN=ON \
+    -DCMAKE_UNITY_BUILD=ON "${launchers[@]}" -DPLAIDML_BUILD_BENCH=ON -DPLAIDML_BUILD_TESTS=ON -DPLAIDML_DEVICE_VULKAN=ON \
     >"$build/configure.log" 2>&1 ||
     { cat "$build/configure.log"; exit 1; }
   ninja -C "$build" -j"$jobs" plaidml plaidml_onnx plaidml_device_opencl plaidml_device_vulkan \

@@ -72,6 +72,24 @@ function (A[N], B[N]) -> (S) {
   S[] = +(A[i] * B[i]);
 })",
        {{{1}, {1}}, {{7}, {7}}, {{15}, {15}}, {{16}, {16}}, {{17}, {17}}, {{257}, {257}}}});
+  // Four tiled kernels of different shapes in one program. Their SPIR-V module once declared
+  // each kernel's Workgroup tiles apart (about 14 KB each), and a SPIR-V 1.3 entry point may be
+  // charged for all of the module's: the validation layer rejects the module on lavapipe
+  // (32 KB), and NVIDIA's driver lost the device on ResNet-50 the same way (issue 36).
+  cs.push_back({"matmul_chain_distinct_tiles",
+                R"(
+function (A[M, K], B[K, N], C[N, P], D[P, Q], E[Q, R]) -> (Y) {
+  X1[i, j : M, N] = +(A[i, k] * B[k, j]);
+  X2[i, j : M, P] = +(X1[i, k] * C[k, j]);
+  X3[i, j : M, Q] = +(X2[i, k] * D[k, j]);
+  Y[i, j : M, R] = +(X3[i, k] * E[k, j]);
+})",
+                {{{128, 96}, {96, 112}, {112, 80}, {80, 72}, {72, 64}}},
+                {DType::F32},
+                {},
+                // Four sums of ~100 terms in a row: outputs near 100, the order of summation
+                // moves the last digits of the small ones.
+                testing::Tolerance{1e-4, 1e-3}});
   cs.push_back({"mlp_two_layers",
                 R"(
 function (X[B, I], W1[I, H], B1[H], W2[H, O]) -> (Y) {

@@ -1,6 +1,8 @@
 #include "devices/vulkan/vk_commands.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "devices/vulkan/vk_errors.h"
 
@@ -43,6 +45,12 @@ plaidml_plugin_status add_descriptor_pool(VkDeviceState* device, uint32_t bindin
   return PLAIDML_PLUGIN_OK;
 }
 
+void clear_counts(CommandBatch* b) {
+  b->recorded = 0;
+  b->work = 0;
+  b->kernels.clear();
+}
+
 // After the submit finished (or failed): everything recorded can go.
 void reset_batch(VkDeviceState* device) {
   CommandBatch& b = device->batch;
@@ -52,21 +60,46 @@ void reset_batch(VkDeviceState* device) {
     p.sets_used = p.descriptors_used = 0;
   }
   b.recording = false;
-  b.recorded = 0;
+  clear_counts(&b);
 }
 
-plaidml_plugin_status wait_for_submit(VkDeviceState* device, size_t commands) {
-  VkResult r = vk().vkWaitForFences(device->device, 1, &device->batch.fence, VK_TRUE,
-                                    device->fence_timeout_ns);
+// " running kernel 'a'", " running kernels 'a', 'b', ..., 'z' (12 in all)", or "" for a submit
+// of copies only: what a lost device or a late submit was doing, in the user's kernel names.
+std::string running(const std::vector<std::string>& kernels) {
+  if (kernels.empty()) return "";
+  if (kernels.size() == 1) return " running kernel '" + kernels[0] + "'";
+  constexpr size_t kNamed = 3;
+  std::string out = " running kernels";
+  for (size_t i = 0; i < kernels.size() && i < kNamed; ++i) {
+    out += (i ? ", '" : " '") + kernels[i] + "'";
+  }
+  if (kernels.size() > kNamed + 1) out += ", ...";
+  if (kernels.size() > kNamed) out += ", '" + kernels.back() + "'";
+  return out + " (" + std::to_string(kernels.size()) + " in all)";
+}
+
+// The wait for a submit: the device's base limit plus the submit's work at the slowest rate a
+// working device runs our kernels at. A slow device (lavapipe under load) that progresses is
+// never declared broken for a long submit; a hung one still ends in an error.
+uint64_t wait_limit_ns(const VkDeviceState& device, double work) {
+  constexpr double kSlowestNsPerOp = 20;  // 50 M scalar operations a second
+  double extra = std::min(work * kSlowestNsPerOp, 1e18);
+  return device.fence_timeout_ns + static_cast<uint64_t>(extra);
+}
+
+plaidml_plugin_status wait_for_submit(VkDeviceState* device, size_t commands, double work,
+                                      const std::vector<std::string>& kernels) {
+  const uint64_t limit = wait_limit_ns(*device, work);
+  VkResult r = vk().vkWaitForFences(device->device, 1, &device->batch.fence, VK_TRUE, limit);
   if (r == VK_TIMEOUT) {
     device->submit_pending = true;
-    device->broken = "a submit of " + std::to_string(commands) + " commands did not finish " +
-                     "within " + std::to_string(device->fence_timeout_ns / 1000000) +
-                     " ms; the device is unusable";
+    device->broken = "a submit of " + std::to_string(commands) + " commands" +
+                     running(kernels) + " did not finish within " +
+                     std::to_string(limit / 1000000) + " ms; the device is unusable";
     return fail(PLAIDML_PLUGIN_DEVICE_ERROR, device->record->name + ": " + device->broken);
   }
   if (r == VK_ERROR_DEVICE_LOST) {
-    device->broken = "the Vulkan device was lost (VK_ERROR_DEVICE_LOST)";
+    device->broken = "the Vulkan device was lost (VK_ERROR_DEVICE_LOST)" + running(kernels);
     return fail(PLAIDML_PLUGIN_DEVICE_ERROR, device->record->name + ": " + device->broken);
   }
   if (r != VK_SUCCESS) return fail_vk("vkWaitForFences", r, device->record->name);
@@ -161,6 +194,8 @@ plaidml_plugin_status flush(VkDeviceState* device) {
   // Device writes become visible to the host (mapped buffers, staging) once the fence signals.
   memory_barrier(b.commands, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   const size_t commands = b.recorded;
+  const double work = b.work;
+  const std::vector<std::string> kernels = std::move(b.kernels);
   VkResult r = vk().vkEndCommandBuffer(b.commands);
   if (r != VK_SUCCESS) {
     reset_batch(device);
@@ -176,7 +211,7 @@ plaidml_plugin_status flush(VkDeviceState* device) {
     reset_batch(device);
     return fail_vk("vkQueueSubmit", r, device->record->name);
   }
-  plaidml_plugin_status s = wait_for_submit(device, commands);
+  plaidml_plugin_status s = wait_for_submit(device, commands, work, kernels);
   if (!device->submit_pending) {
     reset_batch(device);
     return s;
@@ -186,7 +221,7 @@ plaidml_plugin_status flush(VkDeviceState* device) {
   // must not end and submit it again (the validation layer reports that as a command buffer
   // and a fence still in use; a driver may crash on it).
   b.recording = false;
-  b.recorded = 0;
+  clear_counts(&b);
   return s;
 }
 

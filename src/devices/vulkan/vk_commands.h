@@ -1,7 +1,9 @@
 // The device's command batch: launches and copies are recorded into one command buffer, with a
 // barrier after each, and go to the queue in one submit when something must wait for them
-// (synchronize, read, write, freeing what they use). The fence wait has a time limit, so a hung
-// device gives an error instead of a hang. Every function here needs device->mutex held.
+// (synchronize, read, write, freeing what they use) or when the batch holds enough work
+// (vk_launch.cc). The fence wait has a time limit that grows with the submit's work, so a hung
+// device gives an error instead of a hang and a slow one is not taken for hung. Every function
+// here needs device->mutex held.
 #pragma once
 
 #include "devices/vulkan/vk_handles.h"
@@ -27,8 +29,9 @@ plaidml_plugin_status allocate_descriptor_set(VkDeviceState* device,
                                               VkDescriptorSetLayout layout, uint32_t bindings,
                                               VkDescriptorSet* out);
 
-// Submits what was recorded, waits for it (time-limited) and resets the batch. No-op when
-// nothing was recorded.
+// Submits what was recorded, waits for it (time-limited: the device's limit plus the work at
+// 50 M operations a second) and resets the batch. No-op when nothing was recorded. A lost
+// device or a late submit names the kernels it was running.
 plaidml_plugin_status flush(VkDeviceState* device);
 
 // Whether the device runs nothing any more, so that its objects may be destroyed: after a timed

@@ -25,7 +25,8 @@ struct VkAllocation {
 };
 
 // The command buffer that launches and copies are recorded into until the next flush
-// (vk_commands.h): all kernels of a program go to the device in one submit.
+// (vk_commands.h): the kernels of a program go to the device in few submits, each of bounded
+// work (vk_launch.cc).
 struct DescriptorPool {
   VkDescriptorPool pool = VK_NULL_HANDLE;
   uint32_t max_sets = 0, max_descriptors = 0;
@@ -38,6 +39,9 @@ struct CommandBatch {
   VkFence fence = VK_NULL_HANDLE;
   bool recording = false;
   size_t recorded = 0;  // commands since begin
+  double work = 0;      // the launches' estimated scalar operations since begin
+  // The kernels recorded since begin, in order: a lost device or a late submit names them.
+  std::vector<std::string> kernels;
   // Descriptor sets live until the flush that runs their dispatches, then their pools reset.
   std::vector<DescriptorPool> descriptor_pools;
 };

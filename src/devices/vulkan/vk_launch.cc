@@ -1,6 +1,7 @@
 // Kernel launches and synchronisation. A launch is recorded into the device's command batch
 // (bind pipeline, descriptor set of the buffers, dispatch, barrier); synchronize submits the
-// batch once and waits for it.
+// batch and waits for it. A batch that has gathered much work is submitted at once, so that no
+// submit runs for long on a slow device (a whole network on lavapipe, say).
 
 #include <algorithm>
 #include <cstddef>
@@ -13,6 +14,12 @@
 
 namespace plaidml::devices::vulkan {
 namespace {
+
+// A batch goes to the device once its launches' estimated work passes this many scalar
+// operations (about a second on a slow CPU device, a millisecond on a large GPU, where a few
+// waits per network cost little) or it holds this many commands.
+constexpr double kSubmitWork = 1e10;
+constexpr size_t kSubmitCommands = 1024;
 
 std::string dims(const uint32_t v[3]) {
   return std::to_string(v[0]) + "x" + std::to_string(v[1]) + "x" + std::to_string(v[2]);
@@ -76,6 +83,10 @@ plaidml_plugin_status record_dispatch(VkDeviceState* device, VulkanExecutable* e
                          executable->pipelines[info.kernel]);
   vk().vkCmdDispatch(commands, info.grid[0], info.grid[1], info.grid[2]);
   record_barrier(device);
+  CommandBatch& batch = device->batch;
+  batch.work += std::max(0.0, info.work);
+  batch.kernels.push_back(executable->symbols()[info.kernel]);
+  if (batch.work >= kSubmitWork || batch.recorded >= kSubmitCommands) return flush(device);
   return PLAIDML_PLUGIN_OK;
 }
 

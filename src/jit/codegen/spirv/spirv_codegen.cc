@@ -127,12 +127,13 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
   ParamVariables params(lowered, scalar, b);
   spirv::Builtins builtins(b);
   spirv::SpvEmitter emitter(lowered, scalar);
+  spirv::WorkgroupArena workgroup(b);
   Artifact artifact;
   artifact.format = kSpirvFormat;
   for (const loop::Kernel& kernel : lowered.kernels) {
     emitter.set_slot_vars(params.of(kernel));
     PLAIDML_ASSIGN(std::optional<LaunchDims> tiled,
-                   spirv::emit_tiled_kernel(kernel, target, emitter, b, builtins));
+                   spirv::emit_tiled_kernel(kernel, target, emitter, b, builtins, workgroup));
     LaunchDims dims;
     if (tiled) {
       dims = *tiled;
@@ -147,6 +148,7 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
     entry.workgroup = dims.workgroup;
     artifact.kernels.push_back(std::move(entry));
   }
+  workgroup.declare();
   std::vector<uint32_t> words = b.finish();
   artifact.bytes.resize(words.size() * sizeof(uint32_t));
   std::memcpy(artifact.bytes.data(), words.data(), artifact.bytes.size());  // little-endian host

@@ -11,6 +11,7 @@
 #include "jit/codegen/spirv/spirv_codegen.h"
 #include "jit/codegen/spirv/spv_emitter.h"
 #include "jit/codegen/spirv/spv_entry.h"
+#include "jit/codegen/spirv/spv_workgroup.h"
 
 namespace plaidml::jit::spirv {
 
@@ -27,12 +28,13 @@ Expected<LaunchDims> emit_kernel(const loop::Kernel& kernel, const SpirvTarget& 
 //   band (independent output loops) { declare acc = init; [ifs/fors of the reduction] {
 //     acc = agg(acc, f(loads)) }; store(out, index, g(acc)) }
 // Output tiles go to workgroups, a register block to each invocation, and the innermost
-// reduction loop is staged through Workgroup arrays between barriers. Returns nullopt (and
-// emits nothing) when the kernel does not have that form or tiling does not pay; the caller
-// then uses emit_kernel.
+// reduction loop is staged through the module's Workgroup arrays (`workgroup`) between
+// barriers. Returns nullopt (and emits nothing) when the kernel does not have that form or
+// tiling does not pay; the caller then uses emit_kernel.
 Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel,
                                                       const SpirvTarget& target,
                                                       SpvEmitter& emitter, SpvBuilder& b,
-                                                      Builtins& builtins);
+                                                      Builtins& builtins,
+                                                      WorkgroupArena& workgroup);
 
 }  // namespace plaidml::jit::spirv

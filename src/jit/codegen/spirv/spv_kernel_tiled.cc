@@ -15,6 +15,7 @@
 
 #include <array>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,7 +45,7 @@ constexpr int64_t kMaxGroups = 65535;
 class TiledEmitter {
  public:
   TiledEmitter(const TiledPlan& plan, const TileChoice& tiles, SpvEmitter& emitter, SpvBuilder& b,
-               Builtins& builtins)
+               Builtins& builtins, WorkgroupArena& workgroup)
       : plan_(plan),
         form_(plan.form),
         c_(tiles),
@@ -52,12 +53,13 @@ class TiledEmitter {
         s_(emitter.scalar()),
         b_(b),
         builtins_(builtins),
+        workgroup_(workgroup),
         i32_(b.type_int(32, true)),
         ix_(emitter.index_type()),
         bool_(b.type_bool()) {}
 
   // The function body (the caller opens and closes the function).
-  void emit(const std::string& kernel_name);
+  void emit();
 
  private:
   Id c32(int64_t v) { return b_.const_int(32, true, static_cast<uint64_t>(v)); }
@@ -73,7 +75,7 @@ class TiledEmitter {
 
   void ids();
   void points();
-  void tile_arrays(const std::string& kernel_name);
+  void tile_arrays();
   void accumulators();
   // The reduction loops and uniform guards outside k from path position `i` on, then the
   // chunk loop; `uniform` holds the uniform guards met so far.
@@ -98,11 +100,13 @@ class TiledEmitter {
   SpvScalar& s_;
   SpvBuilder& b_;
   Builtins& builtins_;
+  WorkgroupArena& workgroup_;
   Id i32_, ix_, bool_;  // ix_: the index type (SpvEmitter::index_type)
   Id tx_ = 0, ty_ = 0, tid_ = 0;       // i32 invocation coordinates
   Id n0_ = 0, m0_ = 0;                 // tile origins (band positions) in the index type
   std::vector<Id> pn_, nv_, pm_, mv_;  // point values and validity per rn / rm
-  std::vector<Id> tiles_;              // Workgroup variable per plan tile
+  std::vector<Id> tiles_;              // per plan tile: the Workgroup array of its type
+  std::vector<int64_t> tile_offsets_;  // per plan tile: where in that array it starts
   std::vector<std::vector<Id>> acc_;   // Function variable per (rm, rn)
 };
 
@@ -170,20 +174,25 @@ void TiledEmitter::points() {
   }
 }
 
-// One flat Workgroup array per tile: [BK][width] row-major, or [BK] for a k-only tile.
-void TiledEmitter::tile_arrays(const std::string& kernel_name) {
+// Each tile is a flat [BK][width] row-major region (or [BK] for a k-only tile) of the module's
+// Workgroup array of its type (spv_workgroup.h), the tiles of one type one after the other.
+void TiledEmitter::tile_arrays() {
+  std::map<Id, int64_t> used;  // elements per value type
   for (const StagedTile& t : plan_.tiles) {
     int64_t elements = t.load.side == LoadSide::kK ? c_.bk : c_.bk * width(t);
-    Id array = b_.type_array(s_.value_type(t.load.load->dtype), static_cast<uint32_t>(elements));
-    Id var = b_.global_variable(b_.type_pointer(spv::StorageClass::Workgroup, array),
-                                spv::StorageClass::Workgroup);
-    b_.name(var, fmt::format("{}_{}", kernel_name, t.name));
-    tiles_.push_back(var);
+    Id type = s_.value_type(t.load.load->dtype);
+    int64_t& offset = used[type];
+    tile_offsets_.push_back(offset);
+    offset += elements;
+    tiles_.push_back(workgroup_.array(type, offset));
   }
 }
 
 Id TiledEmitter::tile_pointer(size_t tile, Id index) {
   Id elem = s_.value_type(plan_.tiles[tile].load.load->dtype);
+  if (tile_offsets_[tile] != 0) {
+    index = op(Op::OpIAdd, i32_, {index, c32(tile_offsets_[tile])});
+  }
   return op(Op::OpAccessChain, b_.type_pointer(spv::StorageClass::Workgroup, elem),
             {tiles_[tile], index});
 }
@@ -362,10 +371,10 @@ void TiledEmitter::epilogue() {
   }
 }
 
-void TiledEmitter::emit(const std::string& kernel_name) {
+void TiledEmitter::emit() {
   ids();
   points();
-  tile_arrays(kernel_name);
+  tile_arrays();
   accumulators();
   std::vector<Id> uniform;
   reduction(0, uniform);
@@ -387,7 +396,8 @@ bool launchable(const TileProblem& p, const TileChoice& c, bool index32) {
 Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel,
                                                       const SpirvTarget& target,
                                                       SpvEmitter& emitter, SpvBuilder& b,
-                                                      Builtins& builtins) {
+                                                      Builtins& builtins,
+                                                      WorkgroupArena& workgroup) {
   std::optional<RegisterForm> form = gpu::match_register_form(kernel);
   if (!form) return std::optional<LaunchDims>();
   std::optional<TiledPlan> plan = gpu::plan_tiled(*form);
@@ -397,7 +407,7 @@ Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel
     return std::optional<LaunchDims>();
   }
   Id fn = b.begin_function();
-  emitter.scoped([&] { TiledEmitter(*plan, *tiles, emitter, b, builtins).emit(kernel.name); });
+  emitter.scoped([&] { TiledEmitter(*plan, *tiles, emitter, b, builtins, workgroup).emit(); });
   b.op_void(Op::OpReturn, {});
   b.end_function();
   if (!emitter.status().is_ok()) {
