@@ -90,7 +90,7 @@ void conjuncts(const ExprPtr& cond, std::vector<ExprPtr>& out) {
 }
 
 std::optional<TiledPlan> plan_tiled(const RegisterForm& form) {
-  TiledPlan plan{form, {}, {}, {}, {}};
+  TiledPlan plan{form, {}, {}, {}, false, {}};
   size_t global_loads = 0;
   for (const ClassifiedLoad& load : classify_loads(form)) {
     if (load.side == LoadSide::kGlobal) {
@@ -112,6 +112,7 @@ std::optional<TiledPlan> plan_tiled(const RegisterForm& form) {
       plan.point_guards.push_back(s->cond);
     }
   }
+  plan.unguarded_points = plan.point_guards.empty() && global_loads == 0;
   plan.problem = describe(form, plan.tiles, global_loads);
   return plan;
 }

@@ -35,6 +35,11 @@ struct TiledPlan {
   std::set<size_t> uniform_ifs;
   // Conditions evaluated at each point, in path order (the others).
   std::vector<loop::ExprPtr> point_guards;
+  // No point guard and every load staged: each point of a register block runs the compute
+  // step unconditionally (a branch per multiply-add costs more than the multiply-add). A point
+  // past the output extents then reads the tiles' zero fill into an accumulator that is never
+  // stored, and touches no memory outside the tiles.
+  bool unguarded_points = false;
   TileProblem problem;
 };
 

@@ -57,7 +57,12 @@ class TiledEmitter {
   std::string value_of(const Stmt& loop, const std::string& position) const;
   std::string acc_name(int rm, int rn) const { return fmt::format("acc_{}_{}", rm, rn); }
   std::string tile_width(const StagedTile& t) const;
-  std::string tile_read(const StagedTile& t, int rm, int rn) const;
+  // Tile element kk of this thread's register row r (rm or rn, by the tile's side).
+  std::string tile_read(const StagedTile& t, int r) const;
+  void operand_registers(int indent);
+  static std::string operand_name(size_t tile, int r) { return fmt::format("t{}_{}", tile, r); }
+  // The register holding plan tile i's operand for point (rm, rn).
+  std::string operand(const StagedTile& t, size_t i, int rm, int rn) const;
   // Binds through the shared printer, remembering the name so that unbind_all() can give the
   // next kernel a printer without this kernel's bindings.
   void bind(const std::string& name, std::string c_expr);
@@ -247,16 +252,34 @@ void TiledEmitter::stage(const StagedTile& t, int indent) {
   line(indent, "}");
 }
 
-std::string TiledEmitter::tile_read(const StagedTile& t, int rm, int rn) const {
+std::string TiledEmitter::tile_read(const StagedTile& t, int r) const {
   switch (t.load.side) {
-    case LoadSide::kM: return fmt::format("{}[kk][ty + {}]", t.name, rm * c_.ty);
-    case LoadSide::kN: return fmt::format("{}[kk][tx + {}]", t.name, rn * c_.tx);
+    case LoadSide::kM: return fmt::format("{}[kk][ty + {}]", t.name, r * c_.ty);
+    case LoadSide::kN: return fmt::format("{}[kk][tx + {}]", t.name, r * c_.tx);
     default: return t.name + "[kk]";
   }
 }
 
+// The staged operands of one k step in registers, read from the tiles once: RM values of each
+// m-side tile, RN of each n-side tile, one of a k-only tile. The RM x RN points then use them.
+void TiledEmitter::operand_registers(int indent) {
+  for (size_t i = 0; i < plan_.tiles.size(); ++i) {
+    const StagedTile& t = plan_.tiles[i];
+    const int count = t.load.side == LoadSide::kM ? c_.rm : t.load.side == LoadSide::kN ? c_.rn : 1;
+    const std::string type = ClPrinter::value_type(t.load.load->dtype);
+    for (int r = 0; r < count; ++r) {
+      line(indent, fmt::format("const {} {} = {};", type, operand_name(i, r), tile_read(t, r)));
+    }
+  }
+}
+
+std::string TiledEmitter::operand(const StagedTile& t, size_t i, int rm, int rn) const {
+  return operand_name(i, t.load.side == LoadSide::kM ? rm : t.load.side == LoadSide::kN ? rn : 0);
+}
+
 // Every point of the register block, in the reference's order along k; the guards of the path
-// (other than the uniform ones) are evaluated here, at each point.
+// (other than the uniform ones) are evaluated here, at each point, unless the plan has none
+// (TiledPlan::unguarded_points).
 void TiledEmitter::compute(int indent) {
   const int64_t k_extent = loop::trip_count(form_.k_loop());
   if (k_extent % c_.bk == 0) {
@@ -269,11 +292,12 @@ void TiledEmitter::compute(int indent) {
   }
   line(indent + 1, fmt::format("const {} pk = {};", ix_, value_of(form_.k_loop(), "k0 + kk")));
   bind(form_.k_loop().var, "pk");
+  operand_registers(indent + 1);
   int cur_rm = 0, cur_rn = 0;
   p_.set_load_hook([&](const loop::Expr& load) -> std::optional<std::string> {
     std::string key = loop::to_string(load);
-    for (const StagedTile& t : plan_.tiles) {
-      if (t.load.key == key) return tile_read(t, cur_rm, cur_rn);
+    for (size_t i = 0; i < plan_.tiles.size(); ++i) {
+      if (plan_.tiles[i].load.key == key) return operand(plan_.tiles[i], i, cur_rm, cur_rn);
     }
     return std::nullopt;
   });
@@ -282,6 +306,10 @@ void TiledEmitter::compute(int indent) {
       cur_rm = rm;
       cur_rn = rn;
       bind_point(rm, rn);
+      if (plan_.unguarded_points) {
+        p_.stmt(*form_.assign, indent + 1, out_);
+        continue;
+      }
       std::string cond = point_valid(rm, rn);
       for (const auto& g : plan_.point_guards) cond += " && (" + p_.expr(*g) + ")";
       line(indent + 1, fmt::format("if ({}) {{", cond));

@@ -91,7 +91,9 @@ class TiledEmitter {
   Id point_valid(int rm, int rn);
   int64_t width(const StagedTile& t) const;  // a tile row: its side's extent plus one pad
   Id tile_pointer(size_t tile, Id index);
-  std::optional<Id> staged_read(const loop::Expr& load, Id kk, int rm, int rn);
+  std::vector<std::vector<Id>> operand_registers(Id kk);
+  std::optional<Id> staged_operand(const loop::Expr& load,
+                                   const std::vector<std::vector<Id>>& registers, int rm, int rn);
 
   const TiledPlan& plan_;
   const RegisterForm& form_;
@@ -311,24 +313,46 @@ void TiledEmitter::fetch(const StagedTile& t, Id k_at, Id side, Id v) {
   });
 }
 
-std::optional<Id> TiledEmitter::staged_read(const loop::Expr& load, Id kk, int rm, int rn) {
+// The staged operands of k step `kk` read from the tiles once: RM values of each m-side tile,
+// RN of each n-side tile, one of a k-only tile (registers[tile][r]).
+std::vector<std::vector<Id>> TiledEmitter::operand_registers(Id kk) {
+  std::vector<std::vector<Id>> registers;
+  for (size_t i = 0; i < plan_.tiles.size(); ++i) {
+    const StagedTile& t = plan_.tiles[i];
+    const Id row = op(Op::OpIMul, i32_, {kk, c32(width(t))});
+    std::vector<Id> values;
+    const int count = t.load.side == LoadSide::kM ? c_.rm : t.load.side == LoadSide::kN ? c_.rn : 1;
+    for (int r = 0; r < count; ++r) {
+      Id index = kk;
+      if (t.load.side == LoadSide::kM) {
+        index = op(Op::OpIAdd, i32_, {row, op(Op::OpIAdd, i32_, {ty_, c32(r * c_.ty)})});
+      } else if (t.load.side == LoadSide::kN) {
+        index = op(Op::OpIAdd, i32_, {row, op(Op::OpIAdd, i32_, {tx_, c32(r * c_.tx)})});
+      }
+      values.push_back(
+          op(Op::OpLoad, s_.value_type(t.load.load->dtype), {tile_pointer(i, index)}));
+    }
+    registers.push_back(std::move(values));
+  }
+  return registers;
+}
+
+// The register of the staged load `load` for point (rm, rn); nullopt for a global load.
+std::optional<Id> TiledEmitter::staged_operand(const loop::Expr& load,
+                                               const std::vector<std::vector<Id>>& registers,
+                                               int rm, int rn) {
   const std::string key = loop::to_string(load);
   for (size_t i = 0; i < plan_.tiles.size(); ++i) {
     const StagedTile& t = plan_.tiles[i];
     if (t.load.key != key) continue;
-    Id index = kk;
-    if (t.load.side != LoadSide::kK) {
-      Id side = t.load.side == LoadSide::kM ? op(Op::OpIAdd, i32_, {ty_, c32(rm * c_.ty)})
-                                            : op(Op::OpIAdd, i32_, {tx_, c32(rn * c_.tx)});
-      index = op(Op::OpIAdd, i32_, {op(Op::OpIMul, i32_, {kk, c32(width(t))}), side});
-    }
-    return op(Op::OpLoad, s_.value_type(load.dtype), {tile_pointer(i, index)});
+    return registers[i][t.load.side == LoadSide::kM ? rm : t.load.side == LoadSide::kN ? rn : 0];
   }
   return std::nullopt;
 }
 
 // Every point of the register block, in the reference's order along k; the guards of the
-// path (other than the uniform ones) are evaluated here, at each point.
+// path (other than the uniform ones) are evaluated here, at each point, unless the plan has
+// none (TiledPlan::unguarded_points).
 void TiledEmitter::compute(Id k0) {
   const int64_t k_extent = loop::trip_count(form_.k_loop());
   Id chunk = c32(c_.bk);
@@ -346,14 +370,20 @@ void TiledEmitter::compute(Id k0) {
         Id kk_value = op(Op::OpLoad, i32_, {kk});
         e_.bind_value(form_.k_loop().var,
                       value_of(form_.k_loop(), op(Op::OpIAdd, ix_, {k0, widen(kk_value)})));
+        const std::vector<std::vector<Id>> registers = operand_registers(kk_value);
         for (int rm = 0; rm < c_.rm; ++rm) {
           for (int rn = 0; rn < c_.rn; ++rn) {
             bind_point(rm, rn);
-            std::vector<Id> cond = {point_valid(rm, rn)};
-            for (const auto& g : plan_.point_guards) cond.push_back(e_.expr(*g));
-            e_.set_load_hook(
-                [&](const loop::Expr& load) { return staged_read(load, kk_value, rm, rn); });
-            b_.if_then(all(cond), [&] { e_.stmt(*form_.assign); });
+            e_.set_load_hook([&](const loop::Expr& load) {
+              return staged_operand(load, registers, rm, rn);
+            });
+            if (plan_.unguarded_points) {
+              e_.stmt(*form_.assign);
+            } else {
+              std::vector<Id> cond = {point_valid(rm, rn)};
+              for (const auto& g : plan_.point_guards) cond.push_back(e_.expr(*g));
+              b_.if_then(all(cond), [&] { e_.stmt(*form_.assign); });
+            }
             e_.set_load_hook(nullptr);
           }
         }

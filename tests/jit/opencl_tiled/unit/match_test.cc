@@ -49,6 +49,8 @@ TEST_CASE("matmul: band i then j, k staged, A on the m side and B on the n side"
   CHECK(plan->problem.m_tile_bytes == 4);
   CHECK(plan->problem.n_tile_bytes == 4);
   CHECK(plan->point_guards.empty());
+  // No guard, both loads staged: the points run the compute step without a branch.
+  CHECK(plan->unguarded_points);
   // A[i, k] is contiguous along k: staged k fastest; B[k, j] along j.
   CHECK(plan->tiles[0].k_fastest);
   CHECK_FALSE(plan->tiles[1].k_fastest);
@@ -78,6 +80,7 @@ TEST_CASE("padded conv: x uniform, its guard wraps the chunk loop, the y guard i
   // The x guard reads x and i only; the y guard reads y (the m variable).
   CHECK(plan->uniform_ifs.size() == 1);
   CHECK(plan->point_guards.size() == 1);
+  CHECK_FALSE(plan->unguarded_points);  // the y guard runs at each point
   // The image tile is protected by both guards (their variables are all known to it).
   CHECK(plan->tiles[0].safety.size() >= 2);
 }
