@@ -246,12 +246,14 @@ void SpvBuilder::if_then(Id cond, const std::function<void()>& then) {
 }
 
 void SpvBuilder::counted_loop(Id counter, Id type, const std::function<Id()>& bound, Id step,
-                              const std::function<void()>& body) {
+                              const std::function<void()>& body, bool unroll) {
   Id header = new_id(), check = new_id(), loop_body = new_id();
   Id cont = new_id(), merge = new_id();
   op_void(spv::Op::OpBranch, {header});
   label(header);
-  op_void(spv::Op::OpLoopMerge, {merge, cont, 0 /* LoopControl None */});
+  const uint32_t control = static_cast<uint32_t>(unroll ? spv::LoopControlMask::Unroll
+                                                        : spv::LoopControlMask::MaskNone);
+  op_void(spv::Op::OpLoopMerge, {merge, cont, control});
   op_void(spv::Op::OpBranch, {check});
   label(check);
   Id hi = bound();

@@ -81,8 +81,11 @@ class SpvBuilder {
   // OpLoopMerge -> check -> body -> continue block -> header). `counter` is an initialised
   // Function variable of the signed integer type `type`; `bound` is emitted in the check
   // block, so it is evaluated on every trip.
+  // `unroll`: LoopControl Unroll, a hint for a loop of a small constant trip count (a tiled
+  // kernel's k steps), which the driver's compiler may then pipeline as OpenCL C compilers do
+  // with a constant-bound `for`.
   void counted_loop(Id counter, Id type, const std::function<Id()>& bound, Id step,
-                    const std::function<void()>& body);
+                    const std::function<void()>& body, bool unroll = false);
   // OpControlBarrier(Workgroup, Workgroup, AcquireRelease | WorkgroupMemory): GLSL's
   // barrier(), OpenCL's barrier(CLK_LOCAL_MEM_FENCE). Only in workgroup-uniform control flow.
   void workgroup_barrier();

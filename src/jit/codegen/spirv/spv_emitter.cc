@@ -150,7 +150,21 @@ Id SpvEmitter::lazy_select(const Expr& e) {
   return b_.op(Op::OpPhi, scalar_.value_type(e.dtype), {a, a_block, c, c_block});
 }
 
+std::optional<Id> SpvEmitter::fused_multiply_add(const Expr& e) {
+  if (e.op != ir::OpKind::Add || e.dtype != DType::F32) return std::nullopt;
+  for (size_t i : {0, 1}) {
+    const Expr& m = *e.args[i];
+    if (m.kind != ExprKind::kOp || m.op != ir::OpKind::Mul || m.dtype != DType::F32) continue;
+    Id a = expr(*m.args[0]);
+    Id b = expr(*m.args[1]);
+    Id c = expr(*e.args[1 - i]);
+    return b_.ext(GLSLstd450Fma, scalar_.value_type(DType::F32), {a, b, c});
+  }
+  return std::nullopt;
+}
+
 Id SpvEmitter::op(const Expr& e) {
+  if (std::optional<Id> fused = fused_multiply_add(e)) return *fused;
   if (e.op == ir::OpKind::Select && (has_load(*e.args[1]) || has_load(*e.args[2]))) {
     return lazy_select(e);
   }

@@ -75,6 +75,9 @@ class SpvEmitter {
   Id load(const loop::Expr& e);
   Id op(const loop::Expr& e);
   Id lazy_select(const loop::Expr& e);  // select whose branches load: only one runs
+  // f32 a * b + c as one GLSL.std.450 Fma, as OpenCL C's FP_CONTRACT ON allows (the driver may
+  // or may not contract OpFMul and OpFAdd itself); nullopt for any other expression.
+  std::optional<Id> fused_multiply_add(const loop::Expr& e);
   Id var(const loop::Expr& e);
   void for_loop(const loop::Stmt& s);
   void if_then(const loop::Stmt& s);

@@ -387,7 +387,8 @@ void TiledEmitter::compute(Id k0) {
             e_.set_load_hook(nullptr);
           }
         }
-      });
+      },
+      /*unroll=*/k_extent % c_.bk == 0);  // whole chunks: a constant trip count
 }
 
 void TiledEmitter::epilogue() {
