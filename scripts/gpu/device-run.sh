@@ -226,7 +226,8 @@ onnx_models() {
 bench_models() {
   local py models=${ONNX_MODEL_DIR:-/tmp/plaidml-onnx-models} device providers threads extra
   py=$(torch_python) || { echo "bench-models: no python with onnxruntime here"; return 3; }
-  "$py" "$root/bench/models/export_models.py" --out "$models" \
+  # shellcheck disable=SC2086
+  "$py" "$root/bench/models/export_models.py" --out "$models" ${ONNX_EXPORT_ARGS:-} \
     --only "${BENCH_MODELS:-resnet50,mobilenet_v3,bert_base}" >"$OUT/export_models.log" 2>&1 || return 1
   for device in ${BENCH_DEVICES:-cpu:0 $devices}; do
     # Beside a GPU device: onnxruntime's CUDA provider where its build has one (else its CPU

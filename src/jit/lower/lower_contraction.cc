@@ -65,6 +65,9 @@ class ContractionLowering {
  private:
   // Output dim d as "one variable + constant": the variable, else nullopt.
   std::optional<std::string> simple_out_var(size_t d) const;
+  // An output dim of size 1 written at index 0, on no variable: a reduction's kept axis
+  // (`S[i, 0 : N, 1] = +(X[i, j])`, every keepdims ReduceX and softmax of ONNX). No loop.
+  bool unit_out_dim(size_t d) const;
   bool register_form() const;
   // Inputs read with a stride other than 0 or 1 along index `name` (rational: counted too).
   int strided_inputs(const std::string& name) const;
@@ -142,9 +145,17 @@ std::optional<std::string> ContractionLowering::simple_out_var(size_t d) const {
   return found;
 }
 
+bool ContractionLowering::unit_out_dim(size_t d) const {
+  const poly::Affine& a = bc_.out_access[d];
+  return a.terms().empty() && a.constant() == poly::Rational(0) && dims_[d] == 1;
+}
+
+// Before unit dims counted, a keepdims reduction took the memory form: its outer loops but
+// the first were not independent, so a GPU ran a softmax over [1, 12, 128, 128] on 12
+// work-items (0.35 ms a kernel on an H200) and the CPU's threads split only the heads.
 bool ContractionLowering::register_form() const {
   for (size_t d = 0; d < dims_.size(); ++d) {
-    if (!simple_out_var(d)) return false;
+    if (!simple_out_var(d) && !unit_out_dim(d)) return false;
   }
   return true;
 }
@@ -449,6 +460,7 @@ std::optional<std::string> ContractionLowering::parallel_candidate() const {
 bool ContractionLowering::full_cover() const {
   bool cover = true;
   for (size_t d = 0; d < dims_.size(); ++d) {
+    if (unit_out_dim(d)) continue;  // its one element is written
     const poly::Affine& a = bc_.out_access[d];
     const std::string& name = a.terms().begin()->first;
     size_t r = std::find(bc_.indices.begin(), bc_.indices.end(), name) - bc_.indices.begin();

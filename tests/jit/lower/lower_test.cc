@@ -76,6 +76,33 @@ TEST_CASE("reductions over the contiguous dim and to scalars keep the register f
         "}\n");
 }
 
+TEST_CASE("a kept unit axis (keepdims) keeps the register form: every output loop independent") {
+  // Softmax's max over the last axis, as the ONNX importer writes it. In the memory form only
+  // the head loop ran in parallel (12 GPU work-items for 1536 rows).
+  LoweredProgram p = lower_tile(
+      "function (X[H, M, N]) -> (S) { S[h, i, 0 : H, M, 1] = >(X[h, i, j]); }",
+      {Shape(DType::F32, {2, 3, 5})});
+  CHECK(print(p) ==
+        "kernel k0_S(reads: s0; writes: s1) {\n"
+        "  parallel for h in [0, 2) {\n"
+        "    independent for i in [0, 3) {\n"
+        "      var $acc: f32 = -inf:f32\n"
+        "      for j in [0, 5) {\n"
+        "        $acc = max($acc, s0[(((h * 15) + (i * 5)) + j)]:f32)\n"
+        "      }\n"
+        "      s1[((h * 3) + i)] = $acc\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
+  // A constant index into a longer dim still takes the memory form (other elements are
+  // initialised, not reduced).
+  LoweredProgram q = lower_tile(
+      "function (X[M, N]) -> (S) { S[i, 1 : M, 2] = +(X[i, j]); }", {Shape(DType::F32, {3, 5})});
+  CHECK(p.kernels.size() == 1);
+  CHECK(q.kernels.size() == 2);
+  CHECK(q.kernels[0].name == "k0_S_init");
+}
+
 TEST_CASE("a row with no outer output loop is split into parallel blocks of 256") {
   LoweredProgram p = lower_tile("function (X[M, N]) -> (S) { S[j : N] = +(X[k, j]); }",
                                 {Shape(DType::F32, {4, 600})});
