@@ -9,6 +9,7 @@
 
 #include "core/base/status.h"
 #include "jit/codegen/gpu/band_launch.h"
+#include "jit/codegen/gpu/gpu_schedule.h"
 #include "jit/codegen/opencl/cl_printer.h"
 
 namespace plaidml::jit::opencl {
@@ -20,13 +21,11 @@ namespace plaidml::jit::opencl {
 Expected<LaunchDims> emit_simple_kernel(const loop::Kernel& kernel, const GpuTarget& target,
                                         ClPrinter& printer, std::string& out);
 
-// Tiled contraction kernel, when `kernel` has the register form (lower_contraction.cc):
+// The tiled contraction kernel that `schedule` (jit/codegen/gpu/gpu_schedule.h) decided for
+// `kernel`, which has the register form (lower_contraction.cc):
 //   band (independent output loops) { declare acc = init; [ifs/fors of the reduction] {
 //     acc = agg(acc, f(loads)) }; store(out, index, g(acc)) }
-// Returns nullopt (and appends nothing) when the kernel does not have that form or tiling does
-// not pay (e.g. a reduction too small); the caller then uses emit_simple_kernel.
-Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel,
-                                                      const GpuTarget& target,
-                                                      ClPrinter& printer, std::string& out);
+LaunchDims emit_tiled_kernel(const loop::Kernel& kernel, const gpu::TiledSchedule& schedule,
+                             ClPrinter& printer, std::string& out);
 
 }  // namespace plaidml::jit::opencl

@@ -7,7 +7,6 @@
 // aggregation, combination, guard and epilogue keeps its exact semantics.
 #include <fmt/format.h>
 
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +22,6 @@ using gpu::RegisterForm;
 using gpu::StagedTile;
 using gpu::TileChoice;
 using gpu::TiledPlan;
-using gpu::TileProblem;
 using loop::Stmt;
 using loop::StmtKind;
 
@@ -345,25 +343,12 @@ LaunchDims TiledEmitter::emit(std::string& out) {
   return gpu::tiled_launch(plan_, c_);
 }
 
-// Grid dims are 32-bit, and int index arithmetic must hold the padded tile origins.
-bool launchable(const TileProblem& p, const TileChoice& c) {
-  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
-  return p.uniform <= kMax && p.n + c.bn() <= kMax && p.m + c.bm() <= kMax;
-}
-
 }  // namespace
 
-Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel,
-                                                      const GpuTarget& target,
-                                                      ClPrinter& printer, std::string& out) {
-  std::optional<RegisterForm> form = gpu::match_register_form(kernel);
-  if (!form) return std::optional<LaunchDims>();
-  std::optional<TiledPlan> plan = gpu::plan_tiled(*form);
-  if (!plan) return std::optional<LaunchDims>();
-  std::optional<TileChoice> tiles = gpu::choose_tiles(plan->problem, target);
-  if (!tiles || !launchable(plan->problem, *tiles)) return std::optional<LaunchDims>();
-  TiledEmitter emitter(kernel, *plan, *tiles, printer);
-  return std::optional<LaunchDims>(emitter.emit(out));
+LaunchDims emit_tiled_kernel(const loop::Kernel& kernel, const gpu::TiledSchedule& schedule,
+                             ClPrinter& printer, std::string& out) {
+  TiledEmitter emitter(kernel, schedule.plan, schedule.tiles, printer);
+  return emitter.emit(out);
 }
 
 }  // namespace plaidml::jit::opencl

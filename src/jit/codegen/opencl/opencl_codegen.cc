@@ -61,12 +61,13 @@ Expected<Artifact> emit_opencl(const LoweredProgram& lowered, const GpuTarget& t
   std::string kernels;
   Artifact artifact;
   artifact.format = kOpenClFormat;
-  for (const loop::Kernel& kernel : lowered.kernels) {
-    PLAIDML_ASSIGN(std::optional<LaunchDims> tiled,
-                   opencl::emit_tiled_kernel(kernel, target, printer, kernels));
+  // The schedule is decided here, once; the kernel emitters only print it.
+  const gpu::GpuSchedule schedule = gpu::schedule_program(lowered, target, gpu::DispatchLimits{});
+  for (size_t i = 0; i < lowered.kernels.size(); ++i) {
+    const loop::Kernel& kernel = lowered.kernels[i];
     LaunchDims dims;
-    if (tiled) {
-      dims = *tiled;
+    if (const auto& tiled = schedule.kernels[i]) {
+      dims = opencl::emit_tiled_kernel(kernel, *tiled, printer, kernels);
     } else {
       PLAIDML_ASSIGN(dims, opencl::emit_simple_kernel(kernel, target, printer, kernels));
     }

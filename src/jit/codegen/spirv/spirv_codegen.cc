@@ -130,13 +130,18 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
   spirv::WorkgroupArena workgroup(b);
   Artifact artifact;
   artifact.format = kSpirvFormat;
-  for (const loop::Kernel& kernel : lowered.kernels) {
+  // The schedule is decided here, once; the kernel emitters only print it. Vulkan guarantees
+  // 65535 workgroups per dispatch dimension and the target does not say more.
+  gpu::DispatchLimits dispatch;
+  dispatch.max_groups = 65535;
+  const gpu::GpuSchedule schedule = gpu::schedule_program(lowered, target.limits(), dispatch);
+  for (size_t i = 0; i < lowered.kernels.size(); ++i) {
+    const loop::Kernel& kernel = lowered.kernels[i];
     emitter.set_slot_vars(params.of(kernel));
-    PLAIDML_ASSIGN(std::optional<LaunchDims> tiled,
-                   spirv::emit_tiled_kernel(kernel, target, emitter, b, builtins, workgroup));
     LaunchDims dims;
-    if (tiled) {
-      dims = *tiled;
+    if (const auto& tiled = schedule.kernels[i]) {
+      PLAIDML_ASSIGN(dims, spirv::emit_tiled_kernel(kernel, *tiled, target, emitter, b, builtins,
+                                                    workgroup));
     } else {
       PLAIDML_ASSIGN(dims, spirv::emit_kernel(kernel, target, emitter, b, builtins));
     }

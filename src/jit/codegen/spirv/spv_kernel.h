@@ -8,6 +8,7 @@
 
 #include "core/base/status.h"
 #include "jit/codegen/gpu/band_launch.h"
+#include "jit/codegen/gpu/gpu_schedule.h"
 #include "jit/codegen/spirv/spirv_codegen.h"
 #include "jit/codegen/spirv/spv_emitter.h"
 #include "jit/codegen/spirv/spv_entry.h"
@@ -23,18 +24,14 @@ namespace plaidml::jit::spirv {
 Expected<LaunchDims> emit_kernel(const loop::Kernel& kernel, const SpirvTarget& target,
                                  SpvEmitter& emitter, SpvBuilder& b, Builtins& builtins);
 
-// Tiled contraction kernel (PlaidML v0's scheme, planned by jit/codegen/gpu/tiled_layout.h as
-// for OpenCL) when `kernel` has the register form (lower_contraction.cc):
-//   band (independent output loops) { declare acc = init; [ifs/fors of the reduction] {
-//     acc = agg(acc, f(loads)) }; store(out, index, g(acc)) }
-// Output tiles go to workgroups, a register block to each invocation, and the innermost
-// reduction loop is staged through the module's Workgroup arrays (`workgroup`) between
-// barriers. Returns nullopt (and emits nothing) when the kernel does not have that form or
-// tiling does not pay; the caller then uses emit_kernel.
-Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel,
-                                                      const SpirvTarget& target,
-                                                      SpvEmitter& emitter, SpvBuilder& b,
-                                                      Builtins& builtins,
-                                                      WorkgroupArena& workgroup);
+// The tiled contraction kernel that `schedule` (jit/codegen/gpu/gpu_schedule.h) decided for
+// `kernel`, as the OpenCL generator prints it: output tiles to workgroups, a register block
+// to each invocation, and the innermost reduction loop staged through the module's Workgroup
+// arrays (`workgroup`) between barriers.
+Expected<LaunchDims> emit_tiled_kernel(const loop::Kernel& kernel,
+                                       const gpu::TiledSchedule& schedule,
+                                       const SpirvTarget& target, SpvEmitter& emitter,
+                                       SpvBuilder& b, Builtins& builtins,
+                                       WorkgroupArena& workgroup);
 
 }  // namespace plaidml::jit::spirv

@@ -31,16 +31,11 @@ using gpu::RegisterForm;
 using gpu::StagedTile;
 using gpu::TileChoice;
 using gpu::TiledPlan;
-using gpu::TileProblem;
 using loop::Stmt;
 using loop::StmtKind;
 using spv::Op;
 
 namespace {
-
-// Vulkan guarantees 65535 workgroups per dispatch dimension (maxComputeWorkGroupCount); the
-// target does not say more, so a larger grid falls back to the band-mapped kernel.
-constexpr int64_t kMaxGroups = 65535;
 
 class TiledEmitter {
  public:
@@ -412,44 +407,27 @@ void TiledEmitter::emit() {
   epilogue();
 }
 
-// index32: positions are i32. Those along n and m stay below kMaxGroups tiles of at most
-// 16384 points (tile_search.h), under 2^31; the chunk loop steps k0 up to K + BK, which must
-// not wrap either.
-bool launchable(const TileProblem& p, const TileChoice& c, bool index32) {
-  auto groups = [](int64_t extent, int64_t block) { return (extent + block - 1) / block; };
-  if (index32 && p.k + c.bk > std::numeric_limits<int32_t>::max()) return false;
-  return p.uniform <= kMaxGroups && groups(p.n, c.bn()) <= kMaxGroups &&
-         groups(p.m, c.bm()) <= kMaxGroups;
-}
-
 }  // namespace
 
-Expected<std::optional<LaunchDims>> emit_tiled_kernel(const loop::Kernel& kernel,
-                                                      const SpirvTarget& target,
-                                                      SpvEmitter& emitter, SpvBuilder& b,
-                                                      Builtins& builtins,
-                                                      WorkgroupArena& workgroup) {
-  std::optional<RegisterForm> form = gpu::match_register_form(kernel);
-  if (!form) return std::optional<LaunchDims>();
-  std::optional<TiledPlan> plan = gpu::plan_tiled(*form);
-  if (!plan) return std::optional<LaunchDims>();
-  std::optional<TileChoice> tiles = gpu::choose_tiles(plan->problem, target.limits());
-  if (!tiles || !launchable(plan->problem, *tiles, emitter.index32())) {
-    return std::optional<LaunchDims>();
-  }
+Expected<LaunchDims> emit_tiled_kernel(const loop::Kernel& kernel,
+                                       const gpu::TiledSchedule& schedule,
+                                       const SpirvTarget& target, SpvEmitter& emitter,
+                                       SpvBuilder& b, Builtins& builtins,
+                                       WorkgroupArena& workgroup) {
   Id fn = b.begin_function();
-  emitter.scoped([&] { TiledEmitter(*plan, *tiles, emitter, b, builtins, workgroup).emit(); });
+  emitter.scoped([&] {
+    TiledEmitter(schedule.plan, schedule.tiles, emitter, b, builtins, workgroup).emit();
+  });
   b.op_void(Op::OpReturn, {});
   b.end_function();
   if (!emitter.status().is_ok()) {
     return emitter.status().with_context(fmt::format("Vulkan kernel '{}': ", kernel.name));
   }
-  LaunchDims dims = gpu::tiled_launch(*plan, *tiles);
   declare_entry(
       b, fn, kernel.name,
       {builtins.get(spv::BuiltIn::LocalInvocationId), builtins.get(spv::BuiltIn::WorkgroupId)},
-      dims, target);
-  return std::optional<LaunchDims>(dims);
+      schedule.launch, target);
+  return schedule.launch;
 }
 
 }  // namespace plaidml::jit::spirv

@@ -1,0 +1,40 @@
+// One GPU schedule for both emitters (gpu_schedule.h).
+#include "jit/codegen/gpu/gpu_schedule.h"
+
+namespace plaidml::jit::gpu {
+
+namespace {
+
+int64_t groups(int64_t extent, int64_t block) { return (extent + block - 1) / block; }
+
+bool launchable(const TileProblem& p, const TileChoice& c, const DispatchLimits& dispatch) {
+  constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
+  if (p.n + c.bn() > kMax32 || p.m + c.bm() > kMax32 || p.k + c.bk > kMax32) return false;
+  return p.uniform <= dispatch.max_groups && groups(p.n, c.bn()) <= dispatch.max_groups &&
+         groups(p.m, c.bm()) <= dispatch.max_groups;
+}
+
+}  // namespace
+
+std::optional<TiledSchedule> schedule_tiled(const loop::Kernel& kernel, const GpuTarget& target,
+                                            const DispatchLimits& dispatch) {
+  std::optional<RegisterForm> form = match_register_form(kernel);
+  if (!form) return std::nullopt;
+  std::optional<TiledPlan> plan = plan_tiled(*form);
+  if (!plan) return std::nullopt;
+  std::optional<TileChoice> tiles = choose_tiles(plan->problem, target);
+  if (!tiles || !launchable(plan->problem, *tiles, dispatch)) return std::nullopt;
+  LaunchDims launch = tiled_launch(*plan, *tiles);
+  return TiledSchedule{std::move(*plan), *tiles, launch};
+}
+
+GpuSchedule schedule_program(const LoweredProgram& lowered, const GpuTarget& target,
+                             const DispatchLimits& dispatch) {
+  GpuSchedule schedule;
+  for (const loop::Kernel& kernel : lowered.kernels) {
+    schedule.kernels.push_back(schedule_tiled(kernel, target, dispatch));
+  }
+  return schedule;
+}
+
+}  // namespace plaidml::jit::gpu

@@ -1,0 +1,47 @@
+// The GPU schedule of a lowered program, decided once for every GPU emitter: per kernel,
+// either the tiled contraction (its plan, tile sizes and launch) or the band mapping (one
+// work-item per band point, band_launch.h). The OpenCL C and SPIR-V emitters print what this
+// decides and decide nothing themselves, so a change of schedule reaches both devices at once
+// (docs/design.md, "GPU code generation").
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "jit/codegen/gpu/gpu_target.h"
+#include "jit/codegen/gpu/tiled_layout.h"
+#include "jit/lower/lower.h"
+
+namespace plaidml::jit::gpu {
+
+// What a device's dispatch can address, beside GpuTarget's limits.
+struct DispatchLimits {
+  // Workgroups per grid dimension: Vulkan guarantees 65535 (maxComputeWorkGroupCount), an
+  // OpenCL NDRange is bounded by the launch's 32-bit grid.
+  int64_t max_groups = std::numeric_limits<int32_t>::max();
+};
+
+// The tiled schedule of one kernel.
+struct TiledSchedule {
+  TiledPlan plan;
+  TileChoice tiles;
+  LaunchDims launch;
+};
+
+// Per kernel of a program: the tiled schedule, or nullopt for the band mapping.
+struct GpuSchedule {
+  std::vector<std::optional<TiledSchedule>> kernels;
+};
+
+// The tiled schedule when `kernel` has the register form, a load can be staged, tiling pays
+// (tile_search.h) and the launch fits `dispatch` (tile origins and k positions stay below 2^31,
+// as the emitters' 32-bit workgroup arithmetic needs); else nullopt.
+std::optional<TiledSchedule> schedule_tiled(const loop::Kernel& kernel, const GpuTarget& target,
+                                            const DispatchLimits& dispatch);
+
+GpuSchedule schedule_program(const LoweredProgram& lowered, const GpuTarget& target,
+                             const DispatchLimits& dispatch);
+
+}  // namespace plaidml::jit::gpu

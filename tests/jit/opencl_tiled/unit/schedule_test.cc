@@ -1,0 +1,69 @@
+// The GPU schedule (jit/codegen/gpu/gpu_schedule.h): which kernels of a program
+// are tiled, with which tiles and launch, decided once for the OpenCL C and
+// SPIR-V emitters.
+#include <doctest/doctest.h>
+
+#include "jit/codegen/gpu/gpu_schedule.h"
+#include "jit/gpu_lowering.h"
+
+namespace plaidml::jit::gpu {
+namespace {
+
+using jit::testing::lower_gpu;
+
+GpuTarget schedule_target() {
+  GpuTarget t;
+  t.device_name = "test gpu";
+  t.max_workgroup_size = 1024;
+  t.local_memory_bytes = 49152;
+  t.compute_units = 132;
+  return t;
+}
+
+const char* kScheduleMatmulRelu =
+    "function (A[M, K], B[K, N]) -> (R) {\n"
+    "  C[i, j : M, N] = +(A[i, k] * B[k, j]);\n"
+    "  R = relu(C);\n"
+    "}";
+
+TEST_CASE("schedule: a matmul is tiled, an elementwise kernel is band-mapped") {
+  LoweredProgram p = lower_gpu(
+      "function (A[M, K], B[K, N], X[P, Q]) -> (C, Y) {\n"
+      "  C[i, j : M, N] = +(A[i, k] * B[k, j]);\n"
+      "  Y = exp(X);\n"
+      "}",
+      {Shape(DType::F32, {512, 256}), Shape(DType::F32, {256, 384}), Shape(DType::F32, {7, 5})});
+  GpuSchedule s = schedule_program(p, schedule_target(), DispatchLimits{});
+  REQUIRE(s.kernels.size() == p.kernels.size());
+  int tiled = 0;
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    if (!s.kernels[i]) continue;
+    ++tiled;
+    const TiledSchedule& t = *s.kernels[i];
+    // The launch covers the 512 x 384 output with whole tiles, one thread per
+    // register block.
+    CHECK(int64_t{t.launch.grid[0]} * t.tiles.bn() >= 384);
+    CHECK(int64_t{t.launch.grid[1]} * t.tiles.bm() >= 512);
+    CHECK(t.launch.workgroup[0] == static_cast<uint32_t>(t.tiles.tx));
+    CHECK(t.launch.workgroup[1] == static_cast<uint32_t>(t.tiles.ty));
+    CHECK(t.plan.unguarded_points);
+  }
+  CHECK(tiled == 1);
+}
+
+TEST_CASE(
+    "schedule: a grid past the dispatch limit, or a tiny matmul, is not "
+    "tiled") {
+  LoweredProgram p =
+      lower_gpu(kScheduleMatmulRelu, {Shape(DType::F32, {512, 64}), Shape(DType::F32, {64, 512})});
+  CHECK(schedule_tiled(p.kernels.back(), schedule_target(), DispatchLimits{}).has_value());
+  DispatchLimits one_group;
+  one_group.max_groups = 1;  // 512 x 512 needs more than one workgroup per dimension
+  CHECK_FALSE(schedule_tiled(p.kernels.back(), schedule_target(), one_group).has_value());
+  LoweredProgram tiny =
+      lower_gpu(kScheduleMatmulRelu, {Shape(DType::F32, {2, 2}), Shape(DType::F32, {2, 2})});
+  CHECK_FALSE(schedule_tiled(tiny.kernels.back(), schedule_target(), DispatchLimits{}).has_value());
+}
+
+}  // namespace
+}  // namespace plaidml::jit::gpu
