@@ -30,7 +30,9 @@ namespace plaidml::jit {
 // 15: a packed reduction block's next-block prefetch one line a step, turning with the row tile;
 // 16: packed panels outermost with one tile a thread where the parallel loop is image rows;
 // 17: cache tiles where the panel times the threads leaves a quarter of L2; 18: loop counters
-// step without `nuw` (loops that start below zero ran forever), bitcast.
-inline constexpr int kCompilerRevision = 18;
+// step without `nuw` (loops that start below zero ran forever), bitcast; 19: SPIR-V Workgroup
+// arrays shared by a module's kernels, GPU tiled kernels with operand registers and unguarded
+// points, FMA contraction on GPUs, keepdims reductions in the register form.
+inline constexpr int kCompilerRevision = 19;
 
 }  // namespace plaidml::jit
