@@ -58,7 +58,7 @@ plaidml_plugin_status transfer(VkDeviceState* device, VulkanBuffer* buffer,
   // Launches recorded before this call read the old contents or write what a read wants.
   if (auto s = flush(device); s != PLAIDML_PLUGIN_OK) return s;
   if (uint8_t* mapped = static_cast<uint8_t*>(buffer->allocation.mapped);
-      mapped && device->direct_host_access) {
+      mapped && (to_device ? device->direct_host_writes : device->direct_host_reads)) {
     if (to_device) {
       std::memcpy(mapped + offset, host, bytes);
     } else {

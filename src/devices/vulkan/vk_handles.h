@@ -56,7 +56,10 @@ struct VkDeviceState {
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t buffer_memory_type = 0;   // device-local where there is one
   uint32_t staging_memory_type = 0;  // host-visible and coherent
-  bool direct_host_access = false;   // buffer memory is host-visible: no staging copies
+  // Buffer memory is host-visible: writes copy into its mapping, and reads copy out of it where
+  // the host caches that memory (vk_memory_choice.h); otherwise through staging copies.
+  bool direct_host_writes = false;
+  bool direct_host_reads = false;
   uint64_t fence_timeout_ns = 60ull * 1000 * 1000 * 1000;
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
 

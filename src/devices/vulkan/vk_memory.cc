@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "devices/vulkan/vk_errors.h"
+#include "devices/vulkan/vk_memory_choice.h"
 
 namespace plaidml::devices::vulkan {
 namespace {
@@ -38,35 +39,7 @@ VkResult create_vk_buffer(VkDevice device, uint64_t size, VkBuffer* out) {
   return vk().vkCreateBuffer(device, &info, nullptr, out);
 }
 
-// Whether `type` lives on the heap of `main_type` or one as large: a discrete GPU's small
-// host-visible window (256 MiB BAR) is no place for every buffer.
-bool on_main_heap(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type,
-                  uint32_t main_type) {
-  uint32_t heap = memory.memoryTypes[type].heapIndex;
-  uint32_t main_heap = memory.memoryTypes[main_type].heapIndex;
-  return memory.memoryHeaps[heap].size >= memory.memoryHeaps[main_heap].size;
-}
-
 }  // namespace
-
-bool find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type_bits,
-                      VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
-                      uint32_t* out) {
-  int fallback = -1;
-  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-    if (!(type_bits & (1u << i))) continue;
-    VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
-    if ((flags & required) != required) continue;
-    if ((flags & preferred) == preferred) {
-      *out = i;
-      return true;
-    }
-    if (fallback < 0) fallback = static_cast<int>(i);
-  }
-  if (fallback < 0) return false;
-  *out = static_cast<uint32_t>(fallback);
-  return true;
-}
 
 plaidml_plugin_status create_allocation(VkDeviceState* device, uint64_t bytes,
                                         uint32_t memory_type, VkAllocation* out) {
@@ -117,24 +90,15 @@ plaidml_plugin_status choose_memory_types(VkDeviceState* device, bool allow_dire
   VkMemoryRequirements needs{};
   vk().vkGetBufferMemoryRequirements(device->device, probe, &needs);
   vk().vkDestroyBuffer(device->device, probe, nullptr);
-  const auto& memory = device->record->memory;
-  // Device-local first; where it is also host-visible and coherent (CPUs, unified-memory
-  // GPUs), write/read map it directly instead of copying through a staging buffer.
-  if (!find_memory_type(memory, needs.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                        &device->buffer_memory_type) ||
-      !find_memory_type(memory, needs.memoryTypeBits, kHostCoherent,
-                        VK_MEMORY_PROPERTY_HOST_CACHED_BIT, &device->staging_memory_type)) {
+  MemoryChoice c;
+  if (!choose_memory(device->record->memory, needs.memoryTypeBits, allow_direct, &c)) {
     return fail(PLAIDML_PLUGIN_UNSUPPORTED,
                 device->record->name + " has no host-visible memory for buffers");
   }
-  uint32_t local_visible = 0;
-  if (allow_direct &&
-      find_memory_type(memory, needs.memoryTypeBits,
-                       VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | kHostCoherent, 0, &local_visible) &&
-      on_main_heap(memory, local_visible, device->buffer_memory_type)) {
-    device->buffer_memory_type = local_visible;
-    device->direct_host_access = true;
-  }
+  device->buffer_memory_type = c.buffer_type;
+  device->staging_memory_type = c.staging_type;
+  device->direct_host_writes = c.direct_writes;
+  device->direct_host_reads = c.direct_reads;
   return PLAIDML_PLUGIN_OK;
 }
 

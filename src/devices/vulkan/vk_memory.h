@@ -7,12 +7,6 @@
 
 namespace plaidml::devices::vulkan {
 
-// The first memory type allowed by `type_bits` with all `required` flags, preferring one that
-// also has `preferred`; false when none has `required`.
-bool find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type_bits,
-                      VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
-                      uint32_t* out);
-
 // A storage + transfer buffer of `bytes` (0 gets a small one) in memory type `memory_type`,
 // mapped when that type is host-visible. Failures are recorded (OUT_OF_MEMORY names the size).
 plaidml_plugin_status create_allocation(VkDeviceState* device, uint64_t bytes,
@@ -20,7 +14,8 @@ plaidml_plugin_status create_allocation(VkDeviceState* device, uint64_t bytes,
 
 void destroy_allocation(VkDevice device, VkAllocation* allocation);
 
-// Chooses the device's buffer and staging memory types (at open).
+// Chooses the device's buffer and staging memory types and its direct host transfers, at open
+// (vk_memory_choice.h).
 plaidml_plugin_status choose_memory_types(VkDeviceState* device, bool allow_direct);
 
 }  // namespace plaidml::devices::vulkan
