@@ -122,8 +122,8 @@ std::vector<BenchCase> gpu_cases() {
   ConvOp batch32 = conv2_x;
   batch32.n = 32;
   // The most expensive case last: should the device be slow, the others have run already.
-  return {matmul_case(1024, 1024, 1024), conv_case(conv2_x), conv_case(batch32),
-          matmul_case(4096, 4096, 4096)};
+  return {matmul_case(1024, 1024, 1024), matmul_case(2048, 2048, 2048), conv_case(conv2_x),
+          conv_case(batch32), matmul_case(4096, 4096, 4096), matmul_case(8192, 8192, 8192)};
 }
 
 std::vector<BenchCase> cpu_cases() {

@@ -51,8 +51,9 @@ BenchCase matmul_case(int64_t m, int64_t k, int64_t n);
 BenchCase conv_case(const ConvOp& op);
 BenchCase softmax_case(int64_t rows, int64_t classes);
 
-// The GPU bench's cases, in the order they run: matmul_1024, conv3x3_56x56x64_n1,
-// conv3x3_56x56x64_n32, matmul_4096.
+// The GPU bench's cases, in the order they run: matmul_1024, matmul_2048,
+// conv3x3_56x56x64_n1, conv3x3_56x56x64_n32, matmul_4096, matmul_8192 (the matmuls are those
+// of CLBlast's column, bench/clblast_gpu.cc).
 std::vector<BenchCase> gpu_cases();
 
 // The CPU bench's cases (issue 5): square and skinny matmuls, the ResNet-50 conv layers at

@@ -4,7 +4,8 @@
   python3 bench/compare_gpu.py torch_gpu.json plaidml_opencl.json [plaidml_vulkan.json ...] \
       > gpu_table.md
 
-One group of columns per plaidml file (one file per device, from the same run as torch's).
+One group of columns per plaidml file (one file per device, from the same run as torch's), and
+one for CLBlast's file (bench/clblast_gpu.cc, its matmul cases) where it is given.
 Standard library only. Lines that are not JSON objects are ignored, so a log with other output
 mixed in still works; a missing file or case shows as "-". The ratio is plaidml's GFLOP/s over
 torch's: plaidml's share of torch's throughput. torch's main figures are CUDA-event device time;
@@ -70,6 +71,14 @@ def device_of(lines):
     return "-"
 
 
+def impl_of(lines):
+    """'plaidml', or the peer a file holds (bench/clblast_gpu.cc writes impl 'clblast')."""
+    for line in lines.values():
+        if line.get("impl") == "clblast":
+            return "CLBlast on the same OpenCL driver,"
+    return "plaidml"
+
+
 def device_label(lines, fallback):
     for line in lines.values():
         if line.get("device"):
@@ -84,7 +93,8 @@ def table(torch, runs):
         names += [n for n in cases if n not in names]
     labels = [device_label(cases, path) for path, cases in runs]
     out = [f"torch: {device_of(torch)} (TF32 off)"]
-    out += [f"plaidml {label}: {device_of(cases)}" for label, (_, cases) in zip(labels, runs)]
+    out += [f"{impl_of(cases)} {label}: {device_of(cases)}"
+            for label, (_, cases) in zip(labels, runs)]
     header = "| case | torch median ms | torch GFLOP/s | torch wall median ms |"
     rule = "|---|---:|---:|---:|"
     for label in labels:

@@ -20,9 +20,11 @@ import time
 
 CASES = [
     ("matmul_1024", "matmul", 1024),
-    ("matmul_4096", "matmul", 4096),
+    ("matmul_2048", "matmul", 2048),
     ("conv3x3_56x56x64_n1", "conv", 1),
     ("conv3x3_56x56x64_n32", "conv", 32),
+    ("matmul_4096", "matmul", 4096),
+    ("matmul_8192", "matmul", 8192),
 ]
 RELATIVE_TOLERANCE = 1e-4  # of the sum of |terms|, as in bench/bench_runner.cc
 

@@ -9,7 +9,8 @@ PKGS=(build-essential cmake ninja-build pkg-config llvm-19-dev libzstd-dev
       ccache lld clang-19 libclang-rt-19-dev  # CI's build speed: docs/ci.md says why each
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       libvulkan-dev spirv-headers spirv-tools mesa-vulkan-drivers vulkan-validationlayers
-      libdnnl-dev libopenblas-dev)  # the last two: the CPU bench's peers (bench/cpu_peers.h)
+      libdnnl-dev libopenblas-dev  # the CPU bench's peers (bench/cpu_peers.h)
+      libclblast-dev)  # the GPU bench's matmul peer (bench/clblast_gpu.cc), packed for the GPU machine
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

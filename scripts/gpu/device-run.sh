@@ -10,6 +10,7 @@
 #   2. the conformance suite on each device          -> $OUT/conformance.<device>.txt
 #   3. `plaidml run` of examples/tile/matmul.tile on each device
 #   4. plaidml_gpu_bench --device D, for each device  -> $OUT/plaidml_gpu.<device>.json
+#   4b. plaidml_clblast_bench: CLBlast's sgemm on the same OpenCL driver -> $OUT/clblast_gpu.json
 #   5. bench/torch_gpu.py (whichever python has torch) -> $OUT/torch_gpu.json
 #   6. bench/compare_gpu.py                          -> $OUT/gpu_table.md
 #   7. (STEPS=onnx-models, not by default) real models exported there, onnxruntime against
@@ -38,7 +39,7 @@ t_bench=${T_BENCH:-150}
 t_torch=${T_TORCH:-90}
 bench_args=${BENCH_ARGS:---warmup 3 --repeat 20 --max-seconds 10}
 # STEPS: which steps to run (a subset lets one run be split over two remote calls).
-steps=${STEPS:-device-info conformance cli-run bench torch compare}
+steps=${STEPS:-device-info conformance cli-run bench clblast torch compare}
 torch_args=${TORCH_ARGS:---warmup 3 --repeat 20}
 
 exec > >(tee "$OUT/device-run.log") 2>&1
@@ -175,6 +176,13 @@ bench() {
   return "$rc"
 }
 
+# CLBlast on the OpenCL device the plaidml bench used (the first GPU), matmuls 1024 to 8192.
+clblast_bench() {
+  # shellcheck disable=SC2086
+  with_libs "$pkg/bin/plaidml_clblast_bench" ${CLBLAST_ARGS:---warmup 3 --repeat 20 --max-seconds 10} \
+    >"$OUT/clblast_gpu.json"
+}
+
 torch_python() {
   local py
   for py in python3 /opt/torch/.venv/bin/python3 /usr/bin/python3 python; do
@@ -281,11 +289,12 @@ compare() {
   py=$(command -v python3 || command -v python)
   local files=() device
   for device in $devices; do files+=("$OUT/plaidml_gpu.${device//:/}.json"); done
+  [ -s "$OUT/clblast_gpu.json" ] && files+=("$OUT/clblast_gpu.json")
   "$py" "$root/bench/compare_gpu.py" "$OUT/torch_gpu.json" "${files[@]}" \
     >"$OUT/gpu_table.md" && cat "$OUT/gpu_table.md"
 }
 
-export -f with_libs device_info conformance cli_run bench torch_python torch_bench compare \
+export -f with_libs device_info conformance cli_run bench clblast_bench torch_python torch_bench compare \
   onnx_models onnx_suite bench_models run_script
 echo "device-run: $(date -u), root $root, OUT $OUT, devices $devices"
 unpack_start=$SECONDS
@@ -304,6 +313,7 @@ if [ $unpack_rc = 0 ]; then
   wants conformance && step conformance "$t_conformance" bash -c conformance
   wants cli-run && step cli-run "$t_cli" bash -c cli_run
   wants bench && step bench "$t_bench" bash -c bench
+  wants clblast && step clblast "${T_CLBLAST:-90}" bash -c clblast_bench
   wants torch && step torch "$t_torch" bash -c torch_bench
   wants compare && step compare 30 bash -c compare
   wants onnx-models && step onnx-models "${T_ONNX:-480}" bash -c onnx_models

@@ -4,7 +4,7 @@
 #   plaidml-gpu/lib/libplaidml.so.0                         static LLVM inside: no libLLVM there
 #   plaidml-gpu/lib/libplaidml_onnx.so.0                    the ONNX importer (protobuf in deps/)
 #   plaidml-gpu/lib/plaidml/devices/libplaidml_device_opencl.so
-#   plaidml-gpu/bin/{plaidml, plaidml_gpu_bench, plaidml_conformance_test}
+#   plaidml-gpu/bin/{plaidml, plaidml_gpu_bench, plaidml_clblast_bench, plaidml_conformance_test}
 #   plaidml-gpu/deps/...        runtime libraries a base Ubuntu/Debian userland may lack
 #                               (libOpenCL.so.1 from ocl-icd-libopencl1, libisl, libgmp), dpkg -x'ed
 #   plaidml-gpu/BUILD-INFO      where the conformance suite looks for its unsupported lists
@@ -40,7 +40,7 @@ configure_and_build() {
     >"$build/configure.log" 2>&1 ||
     { cat "$build/configure.log"; exit 1; }
   ninja -C "$build" -j"$jobs" plaidml plaidml_onnx plaidml_device_opencl plaidml_device_vulkan \
-    plaidml_cli plaidml_conformance_test plaidml_gpu_bench
+    plaidml_cli plaidml_conformance_test plaidml_gpu_bench plaidml_clblast_bench
 }
 
 # The build-tree path of a target's file (found, not guessed: output folders may move).
@@ -61,6 +61,7 @@ stage_binaries() {
   cp "$(built_file libplaidml_device_vulkan.so)" "$stage/lib/plaidml/devices/"
   cp "$(built_file plaidml)" "$stage/bin/plaidml"
   cp "$(built_file plaidml_gpu_bench)" "$stage/bin/"
+  cp "$(built_file plaidml_clblast_bench)" "$stage/bin/"  # the CLBlast peer (libclblast1 carried)
   cp "$(built_file plaidml_conformance_test)" "$stage/bin/"
   strip --strip-unneeded "$stage"/lib/libplaidml*.so.0 "$stage"/lib/plaidml/devices/*.so \
     "$stage"/bin/*
