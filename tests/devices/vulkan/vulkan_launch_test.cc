@@ -216,79 +216,78 @@ TEST_CASE("vulkan launch: launches from several threads on one device") {
   }
 }
 
-TEST_CASE("vulkan launch: a submit that outlasts the fence time limit is an error, not a hang") {
+namespace {
+
+// The spin kernel on a device opened with a 1 ms fence limit, its buffer x = {0, 60000}: 100
+// groups of 64 invocations of 60000 steps (about half a second on lavapipe), launched with
+// `work` as the launch's estimate of its operations.
+struct SpinOnShortLimit {
   const plaidml_plugin* p = vulkan_plugin();
-  auto exe_bytes = spirv_module("spin");
+  plaidml_plugin_device dev = nullptr;
+  plaidml_plugin_executable exe = nullptr;
+  plaidml_plugin_buffer x = nullptr;
+  plaidml_plugin_launch_info info{};
+
+  explicit SpinOnShortLimit(double work) {
+    auto exe_bytes = spirv_module("spin");
+    plaidml_plugin_option limit = {"fence_timeout_ms", "1"};
+    REQUIRE(p->open_device(0, &limit, 1, &dev) == PLAIDML_PLUGIN_OK);
+    const char* symbol = "main";
+    REQUIRE(p->load(dev, "spirv", exe_bytes.data(), exe_bytes.size(), &symbol, 1, &exe) ==
+            PLAIDML_PLUGIN_OK);
+    REQUIRE(p->allocate(dev, 8, &x) == PLAIDML_PLUGIN_OK);
+    const uint32_t init[2] = {0, 60000};
+    REQUIRE(p->write(dev, x, 0, init, 8) == PLAIDML_PLUGIN_OK);
+    info.struct_size = sizeof(info);
+    info.work = work;
+    info.grid[0] = 100;
+    info.grid[1] = info.grid[2] = 1;
+    REQUIRE(p->launch(dev, exe, &info, &x, 1) == PLAIDML_PLUGIN_OK);
+  }
+  // Neither these nor closing submit a timed-out command buffer again (the validation layer
+  // would report it in use, which close_checked sees).
+  ~SpinOnShortLimit() {
+    p->unload(dev, exe);
+    p->free_buffer(dev, x);
+    close_checked(p, dev);
+  }
+};
+
+uint32_t spin_result(int steps) {
+  uint32_t acc = 0;
+  for (int i = 0; i < steps; ++i) acc = acc * 1664525u + 1013904223u;
+  return acc;
+}
+
+}  // namespace
+
+TEST_CASE("vulkan launch: a submit that outlasts the fence time limit is an error, not a hang") {
   {
     // The kernel computes what the host computes, for a short run.
     OpenDevice dev;
-    auto exe = dev.must_load(exe_bytes, {"main"});
+    auto exe = dev.must_load(spirv_module("spin"), {"main"});
     auto x = dev.buffer_with(std::vector<uint32_t>{0, 1000});
     REQUIRE(dev.launch(exe, 0, {1, 1, 1}, {64, 1, 1}, {x}) == PLAIDML_PLUGIN_OK);
-    uint32_t acc = 0;
-    for (int i = 0; i < 1000; ++i) acc = acc * 1664525u + 1013904223u;
-    CHECK(dev.read<uint32_t>(x, 1)[0] == acc);
+    CHECK(dev.read<uint32_t>(x, 1)[0] == spin_result(1000));
   }
-  // 100 groups of 64 invocations of 60000 steps (about half a second on lavapipe) against a 1 ms
-  // limit. The device is then unusable and says so; closing it waits for the submit, briefly.
-  plaidml_plugin_option limit = {"fence_timeout_ms", "1"};
-  plaidml_plugin_device dev = nullptr;
-  REQUIRE(p->open_device(0, &limit, 1, &dev) == PLAIDML_PLUGIN_OK);
-  plaidml_plugin_executable exe = nullptr;
-  const char* symbol = "main";
-  REQUIRE(p->load(dev, "spirv", exe_bytes.data(), exe_bytes.size(), &symbol, 1, &exe) ==
-          PLAIDML_PLUGIN_OK);
-  plaidml_plugin_buffer x = nullptr;
-  REQUIRE(p->allocate(dev, 8, &x) == PLAIDML_PLUGIN_OK);
-  const uint32_t init[2] = {0, 60000};
-  REQUIRE(p->write(dev, x, 0, init, 8) == PLAIDML_PLUGIN_OK);
-  plaidml_plugin_launch_info info{};
-  info.struct_size = sizeof(info);
-  info.grid[0] = 100;
-  info.grid[1] = info.grid[2] = 1;
-  REQUIRE(p->launch(dev, exe, &info, &x, 1) == PLAIDML_PLUGIN_OK);
-  CHECK(p->synchronize(dev) == PLAIDML_PLUGIN_DEVICE_ERROR);
+  // A launch that says nothing of its work gets the 1 ms limit: the device is then unusable
+  // and says so; closing it waits for the submit, briefly.
+  SpinOnShortLimit spin(0);
+  const plaidml_plugin* p = spin.p;
+  CHECK(p->synchronize(spin.dev) == PLAIDML_PLUGIN_DEVICE_ERROR);
   std::string message = last_error(p);
   CHECK(message.find("running kernel 'main' did not finish within 1 ms") != std::string::npos);
-  CHECK(p->launch(dev, exe, &info, &x, 1) == PLAIDML_PLUGIN_DEVICE_ERROR);
+  CHECK(p->launch(spin.dev, spin.exe, &spin.info, &spin.x, 1) == PLAIDML_PLUGIN_DEVICE_ERROR);
   CHECK(last_error(p) == message);
-  // Neither these nor closing submit the timed-out command buffer again (the validation layer
-  // would report it in use, which close_checked sees).
-  p->unload(dev, exe);
-  p->free_buffer(dev, x);
-  close_checked(p, dev);
 }
 
 TEST_CASE("vulkan launch: a long submit gets time in proportion to its work: slow is not hung") {
-  // The spin of the test above (about half a second on lavapipe) against a 1 ms base limit, but
-  // the launch says how much work it is: 1e8 operations buy 2 s at the slowest rate the wait
-  // allows (vk_commands.h), so the submit finishes and its result is right.
-  const plaidml_plugin* p = vulkan_plugin();
-  auto exe_bytes = spirv_module("spin");
-  plaidml_plugin_option limit = {"fence_timeout_ms", "1"};
-  plaidml_plugin_device dev = nullptr;
-  REQUIRE(p->open_device(0, &limit, 1, &dev) == PLAIDML_PLUGIN_OK);
-  plaidml_plugin_executable exe = nullptr;
-  const char* symbol = "main";
-  REQUIRE(p->load(dev, "spirv", exe_bytes.data(), exe_bytes.size(), &symbol, 1, &exe) ==
-          PLAIDML_PLUGIN_OK);
-  plaidml_plugin_buffer x = nullptr;
-  REQUIRE(p->allocate(dev, 8, &x) == PLAIDML_PLUGIN_OK);
-  const uint32_t init[2] = {0, 60000};
-  REQUIRE(p->write(dev, x, 0, init, 8) == PLAIDML_PLUGIN_OK);
-  plaidml_plugin_launch_info info{};
-  info.struct_size = sizeof(info);
-  info.work = 1e8;
-  info.grid[0] = 100;
-  info.grid[1] = info.grid[2] = 1;
-  REQUIRE(p->launch(dev, exe, &info, &x, 1) == PLAIDML_PLUGIN_OK);
-  CHECK(p->synchronize(dev) == PLAIDML_PLUGIN_OK);
+  // The same spin, but the launch says how much work it is: 1e8 operations buy 2 s at the
+  // slowest rate the wait allows (vk_commands.h), so the submit finishes and its result is right.
+  SpinOnShortLimit spin(1e8);
+  const plaidml_plugin* p = spin.p;
+  CHECK(p->synchronize(spin.dev) == PLAIDML_PLUGIN_OK);
   uint32_t got = 0;
-  REQUIRE(p->read(dev, x, 0, &got, 4) == PLAIDML_PLUGIN_OK);
-  uint32_t acc = 0;
-  for (int i = 0; i < 60000; ++i) acc = acc * 1664525u + 1013904223u;
-  CHECK(got == acc);
-  p->unload(dev, exe);
-  p->free_buffer(dev, x);
-  close_checked(p, dev);
+  REQUIRE(p->read(spin.dev, spin.x, 0, &got, 4) == PLAIDML_PLUGIN_OK);
+  CHECK(got == spin_result(60000));
 }
