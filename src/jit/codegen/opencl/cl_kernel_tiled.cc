@@ -59,8 +59,6 @@ class TiledEmitter {
   std::string tile_read(const StagedTile& t, int r) const;
   void operand_registers(int indent);
   static std::string operand_name(size_t tile, int r) { return fmt::format("t{}_{}", tile, r); }
-  // The register holding plan tile i's operand for point (rm, rn).
-  std::string operand(const StagedTile& t, size_t i, int rm, int rn) const;
   // Binds through the shared printer, remembering the name so that unbind_all() can give the
   // next kernel a printer without this kernel's bindings.
   void bind(const std::string& name, std::string c_expr);
@@ -263,16 +261,11 @@ std::string TiledEmitter::tile_read(const StagedTile& t, int r) const {
 void TiledEmitter::operand_registers(int indent) {
   for (size_t i = 0; i < plan_.tiles.size(); ++i) {
     const StagedTile& t = plan_.tiles[i];
-    const int count = t.load.side == LoadSide::kM ? c_.rm : t.load.side == LoadSide::kN ? c_.rn : 1;
     const std::string type = ClPrinter::value_type(t.load.load->dtype);
-    for (int r = 0; r < count; ++r) {
+    for (int r = 0; r < gpu::operand_registers(t, c_); ++r) {
       line(indent, fmt::format("const {} {} = {};", type, operand_name(i, r), tile_read(t, r)));
     }
   }
-}
-
-std::string TiledEmitter::operand(const StagedTile& t, size_t i, int rm, int rn) const {
-  return operand_name(i, t.load.side == LoadSide::kM ? rm : t.load.side == LoadSide::kN ? rn : 0);
 }
 
 // Every point of the register block, in the reference's order along k; the guards of the path
@@ -295,7 +288,8 @@ void TiledEmitter::compute(int indent) {
   p_.set_load_hook([&](const loop::Expr& load) -> std::optional<std::string> {
     std::string key = loop::to_string(load);
     for (size_t i = 0; i < plan_.tiles.size(); ++i) {
-      if (plan_.tiles[i].load.key == key) return operand(plan_.tiles[i], i, cur_rm, cur_rn);
+      const StagedTile& t = plan_.tiles[i];
+      if (t.load.key == key) return operand_name(i, gpu::operand_register(t, cur_rm, cur_rn));
     }
     return std::nullopt;
   });

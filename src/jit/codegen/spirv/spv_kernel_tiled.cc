@@ -316,8 +316,7 @@ std::vector<std::vector<Id>> TiledEmitter::operand_registers(Id kk) {
     const StagedTile& t = plan_.tiles[i];
     const Id row = op(Op::OpIMul, i32_, {kk, c32(width(t))});
     std::vector<Id> values;
-    const int count = t.load.side == LoadSide::kM ? c_.rm : t.load.side == LoadSide::kN ? c_.rn : 1;
-    for (int r = 0; r < count; ++r) {
+    for (int r = 0; r < gpu::operand_registers(t, c_); ++r) {
       Id index = kk;
       if (t.load.side == LoadSide::kM) {
         index = op(Op::OpIAdd, i32_, {row, op(Op::OpIAdd, i32_, {ty_, c32(r * c_.ty)})});
@@ -340,7 +339,7 @@ std::optional<Id> TiledEmitter::staged_operand(const loop::Expr& load,
   for (size_t i = 0; i < plan_.tiles.size(); ++i) {
     const StagedTile& t = plan_.tiles[i];
     if (t.load.key != key) continue;
-    return registers[i][t.load.side == LoadSide::kM ? rm : t.load.side == LoadSide::kN ? rn : 0];
+    return registers[i][static_cast<size_t>(gpu::operand_register(t, rm, rn))];
   }
   return std::nullopt;
 }
