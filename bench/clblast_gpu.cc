@@ -193,8 +193,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "plaidml_clblast_bench: cannot open %s (error %d)\n", d.name.c_str(), err);
     return 1;
   }
-  std::fprintf(stderr, "CLBlast on %s\ncase           first ms     min ms  median ms   GFLOP/s  check\n",
-               d.name.c_str());
+  std::fprintf(stderr, "CLBlast on %s\n", d.name.c_str());
+  std::fprintf(stderr, "case           first ms     min ms  median ms   GFLOP/s  check\n");
   int failed = 0;
   for (size_t n : o.sizes) {
     Timing t;

@@ -51,7 +51,8 @@ bool choose_memory(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type
   // map it; reads map it only where the host caches it too.
   uint32_t local_visible = 0;
   if (allow_direct &&
-      find_memory_type(memory, type_bits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | kHostVisibleCoherent,
+      find_memory_type(memory, type_bits,
+                       VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | kHostVisibleCoherent,
                        VK_MEMORY_PROPERTY_HOST_CACHED_BIT, &local_visible) &&
       on_main_heap(memory, local_visible, c.buffer_type)) {
     c.buffer_type = local_visible;
