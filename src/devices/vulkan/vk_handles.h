@@ -90,7 +90,7 @@ class VulkanExecutable : public plugin_support::Executable {
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
   };
-  VkShaderModule module = VK_NULL_HANDLE;
+  std::vector<VkShaderModule> modules;  // the artifact's modules (one per kernel from plaidml)
   std::map<uint32_t, Layout> layouts;  // by n, shared by the pipelines that bind n buffers
   // Parallel to the symbols given to load: each kernel binds only the buffers its entry point
   // uses (bindings[k] of them), so a module may hold more kernels than a stage may bind.

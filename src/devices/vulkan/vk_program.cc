@@ -19,7 +19,7 @@ void release(VkDevice device, VulkanExecutable* exe) {
     if (l.layout) vk().vkDestroyPipelineLayout(device, l.layout, nullptr);
     if (l.set_layout) vk().vkDestroyDescriptorSetLayout(device, l.set_layout, nullptr);
   }
-  if (exe->module) vk().vkDestroyShaderModule(device, exe->module, nullptr);
+  for (VkShaderModule m : exe->modules) vk().vkDestroyShaderModule(device, m, nullptr);
   delete exe;
 }
 
@@ -29,19 +29,41 @@ struct ExecutableDeleter {
 };
 using ExecutablePtr = std::unique_ptr<VulkanExecutable, ExecutableDeleter>;
 
-std::string entry_names(const SpirvModuleInfo& info) {
+// One module of an artifact, parsed.
+struct ParsedModule {
+  std::vector<uint32_t> words;
+  SpirvModuleInfo info;
+};
+
+std::string entry_names(const std::vector<ParsedModule>& modules) {
   std::string names;
-  for (const auto& e : info.entry_points) {
-    if (e.execution_model == kGLComputeModel) names += (names.empty() ? "" : ", ") + e.name;
+  for (const ParsedModule& m : modules) {
+    for (const auto& e : m.info.entry_points) {
+      if (e.execution_model == kGLComputeModel) names += (names.empty() ? "" : ", ") + e.name;
+    }
   }
   return names.empty() ? "none" : names;
 }
 
+// The GLCompute entry point `symbol` and its module's index, or nullptr.
+const SpirvEntryPoint* entry_of(const std::vector<ParsedModule>& modules,
+                                const std::string& symbol, size_t* module) {
+  for (size_t i = 0; i < modules.size(); ++i) {
+    for (const auto& e : modules[i].info.entry_points) {
+      if (e.execution_model != kGLComputeModel || e.name != symbol) continue;
+      *module = i;
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
 // The GLCompute entry point `symbol`, checked against the device's workgroup limits.
-plaidml_plugin_status find_entry(const SpirvModuleInfo& info, const std::string& symbol,
-                                 const VkDeviceRecord& r) {
-  for (const auto& e : info.entry_points) {
-    if (e.execution_model != kGLComputeModel || e.name != symbol) continue;
+plaidml_plugin_status find_entry(const std::vector<ParsedModule>& modules,
+                                 const std::string& symbol, const VkDeviceRecord& r) {
+  size_t module = 0;
+  if (const SpirvEntryPoint* found = entry_of(modules, symbol, &module)) {
+    const SpirvEntryPoint& e = *found;
     const uint32_t* s = e.local_size;
     uint64_t threads = uint64_t(s[0]) * s[1] * s[2];
     bool dims_ok = s[0] <= r.max_workgroup_dims[0] && s[1] <= r.max_workgroup_dims[1] &&
@@ -66,7 +88,7 @@ plaidml_plugin_status find_entry(const SpirvModuleInfo& info, const std::string&
   }
   return fail(PLAIDML_PLUGIN_NOT_FOUND, std::string("no GLCompute entry point named '") + symbol +
                                             "' in the SPIR-V module (entry points: " +
-                                            entry_names(info) + ")");
+                                            entry_names(modules) + ")");
 }
 
 // The layout for pipelines binding `n` buffers, made on first use.
@@ -102,7 +124,8 @@ plaidml_plugin_status layout_for(VkDevice device, VulkanExecutable* exe, uint32_
 }
 
 plaidml_plugin_status create_pipeline(VkDeviceState* device, VulkanExecutable* exe,
-                                      const std::string& symbol, uint32_t bindings) {
+                                      VkShaderModule module, const std::string& symbol,
+                                      uint32_t bindings) {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   if (auto s = layout_for(device->device, exe, bindings, &layout); s != PLAIDML_PLUGIN_OK) {
     return s;
@@ -111,7 +134,7 @@ plaidml_plugin_status create_pipeline(VkDeviceState* device, VulkanExecutable* e
   info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = exe->module;
+  info.stage.module = module;
   info.stage.pName = symbol.c_str();
   info.layout = layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
@@ -133,34 +156,37 @@ plaidml_plugin_status create_module(VkDevice device, const std::vector<uint32_t>
   info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   info.codeSize = words.size() * sizeof(uint32_t);
   info.pCode = words.data();
-  VkResult r = vk().vkCreateShaderModule(device, &info, nullptr, &exe->module);
+  VkShaderModule module = VK_NULL_HANDLE;
+  VkResult r = vk().vkCreateShaderModule(device, &info, nullptr, &module);
   if (r != VK_SUCCESS) return fail_vk("vkCreateShaderModule", r);
+  exe->modules.push_back(module);
   return PLAIDML_PLUGIN_OK;
 }
 
-// The bindings the GLCompute entry point `symbol` uses (find_entry has found it).
-uint32_t bindings_of(const SpirvModuleInfo& info, const std::string& symbol) {
-  for (const auto& e : info.entry_points) {
-    if (e.execution_model == kGLComputeModel && e.name == symbol) return e.num_bindings;
-  }
-  return 0;
-}
-
-// Size and entry points, before any Vulkan object exists.
+// Size, modules and entry points, before any Vulkan object exists.
 plaidml_plugin_status check_artifact(const VkDeviceRecord& r, const void* bytes,
                                      uint64_t num_bytes, const std::vector<std::string>& symbols,
-                                     std::vector<uint32_t>* words, SpirvModuleInfo* info) {
+                                     std::vector<ParsedModule>* modules) {
   if (num_bytes % 4 != 0) {
     return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT,
                 "a SPIR-V module is whole 32-bit words; got " + std::to_string(num_bytes) +
                     " bytes");
   }
-  words->resize(num_bytes / 4);
-  if (num_bytes) std::memcpy(words->data(), bytes, num_bytes);  // aligned for the driver
+  std::vector<uint32_t> words(num_bytes / 4);
+  if (num_bytes) std::memcpy(words.data(), bytes, num_bytes);  // aligned for the driver
   std::string error;
-  if (!parse_spirv(*words, info, &error)) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, error);
+  std::vector<std::vector<uint32_t>> parts;
+  if (!split_spirv(words, &parts, &error)) return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, error);
+  for (auto& part : parts) {
+    ParsedModule m;
+    m.words = std::move(part);
+    if (!parse_spirv(m.words, &m.info, &error)) {
+      return fail(PLAIDML_PLUGIN_INVALID_ARGUMENT, error);
+    }
+    modules->push_back(std::move(m));
+  }
   for (const std::string& symbol : symbols) {
-    if (auto s = find_entry(*info, symbol, r); s != PLAIDML_PLUGIN_OK) return s;
+    if (auto s = find_entry(*modules, symbol, r); s != PLAIDML_PLUGIN_OK) return s;
   }
   return PLAIDML_PLUGIN_OK;
 }
@@ -171,9 +197,8 @@ plaidml_plugin_status VulkanDevice::load(std::string_view /*format: spirv*/, con
                                          uint64_t num_bytes, std::vector<std::string> symbols,
                                          std::unique_ptr<plugin_support::Executable>* out) {
   VkDeviceState* device = state_.get();
-  std::vector<uint32_t> words;
-  SpirvModuleInfo info;
-  if (auto s = check_artifact(*device->record, bytes, num_bytes, symbols, &words, &info);
+  std::vector<ParsedModule> modules;
+  if (auto s = check_artifact(*device->record, bytes, num_bytes, symbols, &modules);
       s != PLAIDML_PLUGIN_OK) {
     return s;
   }
@@ -184,9 +209,15 @@ plaidml_plugin_status VulkanDevice::load(std::string_view /*format: spirv*/, con
   // Pipelines build without the device lock: the pipeline cache synchronises itself, and
   // launches of other programs need not wait for a compile.
   ExecutablePtr exe(new VulkanExecutable(symbols), ExecutableDeleter{device->device});
-  if (auto s = create_module(device->device, words, exe.get()); s != PLAIDML_PLUGIN_OK) return s;
+  for (const ParsedModule& m : modules) {
+    if (auto s = create_module(device->device, m.words, exe.get()); s != PLAIDML_PLUGIN_OK) {
+      return s;
+    }
+  }
   for (const std::string& symbol : symbols) {
-    if (auto s = create_pipeline(device, exe.get(), symbol, bindings_of(info, symbol));
+    size_t module = 0;
+    const SpirvEntryPoint* e = entry_of(modules, symbol, &module);  // check_artifact found it
+    if (auto s = create_pipeline(device, exe.get(), exe->modules[module], symbol, e->num_bindings);
         s != PLAIDML_PLUGIN_OK) {
       return s;
     }

@@ -109,6 +109,39 @@ uint32_t bindings_reached(uint32_t function, const std::map<uint32_t, FunctionUs
 
 }  // namespace
 
+bool split_spirv(const std::vector<uint32_t>& words, std::vector<std::vector<uint32_t>>* out,
+                 std::string* error) {
+  if (words.size() < kHeaderWords || words[0] != kMagic) {
+    *error = "not a SPIR-V module (no 0x07230203 magic word at the start)";
+    return false;
+  }
+  size_t start = 0;
+  for (size_t at = kHeaderWords; at <= words.size();) {
+    if (at == words.size() || words[at] == kMagic) {
+      out->emplace_back(words.begin() + static_cast<ptrdiff_t>(start),
+                        words.begin() + static_cast<ptrdiff_t>(at));
+      if (at == words.size()) return true;
+      if (at + kHeaderWords > words.size()) {
+        *error = "malformed SPIR-V: a module header at word " + std::to_string(at) +
+                 " is cut short";
+        return false;
+      }
+      start = at;
+      at += kHeaderWords;
+      continue;
+    }
+    uint32_t count = words[at] >> 16;
+    if (count == 0 || at + count > words.size()) {
+      *error = "malformed SPIR-V: instruction at word " + std::to_string(at) + " (opcode " +
+               std::to_string(words[at] & 0xFFFF) + ", " + std::to_string(count) +
+               " words) runs past the end of the module";
+      return false;
+    }
+    at += count;
+  }
+  return true;
+}
+
 bool parse_spirv(const std::vector<uint32_t>& words, SpirvModuleInfo* out, std::string* error) {
   if (words.size() < kHeaderWords || words[0] != kMagic) {
     *error = "not a SPIR-V module (no 0x07230203 magic word at the start)";

@@ -26,6 +26,13 @@ struct SpirvModuleInfo {
 
 inline constexpr uint32_t kGLComputeModel = 5;
 
+// The modules of an artifact: one or more SPIR-V modules back to back, a new one starting
+// where the instruction stream meets the magic word (no instruction starts with it: it would
+// be opcode 515, which SPIR-V does not define). Each comes out with its own words; the walk
+// only splits and checks that instructions stay inside the words (parse_spirv checks the rest).
+bool split_spirv(const std::vector<uint32_t>& words, std::vector<std::vector<uint32_t>>* out,
+                 std::string* error);
+
 // Parses the header, entry points, LocalSize modes, Binding/DescriptorSet decorations and which
 // variables each function reaches (pointer operands of loads, stores, access chains, atomics,
 // copies and calls). On a

@@ -32,7 +32,8 @@ namespace plaidml::jit {
 // 17: cache tiles where the panel times the threads leaves a quarter of L2; 18: loop counters
 // step without `nuw` (loops that start below zero ran forever), bitcast; 19: SPIR-V Workgroup
 // arrays shared by a module's kernels, GPU tiled kernels with operand registers and unguarded
-// points, FMA contraction on GPUs, keepdims reductions in the register form.
-inline constexpr int kCompilerRevision = 19;
+// points, FMA contraction on GPUs, keepdims reductions in the register form; 20: one SPIR-V
+// module per kernel.
+inline constexpr int kCompilerRevision = 20;
 
 }  // namespace plaidml::jit

@@ -92,6 +92,29 @@ TEST_CASE("vulkan launch: a read runs the recorded launches first, a write waits
   for (int i = 0; i < kN; ++i) REQUIRE(b[i] == a[i] + 1.0f);
 }
 
+TEST_CASE("vulkan launch: an artifact of several modules, back to back, loads each kernel") {
+  // plaidml's artifacts hold one module per kernel (spirv_codegen.h). Two modules here: the
+  // second one's "small" copies a to b, then the first one's "add_one" and "twice" run.
+  OpenDevice dev;
+  std::vector<uint8_t> both = spirv_module("add_then_twice");
+  std::vector<uint8_t> wide = spirv_module("wide_binding");
+  both.insert(both.end(), wide.begin(), wide.end());
+  auto exe = dev.must_load(both, {"small", "add_one", "twice"});
+  std::vector<float> a = ramp(kN);
+  auto ba = dev.buffer_with(a), bb = dev.buffer(kN * 4), bc = dev.buffer(kN * 4);
+  REQUIRE(dev.launch(exe, 0, {1, 1, 1}, {1, 1, 1}, {ba, bc}) == PLAIDML_PLUGIN_OK);
+  CHECK(dev.read<float>(bc, 1) == std::vector<float>{a[0]});
+  REQUIRE(dev.launch(exe, 1, {16, 1, 1}, {64, 1, 1}, {ba, bb, bc}) == PLAIDML_PLUGIN_OK);
+  REQUIRE(dev.launch(exe, 2, {32, 1, 1}, {32, 1, 1}, {ba, bb, bc}) == PLAIDML_PLUGIN_OK);
+  CHECK(dev.read<float>(bc, kN) == expected_c(a));
+  // A second module whose header is cut short is refused before the driver sees it.
+  std::vector<uint8_t> cut = spirv_module("add_then_twice");
+  cut.insert(cut.end(), wide.begin(), wide.begin() + 12);
+  plaidml_plugin_executable none = nullptr;
+  CHECK(dev.load(cut, {"add_one"}, &none) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
+  CHECK(last_error(dev.p()).find("a module header at word") != std::string::npos);
+}
+
 TEST_CASE("vulkan launch: a zero grid runs nothing") {
   OpenDevice dev;
   auto exe = dev.must_load(spirv_module("add_then_twice"), {"add_one", "twice"});

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -12,8 +13,42 @@
 
 namespace plaidml::testing {
 
-// Empty when `spirv-val --target-env vulkan1.1` accepts the module; else what it printed.
+// The modules of an artifact (one per kernel, back to back; spirv_codegen.h): each starts with
+// the magic word where the previous one's instructions end.
+inline std::vector<std::vector<uint8_t>> spirv_modules(const std::vector<uint8_t>& bytes) {
+  auto word = [&](size_t i) {
+    uint32_t w = 0;
+    for (size_t j = 0; j < 4; ++j) w |= uint32_t{bytes[i * 4 + j]} << (8 * j);
+    return w;
+  };
+  const size_t n = bytes.size() / 4;
+  std::vector<std::vector<uint8_t>> out;
+  size_t start = 0;
+  for (size_t at = 5; at <= n;) {
+    if (at == n || word(at) == 0x07230203u) {
+      out.emplace_back(bytes.begin() + start * 4, bytes.begin() + at * 4);
+      start = at;
+      at += 5;
+      continue;
+    }
+    uint32_t count = word(at) >> 16;
+    if (count == 0) break;  // malformed: spirv-val says why
+    at = std::min(at + count, n);
+  }
+  return out;
+}
+
+// Empty when `spirv-val --target-env vulkan1.1` accepts every module of the artifact; else what
+// it printed.
+inline std::string spirv_val_module(const std::vector<uint8_t>& bytes);
+
 inline std::string spirv_val(const std::vector<uint8_t>& bytes) {
+  std::string out;
+  for (const auto& module : spirv_modules(bytes)) out += spirv_val_module(module);
+  return out;
+}
+
+inline std::string spirv_val_module(const std::vector<uint8_t>& bytes) {
   char path[] = "/tmp/plaidml_spirv_XXXXXX";
   int fd = mkstemp(path);
   if (fd < 0) return "cannot create a temporary file";

@@ -56,7 +56,8 @@ inline std::vector<TiledCase> tiled_cases() {
   };
 }
 
-// Calls f(opcode, operands) for each instruction of a module (bytes: its little-endian words).
+// Calls f(opcode, operands) for each instruction of an artifact's modules (bytes: their
+// little-endian words, back to back).
 template <typename F>
 void for_each_instruction(const std::vector<uint8_t>& bytes, F f) {
   std::vector<uint32_t> words(bytes.size() / 4);
@@ -64,6 +65,10 @@ void for_each_instruction(const std::vector<uint8_t>& bytes, F f) {
     for (size_t j = 0; j < 4; ++j) words[i] |= uint32_t{bytes[i * 4 + j]} << (8 * j);
   }
   for (size_t at = 5; at < words.size();) {
+    if (words[at] == spv::MagicNumber) {  // the next kernel's module: skip its header
+      at += 5;
+      continue;
+    }
     uint32_t count = words[at] >> spv::WordCountShift;
     if (count == 0 || at + count > words.size()) return;
     auto opcode = static_cast<spv::Op>(words[at] & spv::OpCodeMask);

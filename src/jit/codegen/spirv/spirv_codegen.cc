@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -117,10 +118,17 @@ class ParamVariables {
   std::map<std::pair<uint32_t, DType>, Id> vars_;
 };
 
-}  // namespace
+// One kernel's own module: its entry point, the storage buffers of its parameters, its
+// Workgroup arrays and what they need, nothing of the other kernels.
+struct KernelModule {
+  std::vector<uint32_t> words;
+  LaunchDims dims;
+};
 
-Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& target) {
-  PLAIDML_TRY(check_dtypes(lowered, target));
+Expected<KernelModule> emit_kernel_module(const LoweredProgram& lowered,
+                                          const loop::Kernel& kernel,
+                                          const std::optional<gpu::TiledSchedule>& tiled,
+                                          const SpirvTarget& target) {
   SpvBuilder b;
   b.capability(spv::Capability::Shader);
   spirv::SpvScalar scalar(b);
@@ -128,35 +136,45 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
   spirv::Builtins builtins(b);
   spirv::SpvEmitter emitter(lowered, scalar);
   spirv::WorkgroupArena workgroup(b);
-  Artifact artifact;
-  artifact.format = kSpirvFormat;
+  emitter.set_slot_vars(params.of(kernel));
+  KernelModule m;
+  if (tiled) {
+    PLAIDML_ASSIGN(m.dims, spirv::emit_tiled_kernel(kernel, *tiled, target, emitter, b, builtins,
+                                                    workgroup));
+  } else {
+    PLAIDML_ASSIGN(m.dims, spirv::emit_kernel(kernel, target, emitter, b, builtins));
+  }
+  workgroup.declare();
+  m.words = b.finish();
+  return m;
+}
+
+}  // namespace
+
+Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& target) {
+  PLAIDML_TRY(check_dtypes(lowered, target));
   // The schedule is decided here, once; the kernel emitters only print it. Vulkan guarantees
   // 65535 workgroups per dispatch dimension and the target does not say more.
   gpu::DispatchLimits dispatch;
   dispatch.max_groups = 65535;
   const gpu::GpuSchedule schedule = gpu::schedule_program(lowered, target.limits(), dispatch);
+  Artifact artifact;
+  artifact.format = kSpirvFormat;
   for (size_t i = 0; i < lowered.kernels.size(); ++i) {
     const loop::Kernel& kernel = lowered.kernels[i];
-    emitter.set_slot_vars(params.of(kernel));
-    LaunchDims dims;
-    if (const auto& tiled = schedule.kernels[i]) {
-      PLAIDML_ASSIGN(dims, spirv::emit_tiled_kernel(kernel, *tiled, target, emitter, b, builtins,
-                                                    workgroup));
-    } else {
-      PLAIDML_ASSIGN(dims, spirv::emit_kernel(kernel, target, emitter, b, builtins));
-    }
+    PLAIDML_ASSIGN(KernelModule m,
+                   emit_kernel_module(lowered, kernel, schedule.kernels[i], target));
     KernelEntry entry;
     entry.symbol = kernel.name;
     entry.parallel_extent = loop::parallel_extent(kernel);
     entry.work = kernel.work;
-    entry.grid = dims.grid;
-    entry.workgroup = dims.workgroup;
+    entry.grid = m.dims.grid;
+    entry.workgroup = m.dims.workgroup;
     artifact.kernels.push_back(std::move(entry));
+    const size_t at = artifact.bytes.size();
+    artifact.bytes.resize(at + m.words.size() * sizeof(uint32_t));
+    std::memcpy(artifact.bytes.data() + at, m.words.data(), m.words.size() * sizeof(uint32_t));
   }
-  workgroup.declare();
-  std::vector<uint32_t> words = b.finish();
-  artifact.bytes.resize(words.size() * sizeof(uint32_t));
-  std::memcpy(artifact.bytes.data(), words.data(), artifact.bytes.size());  // little-endian host
   return artifact;
 }
 
