@@ -15,8 +15,8 @@ struct MemoryChoice {
   // write() may copy into a mapping of the buffer itself (device-local memory the host sees).
   bool direct_writes = false;
   // read() may copy out of that mapping: only where the host caches it (CPUs, unified memory).
-  // A discrete GPU's BAR mapping is uncached for the host's reads: 25.7 MB of GPT-2's logits
-  // took 0.6 s through it on an H200, where a copy through cached staging memory takes ms.
+  // A discrete GPU's BAR mapping is uncached for the host's reads: GPT-2 through Vulkan on an
+  // H200 took 689 ms a run reading its 25.7 MB of logits from it, 34 ms through staging.
   bool direct_reads = false;
 };
 
