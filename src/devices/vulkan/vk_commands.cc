@@ -65,16 +65,16 @@ void reset_batch(VkDeviceState* device) {
 
 // " running kernel 'a'", " running kernels 'a', 'b', ..., 'z' (12 in all)", or "" for a submit
 // of copies only: what a lost device or a late submit was doing, in the user's kernel names.
-std::string running(const std::vector<std::string>& kernels) {
+std::string running(const std::vector<const std::string*>& kernels) {
   if (kernels.empty()) return "";
-  if (kernels.size() == 1) return " running kernel '" + kernels[0] + "'";
+  if (kernels.size() == 1) return " running kernel '" + *kernels[0] + "'";
   constexpr size_t kNamed = 3;
   std::string out = " running kernels";
   for (size_t i = 0; i < kernels.size() && i < kNamed; ++i) {
-    out += (i ? ", '" : " '") + kernels[i] + "'";
+    out += (i ? ", '" : " '") + *kernels[i] + "'";
   }
   if (kernels.size() > kNamed + 1) out += ", ...";
-  if (kernels.size() > kNamed) out += ", '" + kernels.back() + "'";
+  if (kernels.size() > kNamed) out += ", '" + *kernels.back() + "'";
   return out + " (" + std::to_string(kernels.size()) + " in all)";
 }
 
@@ -87,19 +87,20 @@ uint64_t wait_limit_ns(const VkDeviceState& device, double work) {
   return device.fence_timeout_ns + static_cast<uint64_t>(extra);
 }
 
-plaidml_plugin_status wait_for_submit(VkDeviceState* device, size_t commands, double work,
-                                      const std::vector<std::string>& kernels) {
-  const uint64_t limit = wait_limit_ns(*device, work);
+// Waits for the batch just submitted (its counts and kernels still recorded in device->batch).
+plaidml_plugin_status wait_for_submit(VkDeviceState* device) {
+  const CommandBatch& b = device->batch;
+  const uint64_t limit = wait_limit_ns(*device, b.work);
   VkResult r = vk().vkWaitForFences(device->device, 1, &device->batch.fence, VK_TRUE, limit);
   if (r == VK_TIMEOUT) {
     device->submit_pending = true;
-    device->broken = "a submit of " + std::to_string(commands) + " commands" +
-                     running(kernels) + " did not finish within " +
+    device->broken = "a submit of " + std::to_string(b.recorded) + " commands" +
+                     running(b.kernels) + " did not finish within " +
                      std::to_string(limit / 1000000) + " ms; the device is unusable";
     return fail(PLAIDML_PLUGIN_DEVICE_ERROR, device->record->name + ": " + device->broken);
   }
   if (r == VK_ERROR_DEVICE_LOST) {
-    device->broken = "the Vulkan device was lost (VK_ERROR_DEVICE_LOST)" + running(kernels);
+    device->broken = "the Vulkan device was lost (VK_ERROR_DEVICE_LOST)" + running(b.kernels);
     return fail(PLAIDML_PLUGIN_DEVICE_ERROR, device->record->name + ": " + device->broken);
   }
   if (r != VK_SUCCESS) return fail_vk("vkWaitForFences", r, device->record->name);
@@ -193,9 +194,6 @@ plaidml_plugin_status flush(VkDeviceState* device) {
   if (!b.recording) return PLAIDML_PLUGIN_OK;
   // Device writes become visible to the host (mapped buffers, staging) once the fence signals.
   memory_barrier(b.commands, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  const size_t commands = b.recorded;
-  const double work = b.work;
-  const std::vector<std::string> kernels = std::move(b.kernels);
   VkResult r = vk().vkEndCommandBuffer(b.commands);
   if (r != VK_SUCCESS) {
     reset_batch(device);
@@ -211,7 +209,7 @@ plaidml_plugin_status flush(VkDeviceState* device) {
     reset_batch(device);
     return fail_vk("vkQueueSubmit", r, device->record->name);
   }
-  plaidml_plugin_status s = wait_for_submit(device, commands, work, kernels);
+  plaidml_plugin_status s = wait_for_submit(device);
   if (!device->submit_pending) {
     reset_batch(device);
     return s;

@@ -41,7 +41,8 @@ struct CommandBatch {
   size_t recorded = 0;  // commands since begin
   double work = 0;      // the launches' estimated scalar operations since begin
   // The kernels recorded since begin, in order: a lost device or a late submit names them.
-  std::vector<std::string> kernels;
+  // Their executables' own names: unload and close flush before an executable goes.
+  std::vector<const std::string*> kernels;
   // Descriptor sets live until the flush that runs their dispatches, then their pools reset.
   std::vector<DescriptorPool> descriptor_pools;
 };

@@ -85,7 +85,7 @@ plaidml_plugin_status record_dispatch(VkDeviceState* device, VulkanExecutable* e
   record_barrier(device);
   CommandBatch& batch = device->batch;
   batch.work += std::max(0.0, info.work);
-  batch.kernels.push_back(executable->symbols()[info.kernel]);
+  batch.kernels.push_back(&executable->symbols()[info.kernel]);
   if (batch.work >= kSubmitWork || batch.recorded >= kSubmitCommands) return flush(device);
   return PLAIDML_PLUGIN_OK;
 }

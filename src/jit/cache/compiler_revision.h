@@ -33,7 +33,7 @@ namespace plaidml::jit {
 // step without `nuw` (loops that start below zero ran forever), bitcast; 19: SPIR-V Workgroup
 // arrays shared by a module's kernels, GPU tiled kernels with operand registers and unguarded
 // points, FMA contraction on GPUs, keepdims reductions in the register form; 20: one SPIR-V
-// module per kernel.
-inline constexpr int kCompilerRevision = 20;
+// module per kernel; 21: a SPIR-V tile is its own Workgroup variable again (no shared arena).
+inline constexpr int kCompilerRevision = 21;
 
 }  // namespace plaidml::jit

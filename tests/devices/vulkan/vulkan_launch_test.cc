@@ -241,9 +241,9 @@ TEST_CASE("vulkan launch: launches from several threads on one device") {
 
 namespace {
 
-// The spin kernel on a device opened with a 1 ms fence limit, its buffer x = {0, 60000}: 100
-// groups of 64 invocations of 60000 steps (about half a second on lavapipe), launched with
-// `work` as the launch's estimate of its operations.
+// The spin kernel on a device opened with a 1 ms fence limit, its buffer x = {0, steps}: 100
+// groups of 64 invocations of `steps` steps (60000: about half a second on lavapipe), launched
+// with `work` as the launch's estimate of its operations.
 struct SpinOnShortLimit {
   const plaidml_plugin* p = vulkan_plugin();
   plaidml_plugin_device dev = nullptr;
@@ -251,7 +251,7 @@ struct SpinOnShortLimit {
   plaidml_plugin_buffer x = nullptr;
   plaidml_plugin_launch_info info{};
 
-  explicit SpinOnShortLimit(double work) {
+  explicit SpinOnShortLimit(double work, uint32_t steps = 60000) {
     auto exe_bytes = spirv_module("spin");
     plaidml_plugin_option limit = {"fence_timeout_ms", "1"};
     REQUIRE(p->open_device(0, &limit, 1, &dev) == PLAIDML_PLUGIN_OK);
@@ -259,7 +259,7 @@ struct SpinOnShortLimit {
     REQUIRE(p->load(dev, "spirv", exe_bytes.data(), exe_bytes.size(), &symbol, 1, &exe) ==
             PLAIDML_PLUGIN_OK);
     REQUIRE(p->allocate(dev, 8, &x) == PLAIDML_PLUGIN_OK);
-    const uint32_t init[2] = {0, 60000};
+    const uint32_t init[2] = {0, steps};
     REQUIRE(p->write(dev, x, 0, init, 8) == PLAIDML_PLUGIN_OK);
     info.struct_size = sizeof(info);
     info.work = work;
@@ -302,6 +302,18 @@ TEST_CASE("vulkan launch: a submit that outlasts the fence time limit is an erro
   CHECK(message.find("running kernel 'main' did not finish within 1 ms") != std::string::npos);
   CHECK(p->launch(spin.dev, spin.exe, &spin.info, &spin.x, 1) == PLAIDML_PLUGIN_DEVICE_ERROR);
   CHECK(last_error(p) == message);
+}
+
+TEST_CASE("vulkan launch: a late submit of several launches names the first three and the last") {
+  // Five launches of 3000 steps (tens of ms on lavapipe) in one submit, against 1 ms.
+  SpinOnShortLimit spin(0, 3000);
+  const plaidml_plugin* p = spin.p;
+  for (int i = 0; i < 4; ++i) {
+    REQUIRE(p->launch(spin.dev, spin.exe, &spin.info, &spin.x, 1) == PLAIDML_PLUGIN_OK);
+  }
+  CHECK(p->synchronize(spin.dev) == PLAIDML_PLUGIN_DEVICE_ERROR);
+  CHECK(last_error(p).find("running kernels 'main', 'main', 'main', ..., 'main' (5 in all) did "
+                           "not finish within 1 ms") != std::string::npos);
 }
 
 TEST_CASE("vulkan launch: a long submit gets time in proportion to its work: slow is not hung") {

@@ -45,10 +45,10 @@ struct TiledPlan {
 
 // The registers a thread reads a tile's operands into at each k step: RM for an m-side tile,
 // RN for an n-side one, 1 for a k-only one; and which of them point (rm, rn) uses.
-inline int operand_registers(const StagedTile& t, const TileChoice& c) {
+inline int operand_register_count(const StagedTile& t, const TileChoice& c) {
   return t.load.side == LoadSide::kM ? c.rm : t.load.side == LoadSide::kN ? c.rn : 1;
 }
-inline int operand_register(const StagedTile& t, int rm, int rn) {
+inline int operand_register_index(const StagedTile& t, int rm, int rn) {
   return t.load.side == LoadSide::kM ? rm : t.load.side == LoadSide::kN ? rn : 0;
 }
 

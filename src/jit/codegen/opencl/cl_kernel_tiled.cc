@@ -262,7 +262,7 @@ void TiledEmitter::operand_registers(int indent) {
   for (size_t i = 0; i < plan_.tiles.size(); ++i) {
     const StagedTile& t = plan_.tiles[i];
     const std::string type = ClPrinter::value_type(t.load.load->dtype);
-    for (int r = 0; r < gpu::operand_registers(t, c_); ++r) {
+    for (int r = 0; r < gpu::operand_register_count(t, c_); ++r) {
       line(indent, fmt::format("const {} {} = {};", type, operand_name(i, r), tile_read(t, r)));
     }
   }
@@ -289,7 +289,7 @@ void TiledEmitter::compute(int indent) {
     std::string key = loop::to_string(load);
     for (size_t i = 0; i < plan_.tiles.size(); ++i) {
       const StagedTile& t = plan_.tiles[i];
-      if (t.load.key == key) return operand_name(i, gpu::operand_register(t, cur_rm, cur_rn));
+      if (t.load.key == key) return operand_name(i, gpu::operand_register_index(t, cur_rm, cur_rn));
     }
     return std::nullopt;
   });

@@ -136,12 +136,8 @@ Id SpvBuilder::const_composite(Id type, const std::vector<Id>& parts) {
 
 Id SpvBuilder::global_variable(Id pointer_type, spv::StorageClass storage) {
   Id id = new_id();
-  declare_variable(id, pointer_type, storage);
-  return id;
-}
-
-void SpvBuilder::declare_variable(Id id, Id pointer_type, spv::StorageClass storage) {
   append(globals_, spv::Op::OpVariable, {pointer_type, id, static_cast<uint32_t>(storage)});
+  return id;
 }
 
 void SpvBuilder::decorate(Id target, spv::Decoration d, const std::vector<uint32_t>& literals) {

@@ -48,9 +48,6 @@ class SpvBuilder {
   Id const_composite(Id type, const std::vector<Id>& parts);
 
   Id global_variable(Id pointer_type, spv::StorageClass storage);
-  // A global variable under an id taken earlier with new_id (uses may precede it: functions
-  // come after every global in the module).
-  void declare_variable(Id id, Id pointer_type, spv::StorageClass storage);
   void decorate(Id target, spv::Decoration d, const std::vector<uint32_t>& literals = {});
   void member_decorate(Id type, uint32_t member, spv::Decoration d,
                        const std::vector<uint32_t>& literals = {});

@@ -135,16 +135,13 @@ Expected<KernelModule> emit_kernel_module(const LoweredProgram& lowered,
   ParamVariables params(lowered, scalar, b);
   spirv::Builtins builtins(b);
   spirv::SpvEmitter emitter(lowered, scalar);
-  spirv::WorkgroupArena workgroup(b);
   emitter.set_slot_vars(params.of(kernel));
   KernelModule m;
   if (tiled) {
-    PLAIDML_ASSIGN(m.dims, spirv::emit_tiled_kernel(kernel, *tiled, target, emitter, b, builtins,
-                                                    workgroup));
+    PLAIDML_ASSIGN(m.dims, spirv::emit_tiled_kernel(kernel, *tiled, target, emitter, b, builtins));
   } else {
     PLAIDML_ASSIGN(m.dims, spirv::emit_kernel(kernel, target, emitter, b, builtins));
   }
-  workgroup.declare();
   m.words = b.finish();
   return m;
 }

@@ -12,7 +12,6 @@
 #include "jit/codegen/spirv/spirv_codegen.h"
 #include "jit/codegen/spirv/spv_emitter.h"
 #include "jit/codegen/spirv/spv_entry.h"
-#include "jit/codegen/spirv/spv_workgroup.h"
 
 namespace plaidml::jit::spirv {
 
@@ -26,12 +25,11 @@ Expected<LaunchDims> emit_kernel(const loop::Kernel& kernel, const SpirvTarget& 
 
 // The tiled contraction kernel that `schedule` (jit/codegen/gpu/gpu_schedule.h) decided for
 // `kernel`, as the OpenCL generator prints it: output tiles to workgroups, a register block
-// to each invocation, and the innermost reduction loop staged through the module's Workgroup
-// arrays (`workgroup`) between barriers.
+// to each invocation, and the innermost reduction loop staged through Workgroup arrays between
+// barriers.
 Expected<LaunchDims> emit_tiled_kernel(const loop::Kernel& kernel,
                                        const gpu::TiledSchedule& schedule,
                                        const SpirvTarget& target, SpvEmitter& emitter,
-                                       SpvBuilder& b, Builtins& builtins,
-                                       WorkgroupArena& workgroup);
+                                       SpvBuilder& b, Builtins& builtins);
 
 }  // namespace plaidml::jit::spirv

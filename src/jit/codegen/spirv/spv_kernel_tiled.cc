@@ -15,7 +15,6 @@
 
 #include <array>
 #include <limits>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,7 +39,7 @@ namespace {
 class TiledEmitter {
  public:
   TiledEmitter(const TiledPlan& plan, const TileChoice& tiles, SpvEmitter& emitter, SpvBuilder& b,
-               Builtins& builtins, WorkgroupArena& workgroup)
+               Builtins& builtins)
       : plan_(plan),
         form_(plan.form),
         c_(tiles),
@@ -48,13 +47,12 @@ class TiledEmitter {
         s_(emitter.scalar()),
         b_(b),
         builtins_(builtins),
-        workgroup_(workgroup),
         i32_(b.type_int(32, true)),
         ix_(emitter.index_type()),
         bool_(b.type_bool()) {}
 
   // The function body (the caller opens and closes the function).
-  void emit();
+  void emit(const std::string& kernel_name);
 
  private:
   Id c32(int64_t v) { return b_.const_int(32, true, static_cast<uint64_t>(v)); }
@@ -70,7 +68,7 @@ class TiledEmitter {
 
   void ids();
   void points();
-  void tile_arrays();
+  void tile_arrays(const std::string& kernel_name);
   void accumulators();
   // The reduction loops and uniform guards outside k from path position `i` on, then the
   // chunk loop; `uniform` holds the uniform guards met so far.
@@ -97,13 +95,11 @@ class TiledEmitter {
   SpvScalar& s_;
   SpvBuilder& b_;
   Builtins& builtins_;
-  WorkgroupArena& workgroup_;
   Id i32_, ix_, bool_;  // ix_: the index type (SpvEmitter::index_type)
   Id tx_ = 0, ty_ = 0, tid_ = 0;       // i32 invocation coordinates
   Id n0_ = 0, m0_ = 0;                 // tile origins (band positions) in the index type
   std::vector<Id> pn_, nv_, pm_, mv_;  // point values and validity per rn / rm
-  std::vector<Id> tiles_;              // per plan tile: the Workgroup array of its type
-  std::vector<int64_t> tile_offsets_;  // per plan tile: where in that array it starts
+  std::vector<Id> tiles_;              // Workgroup variable per plan tile
   std::vector<std::vector<Id>> acc_;   // Function variable per (rm, rn)
 };
 
@@ -171,25 +167,22 @@ void TiledEmitter::points() {
   }
 }
 
-// Each tile is a flat [BK][width] row-major region (or [BK] for a k-only tile) of the module's
-// Workgroup array of its type (spv_workgroup.h), the tiles of one type one after the other.
-void TiledEmitter::tile_arrays() {
-  std::map<Id, int64_t> used;  // elements per value type
+// One flat Workgroup array per tile: [BK][width] row-major, or [BK] for a k-only tile. The
+// module holds this kernel alone (spirv_codegen.h), so its Workgroup variables are this
+// kernel's tiles: no driver can charge it for another kernel's.
+void TiledEmitter::tile_arrays(const std::string& kernel_name) {
   for (const StagedTile& t : plan_.tiles) {
     int64_t elements = t.load.side == LoadSide::kK ? c_.bk : c_.bk * width(t);
-    Id type = s_.value_type(t.load.load->dtype);
-    int64_t& offset = used[type];
-    tile_offsets_.push_back(offset);
-    offset += elements;
-    tiles_.push_back(workgroup_.array(type, offset));
+    Id array = b_.type_array(s_.value_type(t.load.load->dtype), static_cast<uint32_t>(elements));
+    Id var = b_.global_variable(b_.type_pointer(spv::StorageClass::Workgroup, array),
+                                spv::StorageClass::Workgroup);
+    b_.name(var, fmt::format("{}_{}", kernel_name, t.name));
+    tiles_.push_back(var);
   }
 }
 
 Id TiledEmitter::tile_pointer(size_t tile, Id index) {
   Id elem = s_.value_type(plan_.tiles[tile].load.load->dtype);
-  if (tile_offsets_[tile] != 0) {
-    index = op(Op::OpIAdd, i32_, {index, c32(tile_offsets_[tile])});
-  }
   return op(Op::OpAccessChain, b_.type_pointer(spv::StorageClass::Workgroup, elem),
             {tiles_[tile], index});
 }
@@ -316,7 +309,7 @@ std::vector<std::vector<Id>> TiledEmitter::operand_registers(Id kk) {
     const StagedTile& t = plan_.tiles[i];
     const Id row = op(Op::OpIMul, i32_, {kk, c32(width(t))});
     std::vector<Id> values;
-    for (int r = 0; r < gpu::operand_registers(t, c_); ++r) {
+    for (int r = 0; r < gpu::operand_register_count(t, c_); ++r) {
       Id index = kk;
       if (t.load.side == LoadSide::kM) {
         index = op(Op::OpIAdd, i32_, {row, op(Op::OpIAdd, i32_, {ty_, c32(r * c_.ty)})});
@@ -339,7 +332,7 @@ std::optional<Id> TiledEmitter::staged_operand(const loop::Expr& load,
   for (size_t i = 0; i < plan_.tiles.size(); ++i) {
     const StagedTile& t = plan_.tiles[i];
     if (t.load.key != key) continue;
-    return registers[i][static_cast<size_t>(gpu::operand_register(t, rm, rn))];
+    return registers[i][static_cast<size_t>(gpu::operand_register_index(t, rm, rn))];
   }
   return std::nullopt;
 }
@@ -396,10 +389,10 @@ void TiledEmitter::epilogue() {
   }
 }
 
-void TiledEmitter::emit() {
+void TiledEmitter::emit(const std::string& kernel_name) {
   ids();
   points();
-  tile_arrays();
+  tile_arrays(kernel_name);
   accumulators();
   std::vector<Id> uniform;
   reduction(0, uniform);
@@ -411,11 +404,10 @@ void TiledEmitter::emit() {
 Expected<LaunchDims> emit_tiled_kernel(const loop::Kernel& kernel,
                                        const gpu::TiledSchedule& schedule,
                                        const SpirvTarget& target, SpvEmitter& emitter,
-                                       SpvBuilder& b, Builtins& builtins,
-                                       WorkgroupArena& workgroup) {
+                                       SpvBuilder& b, Builtins& builtins) {
   Id fn = b.begin_function();
   emitter.scoped([&] {
-    TiledEmitter(schedule.plan, schedule.tiles, emitter, b, builtins, workgroup).emit();
+    TiledEmitter(schedule.plan, schedule.tiles, emitter, b, builtins).emit(kernel.name);
   });
   b.op_void(Op::OpReturn, {});
   b.end_function();
