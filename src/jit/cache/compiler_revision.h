@@ -33,7 +33,9 @@ namespace plaidml::jit {
 // step without `nuw` (loops that start below zero ran forever), bitcast; 19: SPIR-V Workgroup
 // arrays shared by a module's kernels, GPU tiled kernels with operand registers and unguarded
 // points, FMA contraction on GPUs, keepdims reductions in the register form; 20: one SPIR-V
-// module per kernel; 21: a SPIR-V tile is its own Workgroup variable again (no shared arena).
-inline constexpr int kCompilerRevision = 21;
+// module per kernel; 21: a SPIR-V tile is its own Workgroup variable again (no shared arena);
+// 22: GPU tiled kernels written out once as loop IR (gpu/tiled_kernel.h) and printed by both
+// generators, staging loops of constant trips, unroll hints in OpenCL C.
+inline constexpr int kCompilerRevision = 22;
 
 }  // namespace plaidml::jit

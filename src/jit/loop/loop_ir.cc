@@ -213,6 +213,12 @@ StmtPtr prefetch(int slot, ExprPtr index) {
   return s;
 }
 
+StmtPtr barrier() {
+  auto s = std::make_shared<Stmt>();
+  s->kind = StmtKind::kBarrier;
+  return s;
+}
+
 StmtPtr declare(const std::string& name, ExprPtr init) {
   auto s = std::make_shared<Stmt>();
   s->kind = StmtKind::kDeclare;
@@ -287,7 +293,7 @@ bool has_vectors(const Kernel& kernel) { return kernel.body && stmt_has_vectors(
 namespace {
 
 void note_slot(int slot, std::vector<int>& order) {
-  if (std::find(order.begin(), order.end(), slot) == order.end()) order.push_back(slot);
+  if (slot >= 0 && std::find(order.begin(), order.end(), slot) == order.end()) order.push_back(slot);
 }
 
 void expr_slots(const Expr& e, std::vector<int>& order) {

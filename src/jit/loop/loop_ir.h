@@ -110,7 +110,10 @@ ExprPtr highest(DType dtype);  // +inf for floats
   case ::plaidml::ir::OpKind::PrngState:    \
   case ::plaidml::ir::OpKind::PrngValue
 
-enum class StmtKind { kBlock, kFor, kIf, kStore, kDeclare, kAssign, kPrefetch };
+// kBarrier (GPU only, the scheduled kernels of jit/codegen/gpu/gpu_kernel.h): every work-item
+// of the workgroup waits there, and their writes to workgroup arrays before it are seen by
+// their reads after it. Only in workgroup-uniform control flow.
+enum class StmtKind { kBlock, kFor, kIf, kStore, kDeclare, kAssign, kPrefetch, kBarrier };
 
 struct Stmt;
 using StmtPtr = std::shared_ptr<Stmt>;
@@ -128,13 +131,16 @@ struct Stmt {
   // maps the parallel loop and the independent constant-bound loops perfectly nested in it (the
   // kernel's "band") to work-items.
   bool independent = false;
-  // kFor (CPU only): unroll the loop this many times (a hint to LLVM; 0: its own choice). The
-  // GPU emitters ignore it.
+  // kFor: unroll the loop this many times (a hint to LLVM on the CPU; 0: the compiler's own
+  // choice). The GPU emitters print a non-zero hint as a full unroll of a constant-bound loop
+  // (OpenCL C's `#pragma unroll`, SPIR-V's LoopControl Unroll).
   int unroll = 0;
   ExprPtr cond;   // kIf
   // kPrefetch (CPU only): a hint to bring the cache line of element `index` of `slot` closer;
   // it reads nothing the program sees, and an index past the slot's end is allowed.
-  int slot = -1;  // kStore, kPrefetch
+  // kStore, kPrefetch; a negative slot (kStore, and kLoad's Expr::slot) names a workgroup
+  // array of a scheduled GPU kernel (gpu_kernel.h), never a buffer.
+  int slot = -1;
   ExprPtr index;  // kStore, kPrefetch
   ExprPtr value;  // kStore, kAssign; kDeclare: initial value (its dtype is the local's)
   int mask_lanes = 0;  // kStore of a vector: 0 all lanes, else the first ones only
@@ -151,6 +157,7 @@ StmtPtr store(int slot, ExprPtr index, ExprPtr value);
 StmtPtr prefetch(int slot, ExprPtr index);
 StmtPtr declare(const std::string& name, ExprPtr init);
 StmtPtr assign(const std::string& name, ExprPtr value);
+StmtPtr barrier();
 
 struct Kernel {
   std::string name;        // the entry symbol: a C identifier unique within its program
@@ -171,7 +178,8 @@ int64_t parallel_extent(const Kernel& kernel);
 const Stmt* find_parallel_loop(const Kernel& kernel);
 // Whether any expression of the kernel is a vector (lanes > 1).
 bool has_vectors(const Kernel& kernel);
-// The slots a kernel takes as arguments (its parameters), in the order its body first refers to
+// The slots a kernel takes as arguments (its parameters; never a workgroup array's negative
+// slot), in the order its body first refers to
 // them (a walk of statements in order, a store's index and value before its slot), then any
 // other slot of reads and writes. Two kernels that differ only in their buffers list them in
 // corresponding order, so one compiled kernel serves both (jit/kernel_table.h).

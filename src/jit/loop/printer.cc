@@ -70,6 +70,7 @@ class Printer {
 };
 
 std::string Printer::slot(int s) const {
+  if (s < 0) return fmt::format("w{}", -1 - s);  // a GPU kernel's workgroup array
   if (!params_) return fmt::format("s{}", s);
   auto it = std::find(params_->begin(), params_->end(), s);
   return fmt::format("p{}", it - params_->begin());
@@ -106,6 +107,7 @@ void Printer::stmt(const Stmt& s, int depth, std::string& out) const {
     case StmtKind::kPrefetch:
       out += fmt::format("{}prefetch {}[{}]\n", pad, slot(s.slot), to_string(*s.index));
       return;
+    case StmtKind::kBarrier: out += pad + "barrier\n"; return;
     case StmtKind::kDeclare:
       out += fmt::format("{}var {}: {}{} = ", pad, s.var, dtype_name(s.value->dtype),
                          lanes_suffix(*s.value));

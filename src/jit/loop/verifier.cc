@@ -178,6 +178,9 @@ class Verifier {
           return fail("condition is not a scalar bool");
         }
         return body(s.body);
+      case StmtKind::kBarrier:
+        // Only the GPU schedule places barriers, after lowering and verification.
+        return fail("a barrier outside a scheduled GPU kernel");
       case StmtKind::kPrefetch:
         PLAIDML_TRY(index_ok(*s.index, "prefetch index"));
         return slot_exists(s.slot, "a prefetch");

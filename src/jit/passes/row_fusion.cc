@@ -193,6 +193,7 @@ class AccessCollector {
         record(s.slot, *s.index, s.value->lanes, true);
         return;
       case StmtKind::kPrefetch: expr(*s.index); return;  // reads nothing the program sees
+      case StmtKind::kBarrier: return;
       case StmtKind::kDeclare:
       case StmtKind::kAssign: expr(*s.value); return;
     }

@@ -94,6 +94,7 @@ void simplify_stmt(const StmtPtr& s, Bindings& bindings, std::vector<StmtPtr>& o
     case StmtKind::kBlock:
     case StmtKind::kStore:
     case StmtKind::kPrefetch:
+    case StmtKind::kBarrier:
     case StmtKind::kDeclare:
     case StmtKind::kAssign: break;
   }

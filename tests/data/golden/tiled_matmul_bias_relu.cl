@@ -3,52 +3,43 @@
 inline float plaidml_relu_f32(float x) { return x < 0 ? (float)0 : x; }
 
 __kernel __attribute__((reqd_work_group_size(8, 8, 1))) void k0_C(__global float* restrict s0, __global float* restrict s1, __global float* restrict s2, __global float* restrict s3) {
-  const int tx = (int)get_local_id(0);
-  const int ty = (int)get_local_id(1);
-  const int tid = ty * 8 + tx;
-  const int n0 = (int)get_group_id(0) * 8;
-  const int m0 = (int)get_group_id(1) * 8;
-  const int pn0 = ((int)0 + (n0 + tx + 0) * 1);
-  const bool nv0 = n0 + tx + 0 < 18;
-  const int pm0 = ((int)0 + (m0 + ty + 0) * 1);
-  const bool mv0 = m0 + ty + 0 < 33;
-  __local float tile0[32][9];
-  __local float tile1[32][9];
-  float acc_0_0 = (float)0;
-  if (mv0 && nv0) acc_0_0 = 0x0p+0f;
-  for (int k0 = 0; k0 < 20; k0 += 32) {
-    for (int e = tid; e < 256; e += 64) {
-      const int kk = e % 32, s = e / 32;
-      float v = (float)0;
-      if (k0 + kk < 20 && m0 + s < 33) {
-        const int sk = ((int)0 + (k0 + kk) * 1);
-        const int ss = ((int)0 + (m0 + s) * 1);
-        if (1) v = s0[((ss * 20) + sk)];
+  const int local0 = (int)get_local_id(0);
+  const int group0 = (int)get_group_id(0);
+  const int local1 = (int)get_local_id(1);
+  const int group1 = (int)get_group_id(1);
+  __local float tile0[288];
+  __local float tile1[288];
+  float v__40acc0__0 = 0x0p+0f;
+  if (((((group1 * 8) + local1) < 33) & (((group0 * 8) + local0) < 18))) {
+    v__40acc0__0 = 0x0p+0f;
+  }
+  for (int v__40k0 = 0; v__40k0 < 20; v__40k0 += 32) {
+    #pragma unroll
+    for (int v__40s0 = 0; v__40s0 < 4; v__40s0 += 1) {
+      float v__40v0 = 0x0p+0f;
+      if ((((v__40k0 + ((((local1 * 8) + local0) + (v__40s0 * 64)) % 32)) < 20) & (((group1 * 8) + ((((local1 * 8) + local0) + (v__40s0 * 64)) / 32)) < 33))) {
+        v__40v0 = s0[((((group1 * 8) + ((((local1 * 8) + local0) + (v__40s0 * 64)) / 32)) * 20) + (v__40k0 + ((((local1 * 8) + local0) + (v__40s0 * 64)) % 32)))];
       }
-      tile0[kk][s] = v;
+      tile0[((((((local1 * 8) + local0) + (v__40s0 * 64)) % 32) * 9) + ((((local1 * 8) + local0) + (v__40s0 * 64)) / 32))] = v__40v0;
     }
-    for (int e = tid; e < 256; e += 64) {
-      const int kk = e / 8, s = e % 8;
-      float v = (float)0;
-      if (k0 + kk < 20 && n0 + s < 18) {
-        const int sk = ((int)0 + (k0 + kk) * 1);
-        const int ss = ((int)0 + (n0 + s) * 1);
-        if (1) v = s1[((sk * 18) + ss)];
+    #pragma unroll
+    for (int v__40s1 = 0; v__40s1 < 4; v__40s1 += 1) {
+      float v__40v1 = 0x0p+0f;
+      if ((((v__40k0 + ((((local1 * 8) + local0) + (v__40s1 * 64)) / 8)) < 20) & (((group0 * 8) + ((((local1 * 8) + local0) + (v__40s1 * 64)) % 8)) < 18))) {
+        v__40v1 = s1[(((v__40k0 + ((((local1 * 8) + local0) + (v__40s1 * 64)) / 8)) * 18) + ((group0 * 8) + ((((local1 * 8) + local0) + (v__40s1 * 64)) % 8)))];
       }
-      tile1[kk][s] = v;
+      tile1[((((((local1 * 8) + local0) + (v__40s1 * 64)) / 8) * 9) + ((((local1 * 8) + local0) + (v__40s1 * 64)) % 8))] = v__40v1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int kn = (int)min((int)32, (int)20 - k0);
-    for (int kk = 0; kk < kn; ++kk) {
-      const int pk = ((int)0 + (k0 + kk) * 1);
-      const float t0_0 = tile0[kk][ty + 0];
-      const float t1_0 = tile1[kk][tx + 0];
-      acc_0_0 = (acc_0_0 + (t0_0 * t1_0));
+    for (int v__40kk = 0; v__40kk < min(32, (20 - v__40k0)); v__40kk += 1) {
+      float v__40t0__0 = tile0[((v__40kk * 9) + local1)];
+      float v__40t1__0 = tile1[((v__40kk * 9) + local0)];
+      v__40acc0__0 = (v__40acc0__0 + (v__40t0__0 * v__40t1__0));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (mv0 && nv0) {
-    s3[((pm0 * 18) + pn0)] = plaidml_relu_f32((acc_0_0 + s2[pn0]));
+  if (((((group1 * 8) + local1) < 33) & (((group0 * 8) + local0) < 18))) {
+    s3[((((group1 * 8) + local1) * 18) + ((group0 * 8) + local0))] = plaidml_relu_f32((v__40acc0__0 + s2[((group0 * 8) + local0)]));
   }
 }
 

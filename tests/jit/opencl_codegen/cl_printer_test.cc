@@ -207,23 +207,54 @@ TEST_CASE("opencl printer: bool arithmetic is computed on 0/1 and narrowed, logi
         "((s0[0] != 0) & !(s0[0] != 0))");
 }
 
-TEST_CASE("opencl printer: locals and bound variables, and the load hook") {
+TEST_CASE("opencl printer: locals, bound variables and workgroup arrays") {
   auto p = program_with({Shape(DType::F32, {8})});
   ClPrinter printer(p, true);
   printer.bind("i", "(gx + 1)");
   // No loop gives i a range: the bound expression is used in long.
   CHECK(printer.index(*loop::var("i")) == "((long)(gx + 1))");
-  printer.set_load_hook([](const loop::Expr& e) -> std::optional<std::string> {
-    if (e.slot == 0) return std::string("tile[3]");
-    return std::nullopt;
-  });
-  CHECK(printer.expr(*loop::load(0, DType::F32, loop::int_const(0))) == "tile[3]");
+  const std::vector<gpu::WorkgroupArray> arrays = {{"tile", DType::F32, 4}};
+  printer.set_workgroup_arrays(&arrays);
+  CHECK(printer.expr(*loop::load(gpu::workgroup_slot(0), DType::F32, loop::int_const(3))) ==
+        "tile[3]");
   std::string out;
   printer.stmt(*loop::declare("$acc", loop::float_const(0.5, DType::F32)), 1, out);
   printer.stmt(*loop::assign("$acc", loop::op(OpKind::Max, DType::F32,
                                               {loop::var("$acc", DType::F32),
-                                               loop::load(0, DType::F32, loop::int_const(1))})),
+                                               loop::load(gpu::workgroup_slot(0), DType::F32,
+                                                          loop::int_const(1))})),
                1, out);
-  CHECK(out == "  float v__24acc = 0x1p-1f;\n  v__24acc = fmax(v__24acc, tile[3]);\n");
+  printer.stmt(*loop::store(gpu::workgroup_slot(0), loop::int_const(2), loop::var("$acc",
+                                                                                   DType::F32)),
+               1, out);
+  printer.stmt(*loop::barrier(), 1, out);
+  CHECK(out ==
+        "  float v__24acc = 0x1p-1f;\n  v__24acc = fmax(v__24acc, tile[1]);\n"
+        "  tile[2] = v__24acc;\n  barrier(CLK_LOCAL_MEM_FENCE);\n");
   CHECK(printer.status().is_ok());
+  // A workgroup slot of an array the kernel does not declare is an internal error.
+  printer.set_workgroup_arrays(nullptr);
+  printer.expr(*loop::load(gpu::workgroup_slot(0), DType::F32, loop::int_const(0)));
+  CHECK(contains(printer.status().message(), "workgroup array 0 is not declared"));
+}
+
+TEST_CASE("opencl printer: unroll hints, and min and select of int indices") {
+  // j runs over [0, 8): min(j, 3) and select(c, j, 0) stay int index arithmetic.
+  auto j = loop::var("j");
+  auto lt = loop::op(OpKind::Lt, DType::Bool, {j, loop::int_const(5)});
+  auto mn = loop::op(OpKind::Min, DType::I64, {j, loop::int_const(3)});
+  auto sel = loop::op(OpKind::Select, DType::I64, {lt, j, loop::int_const(0)});
+  auto body = loop::store(0, loop::idx_add(mn, sel), loop::float_const(1, DType::F32));
+  auto unrolled = loop::for_loop("j", 0, 8, {body});
+  unrolled->unroll = 8;
+  auto p = program_with({Shape(DType::F32, {16})}, {kernel_of({unrolled})});
+  REQUIRE(ClPrinter::fits_index32(p));
+  ClPrinter printer(p, true);
+  std::string out;
+  printer.stmt(*unrolled, 0, out);
+  CHECK(out ==
+        "#pragma unroll\n"
+        "for (int v_j = 0; v_j < 8; v_j += 1) {\n"
+        "  s0[(min(v_j, 3) + ((v_j < 5) ? v_j : 0))] = 0x1p+0f;\n"
+        "}\n");
 }

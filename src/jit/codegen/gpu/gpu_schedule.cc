@@ -25,7 +25,8 @@ std::optional<TiledSchedule> schedule_tiled(const loop::Kernel& kernel, const Gp
   std::optional<TileChoice> tiles = choose_tiles(plan->problem, target);
   if (!tiles || !launchable(plan->problem, *tiles, dispatch)) return std::nullopt;
   LaunchDims launch = tiled_launch(*plan, *tiles);
-  return TiledSchedule{std::move(*plan), *tiles, launch};
+  GpuKernel scheduled = build_tiled_kernel(kernel, *plan, *tiles, launch);
+  return TiledSchedule{std::move(*plan), *tiles, launch, std::move(scheduled)};
 }
 
 GpuSchedule schedule_program(const LoweredProgram& lowered, const GpuTarget& target,

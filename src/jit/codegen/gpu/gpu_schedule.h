@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jit/codegen/gpu/gpu_target.h"
+#include "jit/codegen/gpu/tiled_kernel.h"
 #include "jit/codegen/gpu/tiled_layout.h"
 #include "jit/lower/lower.h"
 
@@ -23,16 +24,26 @@ struct DispatchLimits {
   int64_t max_groups = std::numeric_limits<int32_t>::max();
 };
 
-// The tiled schedule of one kernel.
+// The tiled schedule of one kernel, and the kernel it writes out (tiled_kernel.h), which the
+// emitters print.
 struct TiledSchedule {
   TiledPlan plan;
   TileChoice tiles;
   LaunchDims launch;
+  GpuKernel kernel;
 };
 
 // Per kernel of a program: the tiled schedule, or nullopt for the band mapping.
 struct GpuSchedule {
   std::vector<std::optional<TiledSchedule>> kernels;
+  // The scheduled kernels of the tiled ones, in program order (for IndexRanges).
+  std::vector<const GpuKernel*> scheduled_kernels() const {
+    std::vector<const GpuKernel*> out;
+    for (const auto& k : kernels) {
+      if (k) out.push_back(&k->kernel);
+    }
+    return out;
+  }
 };
 
 // The tiled schedule when `kernel` has the register form, a load can be staged, tiling pays

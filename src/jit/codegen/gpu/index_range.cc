@@ -26,6 +26,8 @@ std::optional<IndexRange> binary(ir::OpKind op, IndexRange a, IndexRange b) {
       double p[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
       return IndexRange{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
     }
+    case ir::OpKind::Min: return IndexRange{std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
+    case ir::OpKind::Max: return IndexRange{std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
     default: return std::nullopt;
   }
 }
@@ -44,11 +46,22 @@ std::optional<IndexRange> known(const std::optional<IndexRange>& r) {
 
 }  // namespace
 
-IndexRanges::IndexRanges(const LoweredProgram& program) {
+IndexRanges::IndexRanges(const LoweredProgram& program,
+                         const std::vector<const GpuKernel*>& scheduled) {
   for (const auto& slot : program.slots) {
     if (slot.shape.elements() > static_cast<int64_t>(kIntMax)) slots_fit_ = false;
   }
   for (const auto& k : program.kernels) scan(*k.body);
+  for (const GpuKernel* k : scheduled) {
+    for (int d = 0; d < 3; ++d) {
+      add_loop(local_id(d), IndexRange{0, double(k->launch.workgroup[d]) - 1});
+      add_loop(group_id(d), IndexRange{0, double(k->launch.grid[d]) - 1});
+    }
+    for (const auto& array : k->arrays) {
+      if (array.elements > static_cast<int64_t>(kIntMax)) slots_fit_ = false;
+    }
+    scan(*k->kernel.body);
+  }
 }
 
 std::optional<IndexRange> IndexRanges::range(const Expr& e) const {
@@ -63,6 +76,11 @@ std::optional<IndexRange> IndexRanges::range(const Expr& e) const {
     }
     case ExprKind::kOp: break;
     default: return std::nullopt;
+  }
+  if (e.op == ir::OpKind::Select) {  // either value, whatever the condition
+    std::optional<IndexRange> a = range(*e.args[1]), b = range(*e.args[2]);
+    if (!a || !b) return std::nullopt;
+    return IndexRange{std::min(a->lo, b->lo), std::max(a->hi, b->hi)};
   }
   bool unary = e.op == ir::OpKind::Neg;
   if (!unary && e.args.size() != 2) return std::nullopt;

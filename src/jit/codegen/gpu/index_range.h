@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "jit/codegen/gpu/gpu_kernel.h"
 #include "jit/lower/lower.h"
 
 namespace plaidml::jit::gpu {
@@ -22,8 +23,10 @@ struct IndexRange {
 class IndexRanges {
  public:
   // Scans every kernel: loop variable ranges (names reused across kernels get the join of
-  // their ranges) and the names of declared locals.
-  explicit IndexRanges(const LoweredProgram& program);
+  // their ranges) and the names of declared locals; then the scheduled GPU kernels, whose
+  // work-item coordinates range over their launch.
+  explicit IndexRanges(const LoweredProgram& program,
+                       const std::vector<const GpuKernel*>& scheduled = {});
 
   // Every slot has fewer than 2^31 elements (in-bounds indices fit int32).
   bool slots_fit_int32() const { return slots_fit_; }
@@ -32,8 +35,9 @@ class IndexRanges {
   bool fits_int32() const { return slots_fit_ && bounds_fit_; }
 
   // The range of an I64 index expression built from constants, loop variables, + - *,
-  // negation, and / and % by a positive constant, when it and every partial result fit
-  // int32; nullopt for anything else (loads, locals, casts, other ops).
+  // negation, / and % by a positive constant, min, max and select (of any condition), when it
+  // and every partial result fit int32; nullopt for anything else (loads, locals, casts, other
+  // ops).
   std::optional<IndexRange> range(const loop::Expr& e) const;
   // Declared as a local by some kernel: its values are data, never index ranges.
   bool is_local(const std::string& name) const { return locals_.count(name) != 0; }

@@ -1,8 +1,7 @@
 // The plan of one tiled contraction kernel, between matching (contraction_match.h), tile
-// search (tile_search.h) and emission (opencl/cl_kernel_tiled.cc, spirv/spv_kernel_tiled.cc):
-// which loads get workgroup-shared tiles, which guards are uniform (they gate the chunk loop)
-// and which are evaluated per point. Device-neutral: the emitters differ only in the code
-// they write for it.
+// search (tile_search.h) and the kernel it is written out as (tiled_kernel.h): which loads get
+// workgroup-shared tiles, which guards are uniform (they gate the chunk loop) and which are
+// evaluated per point. Device-neutral: the emitters only print the kernel.
 #pragma once
 
 #include <optional>

@@ -296,6 +296,7 @@ class KernelEmitter {
                            {at, b_.getInt32(0), b_.getInt32(2), b_.getInt32(1)});
         return Status::ok();
       }
+      case StmtKind::kBarrier: return fail("a workgroup barrier, which only GPU kernels hold");
       case StmtKind::kDeclare: {
         Value* init = expr(*s.value);
         llvm::AllocaInst* a = new_var(s.var, init->getType());

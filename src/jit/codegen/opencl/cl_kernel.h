@@ -1,4 +1,4 @@
-// The two kernel emitters of the OpenCL C generator (opencl_codegen.h). Each appends one
+// The two kernel printers of the OpenCL C generator (opencl_codegen.h). Each appends one
 // `__kernel` function to `out` and returns its launch dims.
 #pragma once
 
@@ -21,11 +21,9 @@ namespace plaidml::jit::opencl {
 Expected<LaunchDims> emit_simple_kernel(const loop::Kernel& kernel, const GpuTarget& target,
                                         ClPrinter& printer, std::string& out);
 
-// The tiled contraction kernel that `schedule` (jit/codegen/gpu/gpu_schedule.h) decided for
-// `kernel`, which has the register form (lower_contraction.cc):
-//   band (independent output loops) { declare acc = init; [ifs/fors of the reduction] {
-//     acc = agg(acc, f(loads)) }; store(out, index, g(acc)) }
-LaunchDims emit_tiled_kernel(const loop::Kernel& kernel, const gpu::TiledSchedule& schedule,
-                             ClPrinter& printer, std::string& out);
+// A scheduled GPU kernel (jit/codegen/gpu/gpu_kernel.h, the tiled contraction of
+// gpu_schedule.h), printed as it is: its launch is its own.
+LaunchDims emit_scheduled_kernel(const gpu::GpuKernel& kernel, ClPrinter& printer,
+                                 std::string& out);
 
 }  // namespace plaidml::jit::opencl

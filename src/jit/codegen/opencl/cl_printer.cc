@@ -21,8 +21,9 @@ std::string pad(int indent) { return std::string(static_cast<size_t>(indent) * 2
 
 }  // namespace
 
-ClPrinter::ClPrinter(const LoweredProgram& program, bool index32)
-    : program_(program), index32_(index32), ranges_(program) {
+ClPrinter::ClPrinter(const LoweredProgram& program, bool index32,
+                     const std::vector<const gpu::GpuKernel*>& scheduled)
+    : program_(program), index32_(index32), ranges_(program, scheduled) {
   for (const auto& kernel : program.kernels) {
     for (int s : loop::parameters(kernel)) {
       DType t = program.slots.at(static_cast<size_t>(s)).shape.dtype;
@@ -32,8 +33,9 @@ ClPrinter::ClPrinter(const LoweredProgram& program, bool index32)
   }
 }
 
-bool ClPrinter::fits_index32(const LoweredProgram& program) {
-  return gpu::IndexRanges(program).fits_int32();
+bool ClPrinter::fits_index32(const LoweredProgram& program,
+                             const std::vector<const gpu::GpuKernel*>& scheduled) {
+  return gpu::IndexRanges(program, scheduled).fits_int32();
 }
 
 std::string ClPrinter::storage_type(DType dtype) { return cl_storage_type(dtype); }
@@ -65,6 +67,16 @@ std::string ClPrinter::var_name(const std::string& name) const {
   return it != bound_.end() ? it->second : identifier(name);
 }
 
+const gpu::WorkgroupArray& ClPrinter::workgroup_array(int slot) {
+  size_t i = gpu::workgroup_array_index(slot);
+  if (!workgroup_arrays_ || i >= workgroup_arrays_->size()) {
+    fail(make_error(StatusCode::kInternal, "OpenCL: workgroup array {} is not declared", i));
+    static const gpu::WorkgroupArray kNone{"undeclared", DType::F32, 0};
+    return kNone;
+  }
+  return (*workgroup_arrays_)[i];
+}
+
 void ClPrinter::fail(Status status) {
   if (status_.is_ok()) status_ = std::move(status);
 }
@@ -81,6 +93,14 @@ std::string ClPrinter::int_index(const Expr& e) {
     default: break;
   }
   if (e.op == ir::OpKind::Neg) return "(-" + int_index(*e.args[0]) + ")";
+  if (e.op == ir::OpKind::Select) {
+    return fmt::format("({} ? {} : {})", expr(*e.args[0]), int_index(*e.args[1]),
+                       int_index(*e.args[2]));
+  }
+  if (e.op == ir::OpKind::Min || e.op == ir::OpKind::Max) {
+    return fmt::format("{}({}, {})", e.op == ir::OpKind::Min ? "min" : "max",
+                       int_index(*e.args[0]), int_index(*e.args[1]));
+  }
   const char* op = e.op == ir::OpKind::Add   ? "+"
                    : e.op == ir::OpKind::Sub ? "-"
                    : e.op == ir::OpKind::Mul ? "*"
@@ -105,12 +125,11 @@ std::string ClPrinter::expr(const Expr& e) {
       bool int_loop_var = index32_ && e.dtype == DType::I64 && !ranges_.is_local(e.name);
       return int_loop_var ? "((long)" + var_name(e.name) + ")" : var_name(e.name);
     }
-    case ExprKind::kLoad: {
-      if (load_hook_) {
-        if (auto replaced = load_hook_(e)) return *replaced;
+    case ExprKind::kLoad:
+      if (gpu::is_workgroup_slot(e.slot)) {
+        return fmt::format("{}[{}]", workgroup_array(e.slot).name, index(*e.args[0]));
       }
       return load(e.slot, index(*e.args[0]));
-    }
     case ExprKind::kCast:
       return cl_cast(expr(*e.args[0]), e.args[0]->dtype, e.dtype, helpers_);
     case ExprKind::kOp: {
@@ -180,6 +199,7 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
         bound_.erase(it);
       }
       std::string v = identifier(s.var);
+      if (s.unroll > 0) out += p + "#pragma unroll\n";
       out += fmt::format("{}for ({} {} = {}; {} < {}; {} += {}) {{\n", p, index_type(), v,
                          index(*s.lo), v, index(*s.hi), v, s.step);
       body(s.body, indent + 1, out);
@@ -193,9 +213,15 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
       out += p + "}\n";
       return;
     case StmtKind::kStore:
+      if (gpu::is_workgroup_slot(s.slot)) {
+        out += fmt::format("{}{}[{}] = {};\n", p, workgroup_array(s.slot).name, index(*s.index),
+                           expr(*s.value));
+        return;
+      }
       out += p + store(s.slot, index(*s.index), expr(*s.value)) + "\n";
       return;
     case StmtKind::kPrefetch: return;  // a CPU cache hint; GPU kernels never carry one
+    case StmtKind::kBarrier: out += p + "barrier(CLK_LOCAL_MEM_FENCE);\n"; return;
     case StmtKind::kDeclare: {
       std::vector<loop::StmtPtr> one = {std::make_shared<Stmt>(s)};
       body(one, indent, out);  // a lone declaration: its scope is the caller's block
@@ -220,14 +246,19 @@ std::string ClPrinter::preamble(const GpuTarget& target) const {
 }
 
 std::string ClPrinter::signature(const loop::Kernel& kernel, const std::string& attributes) const {
+  return signature(kernel.name, loop::parameters(kernel), attributes);
+}
+
+std::string ClPrinter::signature(const std::string& name, const std::vector<int>& slots,
+                                 const std::string& attributes) const {
   std::vector<std::string> params;
-  for (int s : loop::parameters(kernel)) {
+  for (int s : slots) {
     DType t = program_.slots.at(static_cast<size_t>(s)).shape.dtype;
     params.push_back(fmt::format("__global {}* restrict s{}", storage_type(t), s));
   }
   if (params.empty()) params.push_back("void");
   std::string attrs = attributes.empty() ? "" : attributes + " ";
-  return fmt::format("__kernel {}void {}({})", attrs, kernel.name, fmt::join(params, ", "));
+  return fmt::format("__kernel {}void {}({})", attrs, name, fmt::join(params, ", "));
 }
 
 }  // namespace plaidml::jit::opencl

@@ -1,8 +1,8 @@
 // Loop-IR expressions and statements printed as OpenCL C 1.2, with the value conventions of
 // loop_ir.h (integer / and % by 0 give 0, saturating float->int casts, shifts out of range give
-// 0, f16/bf16 computed in float and rounded on store). Shared by the simple and the tiled
-// kernel emitters: they bind loop variables to C expressions (band variables to work-item ids,
-// register-block positions) and may replace loads (__local staging) through a hook.
+// 0, f16/bf16 computed in float and rounded on store). Shared by the band-mapped and the
+// scheduled kernel emitters: they bind loop variables to C expressions (band variables and
+// work-item coordinates to work-item ids) and name a scheduled kernel's __local arrays.
 #pragma once
 
 #include <functional>
@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "jit/codegen/gpu/gpu_kernel.h"
 #include "jit/codegen/gpu/gpu_target.h"
 #include "jit/codegen/gpu/index_range.h"
 #include "jit/lower/lower.h"
@@ -19,11 +20,14 @@ namespace plaidml::jit::opencl {
 class ClPrinter {
  public:
   // index32: every index of the program fits in int (all slot sizes and loop bounds < 2^31),
-  // so index arithmetic is printed in int rather than long.
-  ClPrinter(const LoweredProgram& program, bool index32);
+  // so index arithmetic is printed in int rather than long. `scheduled`: the program's
+  // scheduled GPU kernels (gpu_kernel.h), whose variables' ranges the printer needs too.
+  ClPrinter(const LoweredProgram& program, bool index32,
+            const std::vector<const gpu::GpuKernel*>& scheduled = {});
 
   // True when int index arithmetic suffices for the program (see index32).
-  static bool fits_index32(const LoweredProgram& program);
+  static bool fits_index32(const LoweredProgram& program,
+                           const std::vector<const gpu::GpuKernel*>& scheduled = {});
 
   // C type of a slot's elements in memory (f16: half, bf16: ushort, bool: uchar, ...).
   static std::string storage_type(DType dtype);
@@ -37,9 +41,11 @@ class ClPrinter {
   // A C identifier for a loop variable or local (loop-IR names may hold '$').
   static std::string identifier(const std::string& name);
 
-  // Called for every load; returning a C expression replaces the global load.
-  using LoadHook = std::function<std::optional<std::string>(const loop::Expr& load)>;
-  void set_load_hook(LoadHook hook) { load_hook_ = std::move(hook); }
+  // The __local arrays that workgroup slots (gpu::workgroup_slot) name, for the kernel being
+  // printed; nullptr when it has none. Borrowed until reset.
+  void set_workgroup_arrays(const std::vector<gpu::WorkgroupArray>* arrays) {
+    workgroup_arrays_ = arrays;
+  }
 
   std::string expr(const loop::Expr& e);
   // An I64 index expression (a load/store index, a loop bound) in the index type: plain int
@@ -64,6 +70,9 @@ class ClPrinter {
   // `__kernel void name(__global T* restrict s3, ...)` over the kernel's parameters
   // (loop::parameters), in order.
   std::string signature(const loop::Kernel& kernel, const std::string& attributes = "") const;
+  // The same over the parameter slots `params`, in order.
+  std::string signature(const std::string& name, const std::vector<int>& params,
+                        const std::string& attributes) const;
 
  private:
   // Value range of an index expression when it and every partial result fit in int
@@ -71,13 +80,14 @@ class ClPrinter {
   std::optional<gpu::IndexRange> int_range(const loop::Expr& e) const;
   std::string int_index(const loop::Expr& e);  // e in int: int_range(e) must hold
   std::string var_name(const std::string& name) const;
+  const gpu::WorkgroupArray& workgroup_array(int slot);
   void body(const std::vector<loop::StmtPtr>& stmts, int indent, std::string& out);
   void fail(Status status);
 
   const LoweredProgram& program_;
   bool index32_;
   std::map<std::string, std::string> bound_;
-  LoadHook load_hook_;
+  const std::vector<gpu::WorkgroupArray>* workgroup_arrays_ = nullptr;
   mutable std::map<std::string, std::string> helpers_;  // helper name -> definition, printed once
   bool uses_f64_ = false;
   bool uses_f16_ = false;

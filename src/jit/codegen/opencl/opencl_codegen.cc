@@ -57,17 +57,19 @@ void dump_if_asked(const std::string& source) {
 
 Expected<Artifact> emit_opencl(const LoweredProgram& lowered, const GpuTarget& target) {
   PLAIDML_TRY(check_f64(lowered, target));
-  opencl::ClPrinter printer(lowered, opencl::ClPrinter::fits_index32(lowered));
+  // The schedule is decided here, once; the kernel emitters only print it.
+  const gpu::GpuSchedule schedule = gpu::schedule_program(lowered, target, gpu::DispatchLimits{});
+  const std::vector<const gpu::GpuKernel*> scheduled = schedule.scheduled_kernels();
+  opencl::ClPrinter printer(lowered, opencl::ClPrinter::fits_index32(lowered, scheduled),
+                            scheduled);
   std::string kernels;
   Artifact artifact;
   artifact.format = kOpenClFormat;
-  // The schedule is decided here, once; the kernel emitters only print it.
-  const gpu::GpuSchedule schedule = gpu::schedule_program(lowered, target, gpu::DispatchLimits{});
   for (size_t i = 0; i < lowered.kernels.size(); ++i) {
     const loop::Kernel& kernel = lowered.kernels[i];
     LaunchDims dims;
     if (const auto& tiled = schedule.kernels[i]) {
-      dims = opencl::emit_tiled_kernel(kernel, *tiled, printer, kernels);
+      dims = opencl::emit_scheduled_kernel(tiled->kernel, printer, kernels);
     } else {
       PLAIDML_ASSIGN(dims, opencl::emit_simple_kernel(kernel, target, printer, kernels));
     }

@@ -3,7 +3,8 @@
 // order (`__global T* s<k>`), as the runtime passes them.
 //
 // Per kernel:
-//  - a register-form contraction (cl_kernel_tiled.h) becomes a tiled kernel: output tiles to
+//  - a register-form contraction becomes the tiled kernel the GPU schedule writes out
+//    (jit/codegen/gpu/tiled_kernel.h), printed by cl_kernel_scheduled.cc: output tiles to
 //    workgroups, a register block per thread, the reduction staged through __local memory;
 //  - every other kernel (cl_kernel_simple.h) maps its band (the parallel loop and the
 //    independent loops perfectly nested in it, loop_ir.h) to the NDRange, one work-item per

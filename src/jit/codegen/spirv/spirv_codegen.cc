@@ -128,17 +128,19 @@ struct KernelModule {
 Expected<KernelModule> emit_kernel_module(const LoweredProgram& lowered,
                                           const loop::Kernel& kernel,
                                           const std::optional<gpu::TiledSchedule>& tiled,
+                                          const std::vector<const gpu::GpuKernel*>& scheduled,
                                           const SpirvTarget& target) {
   SpvBuilder b;
   b.capability(spv::Capability::Shader);
   spirv::SpvScalar scalar(b);
   ParamVariables params(lowered, scalar, b);
   spirv::Builtins builtins(b);
-  spirv::SpvEmitter emitter(lowered, scalar);
+  spirv::SpvEmitter emitter(lowered, scalar, scheduled);
   emitter.set_slot_vars(params.of(kernel));
   KernelModule m;
   if (tiled) {
-    PLAIDML_ASSIGN(m.dims, spirv::emit_tiled_kernel(kernel, *tiled, target, emitter, b, builtins));
+    PLAIDML_ASSIGN(m.dims,
+                   spirv::emit_scheduled_kernel(tiled->kernel, target, emitter, b, builtins));
   } else {
     PLAIDML_ASSIGN(m.dims, spirv::emit_kernel(kernel, target, emitter, b, builtins));
   }
@@ -155,12 +157,13 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
   gpu::DispatchLimits dispatch;
   dispatch.max_groups = 65535;
   const gpu::GpuSchedule schedule = gpu::schedule_program(lowered, target.limits(), dispatch);
+  const std::vector<const gpu::GpuKernel*> scheduled = schedule.scheduled_kernels();
   Artifact artifact;
   artifact.format = kSpirvFormat;
   for (size_t i = 0; i < lowered.kernels.size(); ++i) {
     const loop::Kernel& kernel = lowered.kernels[i];
     PLAIDML_ASSIGN(KernelModule m,
-                   emit_kernel_module(lowered, kernel, schedule.kernels[i], target));
+                   emit_kernel_module(lowered, kernel, schedule.kernels[i], scheduled, target));
     KernelEntry entry;
     entry.symbol = kernel.name;
     entry.parallel_extent = loop::parallel_extent(kernel);

@@ -27,11 +27,12 @@ constexpr uint32_t kNoControl = 0;  // SelectionControl / LoopControl None
 
 }  // namespace
 
-SpvEmitter::SpvEmitter(const LoweredProgram& program, SpvScalar& scalar)
+SpvEmitter::SpvEmitter(const LoweredProgram& program, SpvScalar& scalar,
+                       const std::vector<const gpu::GpuKernel*>& scheduled)
     : program_(program),
       scalar_(scalar),
       b_(scalar.builder()),
-      ranges_(program),
+      ranges_(program, scheduled),
       index32_(ranges_.fits_int32()),
       narrow_access_(ranges_.slots_fit_int32()) {}
 
@@ -77,10 +78,16 @@ Id SpvEmitter::int32_index(const Expr& e) {
   if (e.kind == ExprKind::kConst) return scalar_.int_const(DType::I32, e.int_value);
   if (e.kind == ExprKind::kVar) return bound_value(e.name, DType::I32);
   Id i32 = b_.type_int(32, true);
+  if (e.op == ir::OpKind::Select) {
+    Id cond = expr(*e.args[0]);
+    return b_.op(Op::OpSelect, i32, {cond, int32_index(*e.args[1]), int32_index(*e.args[2])});
+  }
   Id a = int32_index(*e.args[0]);
   if (e.op == ir::OpKind::Neg) return b_.op(Op::OpSNegate, i32, {a});
   Id c = int32_index(*e.args[1]);
   switch (e.op) {
+    case ir::OpKind::Min: return b_.ext(GLSLstd450SMin, i32, {a, c});
+    case ir::OpKind::Max: return b_.ext(GLSLstd450SMax, i32, {a, c});
     case ir::OpKind::Add: return b_.op(Op::OpIAdd, i32, {a, c});
     case ir::OpKind::Sub: return b_.op(Op::OpISub, i32, {a, c});
     case ir::OpKind::Mul: return b_.op(Op::OpIMul, i32, {a, c});
@@ -121,9 +128,25 @@ Id SpvEmitter::element_pointer(int slot, const Expr& index_expr) {
                {slot_vars_.at(static_cast<size_t>(slot)), b_.const_int(32, true, 0), i});
 }
 
+Id SpvEmitter::workgroup_pointer(int slot, const Expr& index_expr, DType* dtype) {
+  size_t i = gpu::workgroup_array_index(slot);
+  if (i >= workgroup_vars_.size()) {
+    fail(make_error(StatusCode::kInternal, "SPIR-V: workgroup array {} is not declared", i));
+    i = 0;
+    if (workgroup_vars_.empty()) return 0;
+  }
+  *dtype = workgroup_dtypes_[i];
+  Id elem = scalar_.value_type(*dtype);
+  return b_.op(Op::OpAccessChain, b_.type_pointer(spv::StorageClass::Workgroup, elem),
+               {workgroup_vars_[i], index(index_expr)});
+}
+
 Id SpvEmitter::load(const Expr& e) {
-  if (load_hook_) {
-    if (std::optional<Id> staged = load_hook_(e)) return *staged;
+  if (gpu::is_workgroup_slot(e.slot)) {
+    DType t = e.dtype;
+    Id ptr = workgroup_pointer(e.slot, *e.args[0], &t);
+    if (ptr == 0) return scalar_.int_const(e.dtype, 0);
+    return scalar_.cast(b_.op(Op::OpLoad, scalar_.value_type(t), {ptr}), t, e.dtype);
   }
   DType t = program_.slots.at(static_cast<size_t>(e.slot)).shape.dtype;
   Id ptr = element_pointer(e.slot, *e.args[0]);
@@ -257,7 +280,8 @@ void SpvEmitter::for_loop(const Stmt& s) {
       [&] {
         bound_[s.var] = Binding{ptr, true, index_dtype()};
         body(s.body);
-      });
+      },
+      /*unroll=*/s.unroll > 0);
   if (saved) {
     bound_[s.var] = *saved;
   } else {
@@ -270,6 +294,13 @@ void SpvEmitter::if_then(const Stmt& s) {
 }
 
 void SpvEmitter::store(const Stmt& s) {
+  if (gpu::is_workgroup_slot(s.slot)) {
+    DType t = s.value->dtype;
+    Id value = expr(*s.value);
+    Id ptr = workgroup_pointer(s.slot, *s.index, &t);
+    if (ptr != 0) b_.op_void(Op::OpStore, {ptr, scalar_.cast(value, s.value->dtype, t)});
+    return;
+  }
   DType t = program_.slots.at(static_cast<size_t>(s.slot)).shape.dtype;
   Id value = scalar_.cast(expr(*s.value), s.value->dtype, t);
   Id ptr = element_pointer(s.slot, *s.index);
@@ -283,6 +314,7 @@ void SpvEmitter::stmt(const Stmt& s) {
     case StmtKind::kIf: if_then(s); return;
     case StmtKind::kStore: store(s); return;
     case StmtKind::kPrefetch: return;  // a CPU cache hint; GPU kernels never carry one
+    case StmtKind::kBarrier: b_.workgroup_barrier(); return;
     case StmtKind::kDeclare: {
       // A lone declaration: its scope is the caller's block.
       declare(s);

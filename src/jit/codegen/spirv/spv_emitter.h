@@ -2,7 +2,8 @@
 // twin of opencl::ClPrinter): loops become structured loops (OpLoopMerge, a continue block
 // stepping a Function-storage loop variable), ifs selections (OpSelectionMerge), locals
 // Function-storage variables, loads and stores access chains into the slots' storage buffers.
-// Kernel emitters bind band variables to computed values before emitting the band's body.
+// Kernel emitters bind band variables and work-item coordinates to computed values before
+// emitting a body, and name a scheduled kernel's Workgroup arrays (gpu_kernel.h).
 #pragma once
 
 #include <functional>
@@ -19,7 +20,9 @@ namespace plaidml::jit::spirv {
 
 class SpvEmitter {
  public:
-  SpvEmitter(const LoweredProgram& program, SpvScalar& scalar);
+  // `scheduled`: the program's scheduled GPU kernels, whose variables' ranges it needs too.
+  SpvEmitter(const LoweredProgram& program, SpvScalar& scalar,
+             const std::vector<const gpu::GpuKernel*>& scheduled = {});
   // Before each kernel: slot_vars[k] is the StorageBuffer variable through which it reaches
   // slot k (its parameter's binding).
   void set_slot_vars(std::vector<Id> slot_vars) { slot_vars_ = std::move(slot_vars); }
@@ -43,10 +46,12 @@ class SpvEmitter {
   // Runs `f`, then restores every binding as it was before (what `f` bound is forgotten).
   void scoped(const std::function<void()>& f);
 
-  // Consulted for every load: a value (of the load's dtype) replaces the buffer read, as the
-  // tiled kernel reads staged loads from shared memory; nullopt reads the buffer. Empty: none.
-  using LoadHook = std::function<std::optional<Id>(const loop::Expr& load)>;
-  void set_load_hook(LoadHook hook) { load_hook_ = std::move(hook); }
+  // The Workgroup variables that workgroup slots (gpu::workgroup_slot) name, array i of
+  // element dtype dtypes[i] (held as its value type), for the kernel being emitted.
+  void set_workgroup_arrays(std::vector<Id> vars, std::vector<DType> dtypes) {
+    workgroup_vars_ = std::move(vars);
+    workgroup_dtypes_ = std::move(dtypes);
+  }
 
   Id expr(const loop::Expr& e);
   void stmt(const loop::Stmt& s);
@@ -70,6 +75,8 @@ class SpvEmitter {
   // An I64 index expression (access-chain index, loop bound) as a value of the index type.
   Id index(const loop::Expr& e);
   Id element_pointer(int slot, const loop::Expr& index);
+  // A pointer to element `index` of a workgroup array, and the array's element dtype.
+  Id workgroup_pointer(int slot, const loop::Expr& index, DType* dtype);
   Id cast(const loop::Expr& e);
   Id bound_value(const std::string& name, DType as);
   Id load(const loop::Expr& e);
@@ -93,7 +100,8 @@ class SpvEmitter {
   bool index32_;
   bool narrow_access_;  // i64 access-chain indices are narrowed: every slot fits int32
   std::map<std::string, Binding> bound_;
-  LoadHook load_hook_;
+  std::vector<Id> workgroup_vars_;
+  std::vector<DType> workgroup_dtypes_;
   Status status_;
 };
 

@@ -1,5 +1,5 @@
 // The kernel emitters of the SPIR-V generator (spirv_codegen.h): one GLCompute entry point per
-// loop-IR kernel, tiled or band-mapped as the OpenCL kernels are (opencl/cl_kernel.h).
+// loop-IR kernel, scheduled or band-mapped as the OpenCL kernels are (opencl/cl_kernel.h).
 #pragma once
 
 #include <array>
@@ -23,13 +23,10 @@ namespace plaidml::jit::spirv {
 Expected<LaunchDims> emit_kernel(const loop::Kernel& kernel, const SpirvTarget& target,
                                  SpvEmitter& emitter, SpvBuilder& b, Builtins& builtins);
 
-// The tiled contraction kernel that `schedule` (jit/codegen/gpu/gpu_schedule.h) decided for
-// `kernel`, as the OpenCL generator prints it: output tiles to workgroups, a register block
-// to each invocation, and the innermost reduction loop staged through Workgroup arrays between
-// barriers.
-Expected<LaunchDims> emit_tiled_kernel(const loop::Kernel& kernel,
-                                       const gpu::TiledSchedule& schedule,
-                                       const SpirvTarget& target, SpvEmitter& emitter,
-                                       SpvBuilder& b, Builtins& builtins);
+// A scheduled GPU kernel (jit/codegen/gpu/gpu_kernel.h, the tiled contraction of
+// gpu_schedule.h), emitted as it is, as the OpenCL generator prints it: its launch is its own.
+Expected<LaunchDims> emit_scheduled_kernel(const gpu::GpuKernel& kernel,
+                                           const SpirvTarget& target, SpvEmitter& emitter,
+                                           SpvBuilder& b, Builtins& builtins);
 
 }  // namespace plaidml::jit::spirv

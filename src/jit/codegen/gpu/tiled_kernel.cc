@@ -1,0 +1,344 @@
+// build_tiled_kernel (tiled_kernel.h): the plan and tile choice written out as loop IR.
+#include "jit/codegen/gpu/tiled_kernel.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "jit/loop/printer.h"
+#include "jit/loop/rewrite.h"
+
+namespace plaidml::jit::gpu {
+
+using loop::ExprKind;
+using loop::ExprPtr;
+using loop::Stmt;
+using loop::StmtKind;
+using loop::StmtPtr;
+
+namespace {
+
+using Bindings = std::map<std::string, ExprPtr>;
+
+// The kernel's own variables (reserved: lowering names nothing with '@').
+const char* const kChunk = "@k0";  // the first k position of the staged chunk
+const char* const kStep = "@kk";   // the k step within the chunk
+
+ExprPtr c(int64_t v) { return loop::int_const(v); }
+ExprPtr add(ExprPtr a, ExprPtr b) { return loop::idx_add(std::move(a), std::move(b)); }
+ExprPtr mul(ExprPtr a, int64_t b) { return loop::idx_mul(std::move(a), b); }
+ExprPtr index_op(ir::OpKind op, ExprPtr a, ExprPtr b) {
+  return loop::op(op, DType::I64, {std::move(a), std::move(b)});
+}
+ExprPtr less(ExprPtr a, ExprPtr b) {
+  return loop::op(ir::OpKind::Lt, DType::Bool, {std::move(a), std::move(b)});
+}
+// a && b, where a null `a` is true.
+ExprPtr both(ExprPtr a, ExprPtr b) {
+  if (!a) return b;
+  return loop::op(ir::OpKind::BitAnd, DType::Bool, {std::move(a), std::move(b)});
+}
+
+// lo + position * step of a loop of constant bounds.
+ExprPtr value_of(const Stmt& loop, ExprPtr position) {
+  return add(c(loop.lo->int_value), mul(std::move(position), loop.step));
+}
+
+StmtPtr counted(const std::string& var, ExprPtr lo, ExprPtr hi, int64_t step,
+                std::vector<StmtPtr> body, int unroll = 0) {
+  auto s = std::make_shared<Stmt>();
+  s->kind = StmtKind::kFor;
+  s->var = var;
+  s->lo = std::move(lo);
+  s->hi = std::move(hi);
+  s->step = step;
+  s->unroll = unroll;
+  s->body = std::move(body);
+  return s;
+}
+
+// Assignments to a local that `bindings` renames (the accumulator) go to the new name.
+void retarget(Stmt& s, const Bindings& bindings) {
+  if (s.kind == StmtKind::kAssign) {
+    auto it = bindings.find(s.var);
+    if (it != bindings.end() && it->second->kind == ExprKind::kVar) s.var = it->second->name;
+  }
+  for (auto& child : s.body) retarget(*child, bindings);
+}
+
+StmtPtr rebind(const Stmt& s, const Bindings& bindings) {
+  StmtPtr out = loop::substitute(std::make_shared<Stmt>(s), bindings);
+  retarget(*out, bindings);
+  return out;
+}
+
+// `e` with every load whose text is a key of `staged` replaced by its register.
+ExprPtr replace_staged(const ExprPtr& e, const std::map<std::string, ExprPtr>& staged) {
+  if (e->kind == ExprKind::kLoad) {
+    auto it = staged.find(loop::to_string(*e));
+    if (it != staged.end()) return it->second;
+  }
+  if (e->args.empty()) return e;
+  auto copy = std::make_shared<loop::Expr>(*e);
+  for (auto& a : copy->args) a = replace_staged(a, staged);
+  return copy;
+}
+
+class TiledBuilder {
+ public:
+  TiledBuilder(const TiledPlan& plan, const TileChoice& tiles)
+      : plan_(plan), form_(plan.form), c_(tiles) {
+    decode_uniform_band();
+  }
+
+  std::vector<StmtPtr> body() {
+    std::vector<StmtPtr> out = accumulators();
+    for (StmtPtr& s : reduction(0, nullptr)) out.push_back(std::move(s));
+    for (StmtPtr& s : epilogue()) out.push_back(std::move(s));
+    return out;
+  }
+
+ private:
+  static ExprPtr id(const std::string& name) { return loop::var(name); }
+  ExprPtr tid() const { return add(mul(id(local_id(1)), c_.tx), id(local_id(0))); }
+  // The band positions of point rn / rm of this work-item.
+  ExprPtr n_at(int rn) const {
+    return add(mul(id(group_id(0)), c_.bn()), add(id(local_id(0)), c(int64_t{rn} * c_.tx)));
+  }
+  ExprPtr m_at(int rm) const {
+    return add(mul(id(group_id(1)), c_.bm()), add(id(local_id(1)), c(int64_t{rm} * c_.ty)));
+  }
+  // Points past the output extents keep a zero and never touch memory.
+  ExprPtr point_valid(int rm, int rn) const {
+    ExprPtr n_ok = less(n_at(rn), c(loop::trip_count(form_.n_loop())));
+    if (!form_.has_m()) return n_ok;
+    return both(less(m_at(rm), c(loop::trip_count(form_.m_loop()))), n_ok);
+  }
+  std::string acc(int rm, int rn) const { return fmt::format("@acc{}_{}", rm, rn); }
+  ExprPtr acc_var(int rm, int rn) const {
+    return loop::var(acc(rm, rn), form_.declare->value->dtype);
+  }
+  static std::string operand(size_t tile, int r) { return fmt::format("@t{}_{}", tile, r); }
+  // The band variables, the uniform ones and the accumulator at point (rm, rn).
+  Bindings point(int rm, int rn) const {
+    Bindings b = uniform_;
+    b[form_.n_loop().var] = value_of(form_.n_loop(), n_at(rn));
+    if (form_.has_m()) b[form_.m_loop().var] = value_of(form_.m_loop(), m_at(rm));
+    b[form_.declare->var] = acc_var(rm, rn);
+    return b;
+  }
+  // A tile row: its side's extent plus one element of padding, so that a walk down a column
+  // (k fastest) meets different banks.
+  int64_t width(const StagedTile& t) const {
+    return (t.load.side == LoadSide::kM ? c_.bm() : c_.bn()) + 1;
+  }
+
+  void decode_uniform_band();
+  std::vector<StmtPtr> accumulators() const;
+  std::vector<StmtPtr> reduction(size_t i, ExprPtr uniform) const;
+  StmtPtr chunk_loop(ExprPtr uniform) const;
+  StmtPtr stage(size_t tile) const;
+  StmtPtr compute() const;
+  std::vector<StmtPtr> operand_registers() const;
+  std::vector<StmtPtr> epilogue() const;
+
+  const TiledPlan& plan_;
+  const RegisterForm& form_;
+  TileChoice c_;
+  Bindings uniform_;  // the band loops other than m and n, decoded from group_id(2)
+};
+
+// One workgroup per value of the other band loops, along dimension 2, innermost fastest.
+void TiledBuilder::decode_uniform_band() {
+  ExprPtr g2 = id(group_id(2));
+  for (size_t i = form_.uniform_band_count(); i-- > 0;) {
+    const Stmt& loop = *form_.band[i];
+    const int64_t trips = loop::trip_count(loop);
+    uniform_[loop.var] = value_of(loop, index_op(ir::OpKind::Mod, g2, c(trips)));
+    g2 = index_op(ir::OpKind::Div, g2, c(trips));
+  }
+}
+
+std::vector<StmtPtr> TiledBuilder::accumulators() const {
+  std::vector<StmtPtr> out;
+  const ExprPtr init = form_.declare->value;
+  for (int rm = 0; rm < c_.rm; ++rm) {
+    for (int rn = 0; rn < c_.rn; ++rn) {
+      out.push_back(loop::declare(acc(rm, rn), loop::zero(init->dtype)));
+      out.push_back(loop::if_then(point_valid(rm, rn),
+                                  {loop::assign(acc(rm, rn), loop::substitute(init, point(rm, rn)))}));
+    }
+  }
+  return out;
+}
+
+// The reduction loops outside k stay serial loops (every work-item runs the same trips); the
+// uniform guards among them gate the chunk loop's trip count.
+std::vector<StmtPtr> TiledBuilder::reduction(size_t i, ExprPtr uniform) const {
+  if (i == form_.k_pos) return {chunk_loop(uniform)};
+  const Stmt& s = *form_.path[i];
+  if (s.kind == StmtKind::kFor) {
+    return {counted(s.var, loop::substitute(s.lo, uniform_), loop::substitute(s.hi, uniform_),
+                    s.step, reduction(i + 1, uniform))};
+  }
+  if (plan_.uniform_ifs.count(i) != 0) uniform = both(uniform, loop::substitute(s.cond, uniform_));
+  return reduction(i + 1, uniform);  // a point guard is evaluated in compute()
+}
+
+StmtPtr TiledBuilder::chunk_loop(ExprPtr uniform) const {
+  const int64_t k = loop::trip_count(form_.k_loop());
+  ExprPtr trips = c(k);
+  if (uniform) trips = loop::op(ir::OpKind::Select, DType::I64, {uniform, c(k), c(0)});
+  std::vector<StmtPtr> body;
+  for (size_t t = 0; t < plan_.tiles.size(); ++t) body.push_back(stage(t));
+  body.push_back(loop::barrier());
+  body.push_back(compute());
+  body.push_back(loop::barrier());
+  return counted(kChunk, c(0), trips, c_.bk, std::move(body));
+}
+
+// All work-items fill the tile, element e = tid + i * threads for a constant number of steps i
+// (unrolled). Element e has k position kk and side position s: the side fastest, or k fastest
+// when the load is contiguous along k, so that neighbouring work-items read neighbouring
+// addresses. Elements outside the extents, or where the guards that protect this access fail,
+// get 0 (never used: the point's guards are evaluated again at compute time).
+StmtPtr TiledBuilder::stage(size_t tile) const {
+  const StagedTile& t = plan_.tiles[tile];
+  const bool sided = t.load.side != LoadSide::kK;
+  const int64_t row = sided ? width(t) - 1 : 1;
+  const int64_t elements = c_.bk * row;
+  const int64_t threads = int64_t{c_.tx} * c_.ty;
+  const int64_t trips = (elements + threads - 1) / threads;
+  const std::string step = fmt::format("@s{}", tile);
+  const ExprPtr e = add(tid(), mul(loop::var(step), threads));
+  ExprPtr kk = e, side = c(0);
+  if (sided && t.k_fastest) {
+    kk = index_op(ir::OpKind::Mod, e, c(c_.bk));
+    side = index_op(ir::OpKind::Div, e, c(c_.bk));
+  } else if (sided) {
+    kk = index_op(ir::OpKind::Div, e, c(row));
+    side = index_op(ir::OpKind::Mod, e, c(row));
+  }
+  const ExprPtr k_at = add(loop::var(kChunk), kk);
+  ExprPtr in_range = less(k_at, c(loop::trip_count(form_.k_loop())));
+  Bindings at = uniform_;
+  at[form_.k_loop().var] = value_of(form_.k_loop(), k_at);
+  if (sided) {
+    const bool m_side = t.load.side == LoadSide::kM;
+    const Stmt& side_loop = m_side ? form_.m_loop() : form_.n_loop();
+    ExprPtr side_at =
+        add(mul(id(group_id(m_side ? 1 : 0)), m_side ? c_.bm() : c_.bn()), side);
+    in_range = both(in_range, less(side_at, c(loop::trip_count(side_loop))));
+    at[side_loop.var] = value_of(side_loop, side_at);
+  }
+  ExprPtr safe;
+  for (const ExprPtr& g : t.safety) safe = both(safe, loop::substitute(g, at));
+  const DType dtype = t.load.load->dtype;
+  const std::string v = fmt::format("@v{}", tile);
+  // A copy of the load's root, so that the kernel owns every node it holds.
+  StmtPtr fetch = loop::assign(v, loop::substitute(std::make_shared<loop::Expr>(*t.load.load), at));
+  if (safe) fetch = loop::if_then(safe, {fetch});
+  std::vector<StmtPtr> body = {
+      loop::declare(v, loop::zero(dtype)), loop::if_then(in_range, {fetch}),
+      loop::store(workgroup_slot(tile), sided ? add(mul(kk, width(t)), side) : kk,
+                  loop::var(v, dtype))};
+  if (elements % threads != 0) body = {loop::if_then(less(e, c(elements)), std::move(body))};
+  return counted(step, c(0), c(trips), 1, std::move(body), trips > 1 ? static_cast<int>(trips) : 0);
+}
+
+// The staged operands of one k step read from the tiles once: RM values of each m-side tile,
+// RN of each n-side tile, one of a k-only tile. The RM x RN points then use them.
+std::vector<StmtPtr> TiledBuilder::operand_registers() const {
+  std::vector<StmtPtr> out;
+  const ExprPtr kk = loop::var(kStep);
+  for (size_t i = 0; i < plan_.tiles.size(); ++i) {
+    const StagedTile& t = plan_.tiles[i];
+    for (int r = 0; r < operand_register_count(t, c_); ++r) {
+      ExprPtr index = kk;
+      if (t.load.side == LoadSide::kM) {
+        index = add(mul(kk, width(t)), add(id(local_id(1)), c(int64_t{r} * c_.ty)));
+      } else if (t.load.side == LoadSide::kN) {
+        index = add(mul(kk, width(t)), add(id(local_id(0)), c(int64_t{r} * c_.tx)));
+      }
+      out.push_back(loop::declare(
+          operand(i, r), loop::load(workgroup_slot(i), t.load.load->dtype, std::move(index))));
+    }
+  }
+  return out;
+}
+
+// Every point of the register block, in the reference's order along k; the guards of the path
+// (other than the uniform ones) are evaluated here, at each point, unless the plan has none
+// (TiledPlan::unguarded_points).
+StmtPtr TiledBuilder::compute() const {
+  const int64_t k = loop::trip_count(form_.k_loop());
+  const bool whole = k % c_.bk == 0;  // a constant trip count, unrolled
+  ExprPtr steps = c(c_.bk);
+  if (!whole) {
+    steps = index_op(ir::OpKind::Min, c(c_.bk), index_op(ir::OpKind::Sub, c(k), loop::var(kChunk)));
+  }
+  std::vector<StmtPtr> body = operand_registers();
+  Bindings at_k = uniform_;
+  at_k[form_.k_loop().var] = value_of(form_.k_loop(), add(loop::var(kChunk), loop::var(kStep)));
+  for (int rm = 0; rm < c_.rm; ++rm) {
+    for (int rn = 0; rn < c_.rn; ++rn) {
+      std::map<std::string, ExprPtr> staged;
+      for (size_t i = 0; i < plan_.tiles.size(); ++i) {
+        const StagedTile& t = plan_.tiles[i];
+        staged[t.load.key] =
+            loop::var(operand(i, operand_register_index(t, rm, rn)), t.load.load->dtype);
+      }
+      Bindings b = point(rm, rn);
+      b.insert(at_k.begin(), at_k.end());
+      ExprPtr value = loop::substitute(replace_staged(form_.assign->value, staged), b);
+      StmtPtr update = loop::assign(acc(rm, rn), std::move(value));
+      if (!plan_.unguarded_points) {
+        ExprPtr cond = point_valid(rm, rn);
+        for (const ExprPtr& g : plan_.point_guards) cond = both(cond, loop::substitute(g, b));
+        update = loop::if_then(cond, {update});
+      }
+      body.push_back(std::move(update));
+    }
+  }
+  return counted(kStep, c(0), steps, 1, std::move(body), whole ? c_.bk : 0);
+}
+
+std::vector<StmtPtr> TiledBuilder::epilogue() const {
+  std::vector<StmtPtr> out;
+  for (int rm = 0; rm < c_.rm; ++rm) {
+    for (int rn = 0; rn < c_.rn; ++rn) {
+      const Bindings b = point(rm, rn);
+      std::vector<StmtPtr> stmts;
+      for (const Stmt* s : form_.epilogue) stmts.push_back(rebind(*s, b));
+      out.push_back(loop::if_then(point_valid(rm, rn), std::move(stmts)));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+GpuKernel build_tiled_kernel(const loop::Kernel& kernel, const TiledPlan& plan,
+                             const TileChoice& tiles, const LaunchDims& launch) {
+  GpuKernel out;
+  out.kernel.name = kernel.name;
+  out.kernel.reads = kernel.reads;
+  out.kernel.writes = kernel.writes;
+  out.kernel.work = kernel.work;
+  out.kernel.origins = kernel.origins;
+  out.params = loop::parameters(kernel);
+  TiledBuilder builder(plan, tiles);
+  out.kernel.body = loop::block(builder.body());
+  for (const StagedTile& t : plan.tiles) {
+    const int64_t row = t.load.side == LoadSide::kK
+                            ? 1
+                            : (t.load.side == LoadSide::kM ? tiles.bm() : tiles.bn()) + 1;
+    out.arrays.push_back(WorkgroupArray{t.name, t.load.load->dtype, tiles.bk * row});
+  }
+  out.launch = launch;
+  return out;
+}
+
+}  // namespace plaidml::jit::gpu
