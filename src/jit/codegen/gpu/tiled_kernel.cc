@@ -25,6 +25,9 @@ using Bindings = std::map<std::string, ExprPtr>;
 // The kernel's own variables (reserved: lowering names nothing with '@').
 const char* const kChunk = "@k0";  // the first k position of the staged chunk
 const char* const kStep = "@kk";   // the k step within the chunk
+// Registers a work-item may hold for the next chunk's elements: beyond, the register file
+// needed for the accumulators and operands would spill.
+constexpr int64_t kMaxPrefetchRegisters = 16;
 
 ExprPtr c(int64_t v) { return loop::int_const(v); }
 ExprPtr add(ExprPtr a, ExprPtr b) { return loop::idx_add(std::move(a), std::move(b)); }
@@ -42,6 +45,10 @@ ExprPtr both(ExprPtr a, ExprPtr b) {
 }
 
 // lo + position * step of a loop of constant bounds.
+void append(std::vector<StmtPtr>& out, std::vector<StmtPtr> more) {
+  for (StmtPtr& s : more) out.push_back(std::move(s));
+}
+
 ExprPtr value_of(const Stmt& loop, ExprPtr position) {
   return add(c(loop.lo->int_value), mul(std::move(position), loop.step));
 }
@@ -138,7 +145,27 @@ class TiledBuilder {
   void decode_uniform_band();
   std::vector<StmtPtr> accumulators() const;
   std::vector<StmtPtr> reduction(size_t i, ExprPtr uniform) const;
-  StmtPtr chunk_loop(ExprPtr uniform) const;
+  std::vector<StmtPtr> chunk_loop(ExprPtr uniform) const;
+
+  // Staging: a tile's elements per chunk, the steps of threads that cover them, whether the
+  // next chunk is prefetched into registers.
+  struct Element {
+    ExprPtr e, kk, side;
+  };
+  int64_t stage_elements(size_t tile) const;
+  int64_t stage_steps(size_t tile) const;
+  bool prefetched() const;
+  DType tile_dtype(size_t tile) const { return plan_.tiles[tile].load.load->dtype; }
+  static std::string staged_register(size_t tile, int64_t step) {
+    return fmt::format("@p{}_{}", tile, step);
+  }
+  Element element(size_t tile, ExprPtr step) const;
+  std::vector<StmtPtr> fetch(size_t tile, const Element& el, ExprPtr k0,
+                             const std::string& v) const;
+  StmtPtr deposit(size_t tile, const Element& el, const std::string& v) const;
+  std::vector<StmtPtr> within(size_t tile, const Element& el, std::vector<StmtPtr> body) const;
+  std::vector<StmtPtr> fetch_all(size_t tile, const ExprPtr& k0) const;
+  std::vector<StmtPtr> deposit_all(size_t tile) const;
   StmtPtr stage(size_t tile) const;
   StmtPtr compute() const;
   std::vector<StmtPtr> operand_registers() const;
@@ -177,7 +204,7 @@ std::vector<StmtPtr> TiledBuilder::accumulators() const {
 // The reduction loops outside k stay serial loops (every work-item runs the same trips); the
 // uniform guards among them gate the chunk loop's trip count.
 std::vector<StmtPtr> TiledBuilder::reduction(size_t i, ExprPtr uniform) const {
-  if (i == form_.k_pos) return {chunk_loop(uniform)};
+  if (i == form_.k_pos) return chunk_loop(uniform);
   const Stmt& s = *form_.path[i];
   if (s.kind == StmtKind::kFor) {
     return {counted(s.var, loop::substitute(s.lo, uniform_), loop::substitute(s.hi, uniform_),
@@ -187,65 +214,148 @@ std::vector<StmtPtr> TiledBuilder::reduction(size_t i, ExprPtr uniform) const {
   return reduction(i + 1, uniform);  // a point guard is evaluated in compute()
 }
 
-StmtPtr TiledBuilder::chunk_loop(ExprPtr uniform) const {
+// With prefetching (prefetched()), each chunk's elements are read from global memory into
+// registers while the previous chunk is computed: the loads' latency hides behind the
+// multiply-adds (double buffering through registers; the arrays stay single). Without, each
+// chunk is staged before it is computed.
+std::vector<StmtPtr> TiledBuilder::chunk_loop(ExprPtr uniform) const {
   const int64_t k = loop::trip_count(form_.k_loop());
   ExprPtr trips = c(k);
   if (uniform) trips = loop::op(ir::OpKind::Select, DType::I64, {uniform, c(k), c(0)});
-  std::vector<StmtPtr> body;
-  for (size_t t = 0; t < plan_.tiles.size(); ++t) body.push_back(stage(t));
+  const bool prefetch = prefetched();
+  std::vector<StmtPtr> out, body;
+  if (prefetch) {
+    for (size_t t = 0; t < plan_.tiles.size(); ++t) {
+      for (int64_t i = 0; i < stage_steps(t); ++i) {
+        out.push_back(loop::declare(staged_register(t, i), loop::zero(tile_dtype(t))));
+      }
+      append(out, fetch_all(t, c(0)));
+    }
+    for (size_t t = 0; t < plan_.tiles.size(); ++t) append(body, deposit_all(t));
+  } else {
+    for (size_t t = 0; t < plan_.tiles.size(); ++t) body.push_back(stage(t));
+  }
   body.push_back(loop::barrier());
+  if (prefetch) {
+    // The next chunk's elements; past the end of k they are zeros, as at an edge.
+    for (size_t t = 0; t < plan_.tiles.size(); ++t) {
+      append(body, fetch_all(t, add(loop::var(kChunk), c(c_.bk))));
+    }
+  }
   body.push_back(compute());
   body.push_back(loop::barrier());
-  return counted(kChunk, c(0), trips, c_.bk, std::move(body));
+  out.push_back(counted(kChunk, c(0), trips, c_.bk, std::move(body)));
+  return out;
 }
 
-// All work-items fill the tile, element e = tid + i * threads for a constant number of steps i
-// (unrolled). Element e has k position kk and side position s: the side fastest, or k fastest
-// when the load is contiguous along k, so that neighbouring work-items read neighbouring
-// addresses. Elements outside the extents, or where the guards that protect this access fail,
-// get 0 (never used: the point's guards are evaluated again at compute time).
-StmtPtr TiledBuilder::stage(size_t tile) const {
-  const StagedTile& t = plan_.tiles[tile];
-  const bool sided = t.load.side != LoadSide::kK;
-  const int64_t row = sided ? width(t) - 1 : 1;
-  const int64_t elements = c_.bk * row;
+int64_t TiledBuilder::stage_steps(size_t tile) const {
   const int64_t threads = int64_t{c_.tx} * c_.ty;
-  const int64_t trips = (elements + threads - 1) / threads;
-  const std::string step = fmt::format("@s{}", tile);
-  const ExprPtr e = add(tid(), mul(loop::var(step), threads));
-  ExprPtr kk = e, side = c(0);
-  if (sided && t.k_fastest) {
-    kk = index_op(ir::OpKind::Mod, e, c(c_.bk));
-    side = index_op(ir::OpKind::Div, e, c(c_.bk));
-  } else if (sided) {
-    kk = index_op(ir::OpKind::Div, e, c(row));
-    side = index_op(ir::OpKind::Mod, e, c(row));
+  return (stage_elements(tile) + threads - 1) / threads;
+}
+
+int64_t TiledBuilder::stage_elements(size_t tile) const {
+  const StagedTile& t = plan_.tiles[tile];
+  return c_.bk * (t.load.side == LoadSide::kK ? 1 : width(t) - 1);
+}
+
+bool TiledBuilder::prefetched() const {
+  int64_t registers = 0;
+  for (size_t t = 0; t < plan_.tiles.size(); ++t) registers += stage_steps(t);
+  return registers <= kMaxPrefetchRegisters;
+}
+
+// Element e = tid + step * threads of a tile: k position kk and side position s, the side
+// fastest, or k fastest when the load is contiguous along k, so that neighbouring work-items
+// read neighbouring addresses.
+TiledBuilder::Element TiledBuilder::element(size_t tile, ExprPtr step) const {
+  const StagedTile& t = plan_.tiles[tile];
+  const int64_t threads = int64_t{c_.tx} * c_.ty;
+  Element el;
+  el.e = add(tid(), mul(std::move(step), threads));
+  el.kk = el.e;
+  el.side = c(0);
+  if (t.load.side == LoadSide::kK) return el;
+  const int64_t row = width(t) - 1;
+  if (t.k_fastest) {
+    el.kk = index_op(ir::OpKind::Mod, el.e, c(c_.bk));
+    el.side = index_op(ir::OpKind::Div, el.e, c(c_.bk));
+  } else {
+    el.kk = index_op(ir::OpKind::Div, el.e, c(row));
+    el.side = index_op(ir::OpKind::Mod, el.e, c(row));
   }
-  const ExprPtr k_at = add(loop::var(kChunk), kk);
+  return el;
+}
+
+// v = the load at element `el` of the chunk at `k0` where it lies inside the extents and the
+// guards that protect this access hold; elsewhere v = 0 (never used: the point's guards are
+// evaluated again at compute time).
+std::vector<StmtPtr> TiledBuilder::fetch(size_t tile, const Element& el, ExprPtr k0,
+                                         const std::string& v) const {
+  const StagedTile& t = plan_.tiles[tile];
+  const ExprPtr k_at = add(std::move(k0), el.kk);
   ExprPtr in_range = less(k_at, c(loop::trip_count(form_.k_loop())));
   Bindings at = uniform_;
   at[form_.k_loop().var] = value_of(form_.k_loop(), k_at);
-  if (sided) {
+  if (t.load.side != LoadSide::kK) {
     const bool m_side = t.load.side == LoadSide::kM;
     const Stmt& side_loop = m_side ? form_.m_loop() : form_.n_loop();
-    ExprPtr side_at =
-        add(mul(id(group_id(m_side ? 1 : 0)), m_side ? c_.bm() : c_.bn()), side);
+    ExprPtr side_at = add(mul(id(group_id(m_side ? 1 : 0)), m_side ? c_.bm() : c_.bn()), el.side);
     in_range = both(in_range, less(side_at, c(loop::trip_count(side_loop))));
     at[side_loop.var] = value_of(side_loop, side_at);
   }
   ExprPtr safe;
   for (const ExprPtr& g : t.safety) safe = both(safe, loop::substitute(g, at));
-  const DType dtype = t.load.load->dtype;
-  const std::string v = fmt::format("@v{}", tile);
   // A copy of the load's root, so that the kernel owns every node it holds.
-  StmtPtr fetch = loop::assign(v, loop::substitute(std::make_shared<loop::Expr>(*t.load.load), at));
-  if (safe) fetch = loop::if_then(safe, {fetch});
-  std::vector<StmtPtr> body = {
-      loop::declare(v, loop::zero(dtype)), loop::if_then(in_range, {fetch}),
-      loop::store(workgroup_slot(tile), sided ? add(mul(kk, width(t)), side) : kk,
-                  loop::var(v, dtype))};
-  if (elements % threads != 0) body = {loop::if_then(less(e, c(elements)), std::move(body))};
-  return counted(step, c(0), c(trips), 1, std::move(body), trips > 1 ? static_cast<int>(trips) : 0);
+  StmtPtr read = loop::assign(v, loop::substitute(std::make_shared<loop::Expr>(*t.load.load), at));
+  if (safe) read = loop::if_then(safe, {read});
+  return {loop::assign(v, loop::zero(tile_dtype(tile))), loop::if_then(in_range, {read})};
+}
+
+StmtPtr TiledBuilder::deposit(size_t tile, const Element& el, const std::string& v) const {
+  const StagedTile& t = plan_.tiles[tile];
+  ExprPtr at = t.load.side == LoadSide::kK ? el.kk : add(mul(el.kk, width(t)), el.side);
+  return loop::store(workgroup_slot(tile), std::move(at), loop::var(v, tile_dtype(tile)));
+}
+
+// Statements for element `e` of a tile: only where e < elements when the steps overrun it.
+std::vector<StmtPtr> TiledBuilder::within(size_t tile, const Element& el,
+                                          std::vector<StmtPtr> body) const {
+  const int64_t elements = stage_elements(tile);
+  const int64_t threads = int64_t{c_.tx} * c_.ty;
+  if (elements % threads == 0) return body;
+  return {loop::if_then(less(el.e, c(elements)), std::move(body))};
+}
+
+std::vector<StmtPtr> TiledBuilder::fetch_all(size_t tile, const ExprPtr& k0) const {
+  std::vector<StmtPtr> out;
+  for (int64_t i = 0; i < stage_steps(tile); ++i) {
+    const Element el = element(tile, c(i));
+    append(out, within(tile, el, fetch(tile, el, k0, staged_register(tile, i))));
+  }
+  return out;
+}
+
+std::vector<StmtPtr> TiledBuilder::deposit_all(size_t tile) const {
+  std::vector<StmtPtr> out;
+  for (int64_t i = 0; i < stage_steps(tile); ++i) {
+    const Element el = element(tile, c(i));
+    append(out, within(tile, el, {deposit(tile, el, staged_register(tile, i))}));
+  }
+  return out;
+}
+
+// All work-items fill the tile, element e = tid + i * threads for a constant number of steps i
+// (unrolled), each through the local v.
+StmtPtr TiledBuilder::stage(size_t tile) const {
+  const int64_t steps = stage_steps(tile);
+  const std::string step = fmt::format("@s{}", tile);
+  const std::string v = fmt::format("@v{}", tile);
+  const Element el = element(tile, loop::var(step));
+  std::vector<StmtPtr> body = {loop::declare(v, loop::zero(tile_dtype(tile)))};
+  append(body, fetch(tile, el, loop::var(kChunk), v));
+  body.push_back(deposit(tile, el, v));
+  return counted(step, c(0), c(steps), 1, within(tile, el, std::move(body)),
+                 steps > 1 ? static_cast<int>(steps) : 0);
 }
 
 // The staged operands of one k step read from the tiles once: RM values of each m-side tile,

@@ -5,7 +5,9 @@
 //     (coalesced global access, conflict-free workgroup-array reads);
 //   - the innermost reduction loop k walked in chunks of BK whose staged loads all work-items
 //     copy into workgroup arrays ([BK][side + 1]: one element of padding against bank
-//     conflicts), between barriers (stage, barrier, compute, barrier);
+//     conflicts), between barriers (stage, barrier, compute, barrier); where the registers
+//     allow, the next chunk's elements are read into registers while this chunk is computed
+//     (deposit, barrier, fetch the next, compute, barrier);
 //   - per k step, each tile's operands read into registers once, then the RM x RN points use
 //     them; the compute loop is unrolled when its trip count is constant.
 // Every statement of the lowered kernel is kept as written, with its variables replaced by the

@@ -1,6 +1,7 @@
 // emit_spirv: one SPIR-V module for a lowered program (see spirv_codegen.h).
 #include "jit/codegen/spirv/spirv_codegen.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -70,9 +71,9 @@ Status check_dtypes(const LoweredProgram& lowered, const SpirvTarget& target) {
   return Status::ok();
 }
 
-// The StorageBuffer variables of kernels' parameters: parameter i of element type T is a
-// variable at set 0, binding i, of struct { T data[]; }, shared by every kernel whose parameter
-// i stores T (each pipeline binds only what its entry point uses: per-kernel binding).
+// The StorageBuffer variables of a module's kernel's parameters: parameter i of element type T
+// is a variable at set 0, binding i, of struct { T data[]; } (each pipeline binds only what its
+// entry point uses: per-kernel binding).
 class ParamVariables {
  public:
   ParamVariables(const LoweredProgram& lowered, spirv::SpvScalar& scalar, SpvBuilder& b)
@@ -84,13 +85,18 @@ class ParamVariables {
     std::vector<int> params = loop::parameters(kernel);
     for (size_t i = 0; i < params.size(); ++i) {
       DType t = lowered_.slots.at(static_cast<size_t>(params[i])).shape.dtype;
-      vars[static_cast<size_t>(params[i])] = variable(static_cast<uint32_t>(i), t);
+      bool written = std::find(kernel.writes.begin(), kernel.writes.end(), params[i]) !=
+                     kernel.writes.end();
+      vars[static_cast<size_t>(params[i])] = variable(static_cast<uint32_t>(i), t, written);
     }
     return vars;
   }
 
  private:
-  Id variable(uint32_t binding, DType t) {
+  // Restrict (no other binding reaches its memory, as OpenCL C's `restrict` parameters) and,
+  // for a buffer the kernel only reads, NonWritable: the driver may then keep its loads in
+  // registers or reorder them past the kernel's stores.
+  Id variable(uint32_t binding, DType t, bool written) {
     auto [it, added] = vars_.emplace(std::make_pair(binding, t), 0);
     if (!added) return it->second;
     int bytes = spirv::SpvScalar::storage_bytes(t);
@@ -107,6 +113,8 @@ class ParamVariables {
     Id var = b_.global_variable(ptr, spv::StorageClass::StorageBuffer);
     b_.decorate(var, spv::Decoration::DescriptorSet, {0});
     b_.decorate(var, spv::Decoration::Binding, {binding});
+    b_.decorate(var, spv::Decoration::Restrict);
+    if (!written) b_.decorate(var, spv::Decoration::NonWritable);
     b_.name(var, fmt::format("p{}_{}", binding, dtype_name(t)));
     it->second = var;
     return var;
