@@ -44,7 +44,35 @@ void collect_loads(const Expr& e, std::vector<const Expr*>& out) {
   for (const auto& a : e.args) collect_loads(*a, out);
 }
 
+// Whether some load of the aggregation reads both band loop `var` and n.
+bool read_with_n(const RegisterForm& form, const std::string& var) {
+  std::vector<const Expr*> loads;
+  collect_loads(*form.assign->value, loads);
+  return std::any_of(loads.begin(), loads.end(), [&](const Expr* load) {
+    std::set<std::string> vars = vars_of(*load);
+    return vars.count(var) > 0 && vars.count(form.n_loop().var) > 0;
+  });
+}
+
+// The m group: the loop before n, grown outwards (see match_register_form).
+size_t choose_m_first(const RegisterForm& form) {
+  if (form.band.size() < 2) return form.band.size() - 1;
+  size_t first = form.band.size() - 2;
+  int64_t extent = loop::trip_count(*form.band[first]);
+  while (first > 0 && extent < kMergeExtent && !read_with_n(form, form.band[first - 1]->var)) {
+    --first;
+    extent *= loop::trip_count(*form.band[first]);
+  }
+  return first;
+}
+
 }  // namespace
+
+int64_t RegisterForm::m_extent() const {
+  int64_t extent = 1;
+  for (const loop::Stmt* s : m_loops()) extent *= loop::trip_count(*s);
+  return extent;
+}
 
 std::set<std::string> vars_of(const Expr& e) {
   std::set<std::string> out;
@@ -83,6 +111,7 @@ std::optional<RegisterForm> match_register_form(const loop::Kernel& kernel) {
     }
   }
   if (!found || !path_guards_pure(form)) return std::nullopt;
+  form.m_first = choose_m_first(form);
   return form;
 }
 
@@ -101,7 +130,8 @@ std::vector<ClassifiedLoad> classify_loads(const RegisterForm& form) {
   const std::set<std::string> uniform = uniform_vars(form);
   const std::string& k = form.k_loop().var;
   const std::string& n = form.n_loop().var;
-  const std::string m = form.has_m() ? form.m_loop().var : std::string();
+  std::set<std::string> m;
+  for (const loop::Stmt* s : form.m_loops()) m.insert(s->var);
   std::vector<ClassifiedLoad> out;
   for (const Expr* load : loads) {
     std::string key = loop::to_string(*load);
@@ -109,10 +139,11 @@ std::vector<ClassifiedLoad> classify_loads(const RegisterForm& form) {
     if (seen) continue;
     ClassifiedLoad c{load, LoadSide::kGlobal, key};
     std::set<std::string> vars = vars_of(*load->args[0]);
-    bool on_k = vars.count(k) > 0, on_m = !m.empty() && vars.count(m) > 0;
+    bool on_k = vars.count(k) > 0;
+    bool on_m = std::any_of(m.begin(), m.end(), [&](const auto& v) { return vars.count(v) > 0; });
     bool on_n = vars.count(n) > 0;
     bool known = std::all_of(vars.begin(), vars.end(), [&](const std::string& v) {
-      return v == k || v == n || v == m || uniform.count(v) > 0;
+      return v == k || v == n || m.count(v) > 0 || uniform.count(v) > 0;
     });
     bool stageable = on_k && !(on_m && on_n) && known && !has_load(*load->args[0]) &&
                      load->dtype != DType::Bool;

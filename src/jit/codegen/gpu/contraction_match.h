@@ -29,18 +29,33 @@ struct RegisterForm {
   const loop::Stmt* assign = nullptr;       // acc = agg(acc, ...)
   std::vector<const loop::Stmt*> epilogue;  // statements after the reduction
 
+  // The band loops merged into the m dimension, band[m_first] .. band[size - 2], flattened
+  // with the innermost fastest (an implicit GEMM: a conv's batch, rows and columns as one m of
+  // B * H * W). m_first == size - 1: no m (a one-loop band).
+  size_t m_first = 0;
+
   const loop::Stmt& k_loop() const { return *path[k_pos]; }
   const loop::Stmt& n_loop() const { return *band.back(); }
-  bool has_m() const { return band.size() >= 2; }
-  const loop::Stmt& m_loop() const { return *band[band.size() - 2]; }
-  // Band loops other than m and n: one workgroup per value (grid dim 2).
-  size_t uniform_band_count() const { return band.size() - (has_m() ? 2 : 1); }
+  bool has_m() const { return m_first + 1 < band.size(); }
+  // The m group, outermost first (empty without m), and its flattened extent (1 without m).
+  std::vector<const loop::Stmt*> m_loops() const {
+    return {band.begin() + static_cast<std::ptrdiff_t>(m_first), band.end() - 1};
+  }
+  int64_t m_extent() const;
+  // Band loops before the m group: one workgroup per value (grid dim 2).
+  size_t uniform_band_count() const { return m_first; }
 };
 
 
 // The register form of `kernel`, else nullopt: no parallel band, no reduction loop, a
-// reduction loop with non-constant bounds, or any other shape.
+// reduction loop with non-constant bounds, or any other shape. The m group is the band loop
+// before n, and the loops before it while the group's extent is below kMergeExtent and no
+// load of the aggregation reads both the loop and n (such a load could then not be staged).
 std::optional<RegisterForm> match_register_form(const loop::Kernel& kernel);
+
+// An m group this long fills the tiles the search offers (128 rows at most) within a few
+// percent: merging further loops would add index arithmetic for nothing.
+inline constexpr int64_t kMergeExtent = 1024;
 
 // Names of the variables (loop variables and locals) an expression reads, loads' indices
 // included.

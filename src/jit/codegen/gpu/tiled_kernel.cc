@@ -121,7 +121,7 @@ class TiledBuilder {
   ExprPtr point_valid(int rm, int rn) const {
     ExprPtr n_ok = less(n_at(rn), c(loop::trip_count(form_.n_loop())));
     if (!form_.has_m()) return n_ok;
-    return both(less(m_at(rm), c(loop::trip_count(form_.m_loop()))), n_ok);
+    return both(less(m_at(rm), c(form_.m_extent())), n_ok);
   }
   std::string acc(int rm, int rn) const { return fmt::format("@acc{}_{}", rm, rn); }
   ExprPtr acc_var(int rm, int rn) const {
@@ -132,7 +132,7 @@ class TiledBuilder {
   Bindings point(int rm, int rn) const {
     Bindings b = uniform_;
     b[form_.n_loop().var] = value_of(form_.n_loop(), n_at(rn));
-    if (form_.has_m()) b[form_.m_loop().var] = value_of(form_.m_loop(), m_at(rm));
+    bind_m(m_at(rm), b);
     b[form_.declare->var] = acc_var(rm, rn);
     return b;
   }
@@ -143,6 +143,8 @@ class TiledBuilder {
   }
 
   void decode_uniform_band();
+  // Binds the m group's variables to flat m position `m` (innermost fastest).
+  void bind_m(ExprPtr m, Bindings& b) const;
   std::vector<StmtPtr> accumulators() const;
   std::vector<StmtPtr> reduction(size_t i, ExprPtr uniform) const;
   std::vector<StmtPtr> chunk_loop(ExprPtr uniform) const;
@@ -185,6 +187,20 @@ void TiledBuilder::decode_uniform_band() {
     const int64_t trips = loop::trip_count(loop);
     uniform_[loop.var] = value_of(loop, index_op(ir::OpKind::Mod, g2, c(trips)));
     g2 = index_op(ir::OpKind::Div, g2, c(trips));
+  }
+}
+
+void TiledBuilder::bind_m(ExprPtr m, Bindings& b) const {
+  const std::vector<const Stmt*> loops = form_.m_loops();
+  for (size_t i = loops.size(); i-- > 0;) {
+    const Stmt& loop = *loops[i];
+    if (i == 0) {  // the outermost takes the rest: below its trip count inside the extent
+      b[loop.var] = value_of(loop, m);
+      break;
+    }
+    const int64_t trips = loop::trip_count(loop);
+    b[loop.var] = value_of(loop, index_op(ir::OpKind::Mod, m, c(trips)));
+    m = index_op(ir::OpKind::Div, m, c(trips));
   }
 }
 
@@ -298,10 +314,14 @@ std::vector<StmtPtr> TiledBuilder::fetch(size_t tile, const Element& el, ExprPtr
   at[form_.k_loop().var] = value_of(form_.k_loop(), k_at);
   if (t.load.side != LoadSide::kK) {
     const bool m_side = t.load.side == LoadSide::kM;
-    const Stmt& side_loop = m_side ? form_.m_loop() : form_.n_loop();
     ExprPtr side_at = add(mul(id(group_id(m_side ? 1 : 0)), m_side ? c_.bm() : c_.bn()), el.side);
-    in_range = both(in_range, less(side_at, c(loop::trip_count(side_loop))));
-    at[side_loop.var] = value_of(side_loop, side_at);
+    if (m_side) {
+      in_range = both(in_range, less(side_at, c(form_.m_extent())));
+      bind_m(side_at, at);
+    } else {
+      in_range = both(in_range, less(side_at, c(loop::trip_count(form_.n_loop()))));
+      at[form_.n_loop().var] = value_of(form_.n_loop(), side_at);
+    }
   }
   ExprPtr safe;
   for (const ExprPtr& g : t.safety) safe = both(safe, loop::substitute(g, at));

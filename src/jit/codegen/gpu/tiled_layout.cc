@@ -25,7 +25,9 @@ std::set<std::string> tile_vars(const RegisterForm& form, LoadSide side) {
   std::set<std::string> vars = uniform_vars(form);
   vars.insert(form.k_loop().var);
   if (side == LoadSide::kN) vars.insert(form.n_loop().var);
-  if (side == LoadSide::kM) vars.insert(form.m_loop().var);
+  if (side == LoadSide::kM) {
+    for (const Stmt* m : form.m_loops()) vars.insert(m->var);
+  }
   return vars;
 }
 
@@ -34,8 +36,9 @@ bool contiguous_along_k(const RegisterForm& form, const ClassifiedLoad& load) {
   auto along_k = linear_coeff(index, form.k_loop().var);
   if (!along_k || std::llabs(*along_k) != 1) return false;
   if (load.side == LoadSide::kK) return true;
+  // The m group's innermost loop is the fastest-varying m position.
   const std::string& side_var = load.side == LoadSide::kN ? form.n_loop().var
-                                                          : form.m_loop().var;
+                                                          : form.m_loops().back()->var;
   auto along_side = linear_coeff(index, side_var);
   return !along_side || std::llabs(*along_side) != 1;
 }
@@ -59,7 +62,7 @@ TileProblem describe(const RegisterForm& form, const std::vector<StagedTile>& ti
   TileProblem p;
   p.n = loop::trip_count(form.n_loop());
   p.has_m = form.has_m();
-  p.m = p.has_m ? loop::trip_count(form.m_loop()) : 1;
+  p.m = form.m_extent();
   p.k = loop::trip_count(form.k_loop());
   for (size_t i = 0; i < form.uniform_band_count(); ++i) {
     p.uniform *= loop::trip_count(*form.band[i]);
@@ -119,7 +122,7 @@ std::optional<TiledPlan> plan_tiled(const RegisterForm& form) {
 
 LaunchDims tiled_launch(const TiledPlan& plan, const TileChoice& c) {
   const RegisterForm& form = plan.form;
-  const int64_t m_extent = form.has_m() ? loop::trip_count(form.m_loop()) : 1;
+  const int64_t m_extent = form.m_extent();
   LaunchDims dims;
   dims.grid = {static_cast<uint32_t>((loop::trip_count(form.n_loop()) + c.bn() - 1) / c.bn()),
                static_cast<uint32_t>((m_extent + c.bm() - 1) / c.bm()),

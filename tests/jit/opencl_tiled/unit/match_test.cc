@@ -31,7 +31,8 @@ TEST_CASE("matmul: band i then j, k staged, A on the m side and B on the n side"
   REQUIRE_MESSAGE(form.has_value(), loop::to_string(k));
   CHECK(form->band.size() == 2);
   CHECK(form->n_loop().var == "j");
-  CHECK(form->m_loop().var == "i");
+  REQUIRE(form->m_loops().size() == 1);
+  CHECK(form->m_loops()[0]->var == "i");
   CHECK(form->k_loop().var == "k");
   CHECK(loop::trip_count(form->k_loop()) == 24);
   CHECK(form->uniform_band_count() == 0);
@@ -56,7 +57,7 @@ TEST_CASE("matmul: band i then j, k staged, A on the m side and B on the n side"
   CHECK_FALSE(plan->tiles[1].k_fastest);
 }
 
-TEST_CASE("padded conv: x uniform, its guard wraps the chunk loop, the y guard is per point") {
+TEST_CASE("padded conv: rows and columns merge into one m (an implicit GEMM), guards per point") {
   LoweredProgram p = lower_gpu(
       "function (I[N, H, W, C], F[KH, KW, C, CO]) -> (O) {\n"
       "  O[n, x, y, co : N, H, W, CO] = +(I[n, x + i - 1, y + j - 1, c] * F[i, j, c, co]);\n"
@@ -67,22 +68,49 @@ TEST_CASE("padded conv: x uniform, its guard wraps the chunk loop, the y guard i
   REQUIRE_MESSAGE(form.has_value(), loop::to_string(k));
   CHECK(form->band.size() == 3);
   CHECK(form->n_loop().var == "co");
-  CHECK(form->m_loop().var == "y");
-  CHECK(form->uniform_band_count() == 1);
+  // F reads neither x nor y: both join the m group, 6 x 6 rows of the GEMM.
+  REQUIRE(form->m_loops().size() == 2);
+  CHECK(form->m_loops()[0]->var == "x");
+  CHECK(form->m_loops()[1]->var == "y");
+  CHECK(form->m_extent() == 36);
+  CHECK(form->uniform_band_count() == 0);
   CHECK(form->k_loop().var == "c");
   auto loads = classify_loads(*form);
   CHECK(side_of(loads, 0) == LoadSide::kM);
   CHECK(side_of(loads, 1) == LoadSide::kN);
   auto plan = plan_tiled(*form);
   REQUIRE(plan.has_value());
-  CHECK(plan->problem.uniform == 6);
+  CHECK(plan->problem.m == 36);
+  CHECK(plan->problem.uniform == 1);
   CHECK(plan->problem.serial == 9);
-  // The x guard reads x and i only; the y guard reads y (the m variable).
-  CHECK(plan->uniform_ifs.size() == 1);
-  CHECK(plan->point_guards.size() == 1);
-  CHECK_FALSE(plan->unguarded_points);  // the y guard runs at each point
+  // The x guard reads x and i, the y guard y and j: both m variables, so both run per point.
+  CHECK(plan->uniform_ifs.empty());
+  CHECK(plan->point_guards.size() == 2);
+  CHECK_FALSE(plan->unguarded_points);
   // The image tile is protected by both guards (their variables are all known to it).
   CHECK(plan->tiles[0].safety.size() >= 2);
+  // I is contiguous along c and strided along y: staged c fastest.
+  CHECK(plan->tiles[0].k_fastest);
+}
+
+TEST_CASE("a batched matmul keeps its batch uniform: B reads the batch and n") {
+  LoweredProgram p = lower_gpu(
+      "function (A[B, M, K], X[B, K, N]) -> (C) {\n"
+      "  C[b, i, j : B, M, N] = +(A[b, i, k] * X[b, k, j]);\n"
+      "}",
+      {Shape(DType::F32, {3, 16, 24}), Shape(DType::F32, {3, 24, 8})});
+  auto form = match_register_form(last_kernel(p));
+  REQUIRE(form.has_value());
+  REQUIRE(form->m_loops().size() == 1);
+  CHECK(form->m_loops()[0]->var == "i");
+  CHECK(form->uniform_band_count() == 1);
+  auto loads = classify_loads(*form);
+  CHECK(side_of(loads, 0) == LoadSide::kM);
+  CHECK(side_of(loads, 1) == LoadSide::kN);
+  auto plan = plan_tiled(*form);
+  REQUIRE(plan.has_value());
+  CHECK(plan->problem.uniform == 3);
+  CHECK(plan->problem.m == 16);
 }
 
 TEST_CASE("max pool matches, but nothing can be staged: every load reads m, n and k") {
