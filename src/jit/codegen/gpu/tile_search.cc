@@ -33,10 +33,17 @@ bool within_limits(const TileProblem& p, const TileChoice& c, const GpuTarget& t
   if (c.rm * c.rn > kMaxAccumulators) return false;
   if (int64_t{c.tx} * c.ty * c.rm * c.rn > kMaxGroupAccumulators) return false;
   if (!p.has_m && (c.ty != 1 || c.rm != 1)) return false;
+  if (staged_per_thread(p, c) > kMaxStagedPerThread) return false;
   return local_bytes(p, c) <= target.local_memory_bytes / 2;
 }
 
 }  // namespace
+
+int64_t staged_per_thread(const TileProblem& p, const TileChoice& c) {
+  const int64_t threads = int64_t{c.tx} * c.ty;
+  return p.m_tiles * ceil_div(c.bk * c.bm(), threads) + p.n_tiles * ceil_div(c.bk * c.bn(), threads) +
+         p.k_tiles * ceil_div(c.bk, threads);
+}
 
 int64_t local_bytes(const TileProblem& p, const TileChoice& c) {
   return c.bk * ((c.bm() + 1) * p.m_tile_bytes + (c.bn() + 1) * p.n_tile_bytes + p.k_tile_bytes);

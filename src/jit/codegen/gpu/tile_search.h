@@ -23,6 +23,8 @@ struct TileProblem {
   int64_t n_tile_bytes = 0;  // [BK][BN] tiles
   int64_t k_tile_bytes = 0;  // [BK] tiles
   int global_loads = 0;      // loads read from global memory at every point
+  // How many tiles of each side are staged.
+  int m_tiles = 0, n_tiles = 0, k_tiles = 0;
 };
 
 struct TileChoice {
@@ -37,11 +39,18 @@ struct TileChoice {
 // conflicts).
 int64_t local_bytes(const TileProblem& p, const TileChoice& c);
 
+// The elements each work-item stages per chunk, over all tiles: the registers that hold the
+// next chunk while this one is computed (tiled_kernel.h).
+int64_t staged_per_thread(const TileProblem& p, const TileChoice& c);
+// At most this many: beyond, with the accumulators and operands, the register file spills.
+inline constexpr int64_t kMaxStagedPerThread = 16;
+
 // The model's estimate for `c` (lower is better); exposed for tests.
 double tile_cost(const TileProblem& p, const TileChoice& c, const GpuTarget& target);
 
 // The cheapest choice within the limits (TX*TY <= max_workgroup_size, local tiles <= half of
-// local_memory_bytes, RM*RN <= 64, at most 16384 accumulators TX*TY*RM*RN per workgroup);
+// local_memory_bytes, RM*RN <= 64, at most 16384 accumulators TX*TY*RM*RN per workgroup, at
+// most kMaxStagedPerThread staged elements per work-item and chunk);
 // nullopt when tiling does not pay (nothing staged, or extents too small for a tile to beat
 // one work-item per output).
 std::optional<TileChoice> choose_tiles(const TileProblem& p, const GpuTarget& target);

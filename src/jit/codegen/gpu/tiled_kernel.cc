@@ -25,9 +25,6 @@ using Bindings = std::map<std::string, ExprPtr>;
 // The kernel's own variables (reserved: lowering names nothing with '@').
 const char* const kChunk = "@k0";  // the first k position of the staged chunk
 const char* const kStep = "@kk";   // the k step within the chunk
-// Registers a work-item may hold for the next chunk's elements: beyond, the register file
-// needed for the accumulators and operands would spill.
-constexpr int64_t kMaxPrefetchRegisters = 16;
 
 ExprPtr c(int64_t v) { return loop::int_const(v); }
 ExprPtr add(ExprPtr a, ExprPtr b) { return loop::idx_add(std::move(a), std::move(b)); }
@@ -170,6 +167,13 @@ class TiledBuilder {
   std::vector<StmtPtr> deposit_all(size_t tile) const;
   StmtPtr stage(size_t tile) const;
   StmtPtr compute() const;
+  bool guards_by_m() const;
+  std::vector<StmtPtr> hoisted_guards() const;
+  // The hoisted part of point (rm, rn)'s condition.
+  ExprPtr hoisted_guard(int rm, int rn) const;
+  static std::string guard_name(int rm, int rn) {
+    return rn < 0 ? fmt::format("@g{}", rm) : fmt::format("@g{}_{}", rm, rn);
+  }
   std::vector<StmtPtr> operand_registers() const;
   std::vector<StmtPtr> epilogue() const;
 
@@ -239,7 +243,7 @@ std::vector<StmtPtr> TiledBuilder::chunk_loop(ExprPtr uniform) const {
   ExprPtr trips = c(k);
   if (uniform) trips = loop::op(ir::OpKind::Select, DType::I64, {uniform, c(k), c(0)});
   const bool prefetch = prefetched();
-  std::vector<StmtPtr> out, body;
+  std::vector<StmtPtr> out = hoisted_guards(), body;
   if (prefetch) {
     for (size_t t = 0; t < plan_.tiles.size(); ++t) {
       for (int64_t i = 0; i < stage_steps(t); ++i) {
@@ -277,7 +281,7 @@ int64_t TiledBuilder::stage_elements(size_t tile) const {
 bool TiledBuilder::prefetched() const {
   int64_t registers = 0;
   for (size_t t = 0; t < plan_.tiles.size(); ++t) registers += stage_steps(t);
-  return registers <= kMaxPrefetchRegisters;
+  return registers <= kMaxStagedPerThread;  // the tile search keeps to it where it can
 }
 
 // Element e = tid + step * threads of a tile: k position kk and side position s, the side
@@ -399,9 +403,45 @@ std::vector<StmtPtr> TiledBuilder::operand_registers() const {
   return out;
 }
 
+// The point guards that do not read k hold or fail for a whole chunk loop: they are evaluated
+// once before it, with the point's validity, as one bool per m point where none reads n
+// (rather than one per point: a register each), else one per point.
+bool TiledBuilder::guards_by_m() const {
+  for (const ExprPtr& g : plan_.point_guards) {
+    if (loop::mentions(*g, form_.n_loop().var)) return false;
+  }
+  return true;
+}
+
+std::vector<StmtPtr> TiledBuilder::hoisted_guards() const {
+  std::vector<StmtPtr> out;
+  if (plan_.unguarded_points) return out;
+  const bool by_m = guards_by_m();
+  for (int rm = 0; rm < c_.rm; ++rm) {
+    for (int rn = 0; rn < (by_m ? 1 : c_.rn); ++rn) {
+      const Bindings b = point(rm, rn);
+      ExprPtr cond = by_m ? (form_.has_m() ? less(m_at(rm), c(form_.m_extent())) : nullptr)
+                          : point_valid(rm, rn);
+      for (const ExprPtr& g : plan_.point_guards) {
+        if (!loop::mentions(*g, form_.k_loop().var)) cond = both(cond, loop::substitute(g, b));
+      }
+      if (!cond) cond = loop::int_const(1, DType::Bool);
+      out.push_back(loop::declare(guard_name(rm, by_m ? -1 : rn), cond));
+    }
+  }
+  return out;
+}
+
+ExprPtr TiledBuilder::hoisted_guard(int rm, int rn) const {
+  if (!guards_by_m()) return loop::var(guard_name(rm, rn), DType::Bool);
+  return both(loop::var(guard_name(rm, -1), DType::Bool),
+              less(n_at(rn), c(loop::trip_count(form_.n_loop()))));
+}
+
 // Every point of the register block, in the reference's order along k; the guards of the path
 // (other than the uniform ones) are evaluated here, at each point, unless the plan has none
-// (TiledPlan::unguarded_points).
+// (TiledPlan::unguarded_points): those that read k at each step, the others once before the
+// chunk loop (hoisted_guards).
 StmtPtr TiledBuilder::compute() const {
   const int64_t k = loop::trip_count(form_.k_loop());
   const bool whole = k % c_.bk == 0;  // a constant trip count, unrolled
@@ -425,8 +465,10 @@ StmtPtr TiledBuilder::compute() const {
       ExprPtr value = loop::substitute(replace_staged(form_.assign->value, staged), b);
       StmtPtr update = loop::assign(acc(rm, rn), std::move(value));
       if (!plan_.unguarded_points) {
-        ExprPtr cond = point_valid(rm, rn);
-        for (const ExprPtr& g : plan_.point_guards) cond = both(cond, loop::substitute(g, b));
+        ExprPtr cond = hoisted_guard(rm, rn);
+        for (const ExprPtr& g : plan_.point_guards) {
+          if (loop::mentions(*g, form_.k_loop().var)) cond = both(cond, loop::substitute(g, b));
+        }
         update = loop::if_then(cond, {update});
       }
       body.push_back(std::move(update));

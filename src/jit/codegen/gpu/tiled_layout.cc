@@ -72,9 +72,16 @@ TileProblem describe(const RegisterForm& form, const std::vector<StagedTile>& ti
   }
   for (const StagedTile& t : tiles) {
     int64_t bytes = value_bytes(t.load.load->dtype);
-    if (t.load.side == LoadSide::kM) p.m_tile_bytes += bytes;
-    if (t.load.side == LoadSide::kN) p.n_tile_bytes += bytes;
-    if (t.load.side == LoadSide::kK) p.k_tile_bytes += bytes;
+    if (t.load.side == LoadSide::kM) {
+      p.m_tile_bytes += bytes;
+      ++p.m_tiles;
+    } else if (t.load.side == LoadSide::kN) {
+      p.n_tile_bytes += bytes;
+      ++p.n_tiles;
+    } else if (t.load.side == LoadSide::kK) {
+      p.k_tile_bytes += bytes;
+      ++p.k_tiles;
+    }
   }
   p.global_loads = static_cast<int>(global_loads);
   return p;
