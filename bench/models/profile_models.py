@@ -5,9 +5,11 @@ Runs where export_models.py's manifest is (the GPU machine), through its script 
     OUT=$OUT STEPS=script SCRIPT=bench/models/profile_models.py \\
         PROF_RUNS="bert_base:1,resnet50:2" bash scripts/gpu/device-run.sh
 
-PROF_RUNS: model:threads pairs. Prints both tables; writes our Chrome trace and onnxruntime's
-profile to $OUT (trace_<model>_t<threads>.json, ort_<model>_t<threads>.json). onnxruntime's
-per-op sums include its profiling's own cost, so compare shares, not totals.
+PROF_RUNS: model:threads pairs, or model:threads:device for a plaidml device other than cpu:0
+(PROF_RUNS="gpt2:1:opencl:0": our kernels on the GPU, onnxruntime's CPU profile skipped).
+Prints both tables; writes our Chrome trace and onnxruntime's profile to $OUT
+(trace_<model>_t<threads>.json, ort_<model>_t<threads>.json). onnxruntime's per-op sums include
+its profiling's own cost, so compare shares, not totals.
 """
 import collections
 import json
@@ -34,20 +36,21 @@ def entry_of(manifest, name):
     sys.exit("no torchscript export of %s in %s" % (name, MODELS))
 
 
-def profile_ours(name, path, entry, feeds, threads):
+def profile_ours(name, path, entry, feeds, threads, device):
     dims = {"batch": 1}
     if any("sequence" in i["dims"] for i in entry["inputs"]):
         dims["sequence"] = 128
     program = plaidml.onnx.load(path, **dims)
-    ctx = plaidml.Context(device="cpu:0", num_threads=threads)
+    ctx = plaidml.Context(device=device, num_threads=threads)
     for _ in range(3):
         ctx.run(program, feeds)
     ctx.set_profiling(True)
     for _ in range(RUNS):
         ctx.run(program, feeds)
-    print("=== plaidml %s, %d threads, %d runs" % (name, threads, RUNS))
+    print("=== plaidml %s on %s, %d threads, %d runs" % (name, device, threads, RUNS))
     print(ctx.profile_summary(30), flush=True)
-    with open(os.path.join(OUT, "trace_%s_t%d.json" % (name, threads)), "w") as f:
+    tag = "" if device == "cpu:0" else "_" + device.replace(":", "")
+    with open(os.path.join(OUT, "trace_%s_t%d%s.json" % (name, threads, tag)), "w") as f:
         f.write(ctx.profile_trace())
 
 
@@ -80,12 +83,14 @@ def main():
     with open(os.path.join(MODELS, "manifest.json")) as f:
         manifest = json.load(f)
     for item in os.environ.get("PROF_RUNS", "bert_base:1").split(","):
-        name, threads = item.split(":")
+        name, threads, *device = item.split(":")
+        device = ":".join(device) or "cpu:0"
         entry = entry_of(manifest, name)
         path = os.path.join(MODELS, entry["file"])
         feeds = make_inputs(entry, 1, 128, np.random.default_rng(0))
-        profile_ours(name, path, entry, feeds, int(threads))
-        profile_ort(name, path, feeds, int(threads))
+        profile_ours(name, path, entry, feeds, int(threads), device)
+        if device == "cpu:0":
+            profile_ort(name, path, feeds, int(threads))
     return 0
 
 

@@ -318,8 +318,9 @@ if [ $unpack_rc = 0 ]; then
   wants compare && step compare 30 bash -c compare
   wants onnx-models && step onnx-models "${T_ONNX:-480}" bash -c onnx_models
   wants onnx-suite && step onnx-suite "${T_ONNX_SUITE:-300}" bash -c onnx_suite
-  wants script && step script "${T_SCRIPT:-300}" bash -c run_script
   wants bench-models && step bench-models "${T_BENCH_MODELS:-420}" bash -c bench_models
+  # Last: a diagnosis script may read the models the steps above exported.
+  wants script && step script "${T_SCRIPT:-300}" bash -c run_script
 else
   echo "device-run: could not unpack $tarball"
 fi

@@ -13,6 +13,8 @@ TileProblem matmul(int64_t m, int64_t n, int64_t k) {
   p.k = k;
   p.m_tile_bytes = 4;
   p.n_tile_bytes = 4;
+  p.m_tiles = 1;
+  p.n_tiles = 1;
   return p;
 }
 
@@ -35,6 +37,20 @@ TEST_CASE("a small device gets tiles within its workgroup and local memory limit
     CHECK(c->tx * c->ty <= 64);
     CHECK(local_bytes(p, *c) <= 2048);
     CHECK(c->rm * c->rn <= 64);
+  }
+}
+
+TEST_CASE("each work-item stages at most kMaxStagedPerThread elements a chunk") {
+  // 64 threads with 8 x 8 registers: 64 x 64 tiles, BK 32: 32 * 64 / 64 elements per tile.
+  CHECK(staged_per_thread(matmul(1024, 1024, 1024), TileChoice{8, 8, 8, 8, 32}) == 64);
+  // 256 threads, 4 x 4 registers, BK 16: 16 * 64 / 256 per tile, and a k-only tile's 16 / 256.
+  TileProblem with_k = matmul(1024, 1024, 1024);
+  with_k.k_tiles = 1;
+  CHECK(staged_per_thread(with_k, TileChoice{16, 16, 4, 4, 16}) == 4 + 4 + 1);
+  for (auto p : {matmul(1024, 1024, 1024), matmul(4096, 4096, 4096), matmul(100352, 64, 576)}) {
+    auto c = choose_tiles(p, big_gpu());
+    REQUIRE(c.has_value());
+    CHECK(staged_per_thread(p, *c) <= kMaxStagedPerThread);
   }
 }
 
