@@ -114,6 +114,42 @@ function (X[A, B, C]) -> (O) {
   O[b : B] = +(X[a, b, c] * X[a, b, c]);
 })",
                 {{{1, 1, 1}}, {{3, 7, 5}}, {{2, 16, 17}}, {{1, 65, 16}}}});
+  // Long reductions whose loads no two outputs share: on GPUs a workgroup per output splits k
+  // (jit/codegen/gpu/reduction_kernel.h); lengths past, at and off the workgroup's size.
+  cs.push_back({"long_row_reductions", R"(
+function (X[R, C]) -> (S, Mx, Mn) {
+  S[i : R] = +(X[i, j]);
+  Mx[i : R] = >(X[i, j]);
+  Mn[i : R] = <(X[i, j]);
+})",
+                {{{3, 700}}, {{1, 256}}, {{2, 1000}}, {{4, 64}}},
+                {DType::F32},
+                {},
+                testing::Tolerance{1e-4, 1e-5}});
+  cs.push_back({"long_row_product", R"(
+function (X[R, C]) -> (P) {
+  P[i : R] = *(X[i, j]);
+})",
+                {{{3, 300}}, {{2, 97}}},
+                {DType::F32},
+                {range(0.95, 1.05)},
+                testing::Tolerance{1e-4, 1e-5}});
+  cs.push_back({"long_reductions_3d_and_columns", R"(
+function (X[A, B, C], Y[R, Q]) -> (O, Cs) {
+  O[a, b : A, B] = +(X[a, b, c]);
+  Cs[q : Q] = +(Y[r, q]);
+})",
+                {{{2, 3, 130}, {500, 3}}, {{1, 2, 64}, {64, 1}}},
+                {DType::F32},
+                {},
+                testing::Tolerance{1e-4, 1e-5}});
+  cs.push_back({"long_int_and_bool_reductions", R"(
+function (X[R, C], B[R, C]) -> (S, Any) {
+  S[i : R] = +(X[i, j]);
+  Any[i : R] = +(B[i, j]);
+})",
+                {{{3, 300}, {3, 300}}, {{2, 65}, {2, 65}}},
+                {DType::I32, DType::Bool}});
   cs.push_back({"max_abs_reduction", R"(
 function (X[A, B]) -> (O) {
   Y = abs(X);

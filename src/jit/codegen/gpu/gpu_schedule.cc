@@ -25,15 +25,25 @@ std::optional<TiledSchedule> schedule_tiled(const loop::Kernel& kernel, const Gp
   std::optional<TileChoice> tiles = choose_tiles(plan->problem, target);
   if (!tiles || !launchable(plan->problem, *tiles, dispatch)) return std::nullopt;
   LaunchDims launch = tiled_launch(*plan, *tiles);
-  GpuKernel scheduled = build_tiled_kernel(kernel, *plan, *tiles, launch);
-  return TiledSchedule{std::move(*plan), *tiles, launch, std::move(scheduled)};
+  return TiledSchedule{std::move(*plan), *tiles, launch};
 }
 
 GpuSchedule schedule_program(const LoweredProgram& lowered, const GpuTarget& target,
                              const DispatchLimits& dispatch) {
   GpuSchedule schedule;
   for (const loop::Kernel& kernel : lowered.kernels) {
-    schedule.kernels.push_back(schedule_tiled(kernel, target, dispatch));
+    // A reduction whose loads no two points share gains nothing from tiles: cooperative.
+    std::optional<GpuKernel> reduction = schedule_reduction(kernel, target, dispatch.max_groups);
+    std::optional<TiledSchedule> tiled;
+    if (!reduction) tiled = schedule_tiled(kernel, target, dispatch);
+    if (reduction) {
+      schedule.kernels.push_back(std::move(reduction));
+    } else if (tiled) {
+      schedule.kernels.push_back(build_tiled_kernel(kernel, tiled->plan, tiled->tiles, tiled->launch));
+    } else {
+      schedule.kernels.push_back(std::nullopt);
+    }
+    schedule.tiled.push_back(std::move(tiled));
   }
   return schedule;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jit/codegen/gpu/gpu_target.h"
+#include "jit/codegen/gpu/reduction_kernel.h"
 #include "jit/codegen/gpu/tiled_kernel.h"
 #include "jit/codegen/gpu/tiled_layout.h"
 #include "jit/lower/lower.h"
@@ -24,23 +25,24 @@ struct DispatchLimits {
   int64_t max_groups = std::numeric_limits<int32_t>::max();
 };
 
-// The tiled schedule of one kernel, and the kernel it writes out (tiled_kernel.h), which the
-// emitters print.
+// The tiled schedule of one kernel (its kernel: build_tiled_kernel).
 struct TiledSchedule {
   TiledPlan plan;
   TileChoice tiles;
   LaunchDims launch;
-  GpuKernel kernel;
 };
 
-// Per kernel of a program: the tiled schedule, or nullopt for the band mapping.
+// Per kernel of a program, what the emitters print: a scheduled kernel (tiled, or a cooperative
+// reduction, reduction_kernel.h), or nullopt for the band mapping.
 struct GpuSchedule {
-  std::vector<std::optional<TiledSchedule>> kernels;
-  // The scheduled kernels of the tiled ones, in program order (for IndexRanges).
+  std::vector<std::optional<GpuKernel>> kernels;
+  // The tiled schedule of each tiled kernel (nullopt for the others), for inspection.
+  std::vector<std::optional<TiledSchedule>> tiled;
+  // The scheduled kernels, in program order (for IndexRanges).
   std::vector<const GpuKernel*> scheduled_kernels() const {
     std::vector<const GpuKernel*> out;
     for (const auto& k : kernels) {
-      if (k) out.push_back(&k->kernel);
+      if (k) out.push_back(&*k);
     }
     return out;
   }

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "jit/codegen/gpu/kernel_builders.h"
 #include "jit/loop/printer.h"
 #include "jit/loop/rewrite.h"
 
@@ -21,46 +22,14 @@ using loop::StmtPtr;
 namespace {
 
 using Bindings = std::map<std::string, ExprPtr>;
+using namespace build;  // NOLINT: the short builders are this file's vocabulary
 
 // The kernel's own variables (reserved: lowering names nothing with '@').
 const char* const kChunk = "@k0";  // the first k position of the staged chunk
-const char* const kStep = "@kk";   // the k step within the chunk
+const char* const kKStep = "@kk";   // the k step within the chunk
 
-ExprPtr c(int64_t v) { return loop::int_const(v); }
-ExprPtr add(ExprPtr a, ExprPtr b) { return loop::idx_add(std::move(a), std::move(b)); }
-ExprPtr mul(ExprPtr a, int64_t b) { return loop::idx_mul(std::move(a), b); }
-ExprPtr index_op(ir::OpKind op, ExprPtr a, ExprPtr b) {
-  return loop::op(op, DType::I64, {std::move(a), std::move(b)});
-}
-ExprPtr less(ExprPtr a, ExprPtr b) {
-  return loop::op(ir::OpKind::Lt, DType::Bool, {std::move(a), std::move(b)});
-}
-// a && b, where a null `a` is true.
-ExprPtr both(ExprPtr a, ExprPtr b) {
-  if (!a) return b;
-  return loop::op(ir::OpKind::BitAnd, DType::Bool, {std::move(a), std::move(b)});
-}
-
-// lo + position * step of a loop of constant bounds.
 void append(std::vector<StmtPtr>& out, std::vector<StmtPtr> more) {
   for (StmtPtr& s : more) out.push_back(std::move(s));
-}
-
-ExprPtr value_of(const Stmt& loop, ExprPtr position) {
-  return add(c(loop.lo->int_value), mul(std::move(position), loop.step));
-}
-
-StmtPtr counted(const std::string& var, ExprPtr lo, ExprPtr hi, int64_t step,
-                std::vector<StmtPtr> body, int unroll = 0) {
-  auto s = std::make_shared<Stmt>();
-  s->kind = StmtKind::kFor;
-  s->var = var;
-  s->lo = std::move(lo);
-  s->hi = std::move(hi);
-  s->step = step;
-  s->unroll = unroll;
-  s->body = std::move(body);
-  return s;
 }
 
 // Assignments to a local that `bindings` renames (the accumulator) go to the new name.
@@ -386,7 +355,7 @@ StmtPtr TiledBuilder::stage(size_t tile) const {
 // RN of each n-side tile, one of a k-only tile. The RM x RN points then use them.
 std::vector<StmtPtr> TiledBuilder::operand_registers() const {
   std::vector<StmtPtr> out;
-  const ExprPtr kk = loop::var(kStep);
+  const ExprPtr kk = loop::var(kKStep);
   for (size_t i = 0; i < plan_.tiles.size(); ++i) {
     const StagedTile& t = plan_.tiles[i];
     for (int r = 0; r < operand_register_count(t, c_); ++r) {
@@ -451,7 +420,7 @@ StmtPtr TiledBuilder::compute() const {
   }
   std::vector<StmtPtr> body = operand_registers();
   Bindings at_k = uniform_;
-  at_k[form_.k_loop().var] = value_of(form_.k_loop(), add(loop::var(kChunk), loop::var(kStep)));
+  at_k[form_.k_loop().var] = value_of(form_.k_loop(), add(loop::var(kChunk), loop::var(kKStep)));
   for (int rm = 0; rm < c_.rm; ++rm) {
     for (int rn = 0; rn < c_.rn; ++rn) {
       std::map<std::string, ExprPtr> staged;
@@ -474,7 +443,7 @@ StmtPtr TiledBuilder::compute() const {
       body.push_back(std::move(update));
     }
   }
-  return counted(kStep, c(0), steps, 1, std::move(body), whole ? c_.bk : 0);
+  return counted(kKStep, c(0), steps, 1, std::move(body), whole ? c_.bk : 0);
 }
 
 std::vector<StmtPtr> TiledBuilder::epilogue() const {

@@ -68,8 +68,8 @@ Expected<Artifact> emit_opencl(const LoweredProgram& lowered, const GpuTarget& t
   for (size_t i = 0; i < lowered.kernels.size(); ++i) {
     const loop::Kernel& kernel = lowered.kernels[i];
     LaunchDims dims;
-    if (const auto& tiled = schedule.kernels[i]) {
-      dims = opencl::emit_scheduled_kernel(tiled->kernel, printer, kernels);
+    if (const auto& scheduled_kernel = schedule.kernels[i]) {
+      dims = opencl::emit_scheduled_kernel(*scheduled_kernel, printer, kernels);
     } else {
       PLAIDML_ASSIGN(dims, opencl::emit_simple_kernel(kernel, target, printer, kernels));
     }

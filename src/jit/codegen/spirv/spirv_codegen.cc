@@ -135,7 +135,7 @@ struct KernelModule {
 
 Expected<KernelModule> emit_kernel_module(const LoweredProgram& lowered,
                                           const loop::Kernel& kernel,
-                                          const std::optional<gpu::TiledSchedule>& tiled,
+                                          const std::optional<gpu::GpuKernel>& scheduled_kernel,
                                           const std::vector<const gpu::GpuKernel*>& scheduled,
                                           const SpirvTarget& target) {
   SpvBuilder b;
@@ -146,9 +146,9 @@ Expected<KernelModule> emit_kernel_module(const LoweredProgram& lowered,
   spirv::SpvEmitter emitter(lowered, scalar, scheduled);
   emitter.set_slot_vars(params.of(kernel));
   KernelModule m;
-  if (tiled) {
+  if (scheduled_kernel) {
     PLAIDML_ASSIGN(m.dims,
-                   spirv::emit_scheduled_kernel(tiled->kernel, target, emitter, b, builtins));
+                   spirv::emit_scheduled_kernel(*scheduled_kernel, target, emitter, b, builtins));
   } else {
     PLAIDML_ASSIGN(m.dims, spirv::emit_kernel(kernel, target, emitter, b, builtins));
   }

@@ -35,11 +35,13 @@ TEST_CASE("schedule: a matmul is tiled, an elementwise kernel is band-mapped") {
       {Shape(DType::F32, {512, 256}), Shape(DType::F32, {256, 384}), Shape(DType::F32, {7, 5})});
   GpuSchedule s = schedule_program(p, schedule_target(), DispatchLimits{});
   REQUIRE(s.kernels.size() == p.kernels.size());
+  REQUIRE(s.tiled.size() == p.kernels.size());
   int tiled = 0;
   for (size_t i = 0; i < p.kernels.size(); ++i) {
-    if (!s.kernels[i]) continue;
+    if (!s.tiled[i]) continue;
     ++tiled;
-    const TiledSchedule& t = *s.kernels[i];
+    const TiledSchedule& t = *s.tiled[i];
+    REQUIRE(s.kernels[i].has_value());  // the tiled kernel is what the emitters print
     // The launch covers the 512 x 384 output with whole tiles, one thread per
     // register block.
     CHECK(int64_t{t.launch.grid[0]} * t.tiles.bn() >= 384);
