@@ -117,13 +117,35 @@ BenchCase softmax_case(int64_t rows, int64_t classes) {
   return c;
 }
 
+std::vector<ConvOp> resnet50_gpu_convs() {
+  auto conv3x3 = [](int64_t hw, int64_t c) {
+    return ConvOp{.h = hw, .w = hw, .ci = c, .co = c, .kh = 3, .kw = 3, .pad = 1};
+  };
+  auto conv1x1 = [](int64_t hw, int64_t ci, int64_t co) {
+    return ConvOp{.h = hw, .w = hw, .ci = ci, .co = co, .kh = 1, .kw = 1};
+  };
+  return {ConvOp{.h = 224, .w = 224, .ci = 3, .co = 64, .kh = 7, .kw = 7, .stride = 2, .pad = 3},
+          conv3x3(56, 64),
+          conv3x3(28, 128),
+          conv3x3(14, 256),
+          conv3x3(7, 512),
+          conv1x1(56, 256, 64),
+          conv1x1(14, 256, 1024),
+          conv1x1(7, 2048, 512)};
+}
+
 std::vector<BenchCase> gpu_cases() {
-  const ConvOp conv2_x{.h = 56, .w = 56, .ci = 64, .co = 64, .kh = 3, .kw = 3, .pad = 1};
-  ConvOp batch32 = conv2_x;
-  batch32.n = 32;
-  // The most expensive case last: should the device be slow, the others have run already.
-  return {matmul_case(1024, 1024, 1024), matmul_case(2048, 2048, 2048), conv_case(conv2_x),
-          conv_case(batch32), matmul_case(4096, 4096, 4096), matmul_case(8192, 8192, 8192)};
+  std::vector<BenchCase> out = {matmul_case(1024, 1024, 1024), matmul_case(2048, 2048, 2048)};
+  for (int64_t batch : {1, 32}) {
+    for (ConvOp op : resnet50_gpu_convs()) {
+      op.n = batch;
+      out.push_back(conv_case(op));
+    }
+  }
+  // The most expensive cases last: should the device be slow, the others have run already.
+  out.push_back(matmul_case(4096, 4096, 4096));
+  out.push_back(matmul_case(8192, 8192, 8192));
+  return out;
 }
 
 std::vector<BenchCase> cpu_cases() {

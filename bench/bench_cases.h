@@ -51,9 +51,14 @@ BenchCase matmul_case(int64_t m, int64_t k, int64_t n);
 BenchCase conv_case(const ConvOp& op);
 BenchCase softmax_case(int64_t rows, int64_t classes);
 
-// The GPU bench's cases, in the order they run: matmul_1024, matmul_2048,
-// conv3x3_56x56x64_n1, conv3x3_56x56x64_n32, matmul_4096, matmul_8192 (the matmuls are those
-// of CLBlast's column, bench/clblast_gpu.cc).
+// ResNet-50's convolution layers as the GPU bench runs them (batch 1, the caller sets n): the
+// 7x7 stem, the 3x3 layer of each stage, three of its 1x1 layers. bench/torch_gpu.py lists the
+// same layers, by the same names.
+std::vector<ConvOp> resnet50_gpu_convs();
+
+// The GPU bench's cases, in the order they run: matmul_1024, matmul_2048, the ResNet-50
+// layers at batch 1 then 32 (conv3x3_56x56x64_n1, ...), matmul_4096, matmul_8192 (the matmuls
+// are those of CLBlast's column, bench/clblast_gpu.cc).
 std::vector<BenchCase> gpu_cases();
 
 // The CPU bench's cases (issue 5): square and skinny matmuls, the ResNet-50 conv layers at

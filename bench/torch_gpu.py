@@ -18,14 +18,25 @@ import statistics
 import sys
 import time
 
-CASES = [
-    ("matmul_1024", "matmul", 1024),
-    ("matmul_2048", "matmul", 2048),
-    ("conv3x3_56x56x64_n1", "conv", 1),
-    ("conv3x3_56x56x64_n32", "conv", 32),
-    ("matmul_4096", "matmul", 4096),
-    ("matmul_8192", "matmul", 8192),
-]
+# ResNet-50's layers as bench/bench_cases.cc's resnet50_gpu_convs() lists them:
+# (h = w, ci, co, kernel, stride, pad).
+RESNET50_CONVS = [(224, 3, 64, 7, 2, 3), (56, 64, 64, 3, 1, 1), (28, 128, 128, 3, 1, 1),
+                  (14, 256, 256, 3, 1, 1), (7, 512, 512, 3, 1, 1), (56, 256, 64, 1, 1, 0),
+                  (14, 256, 1024, 1, 1, 0), (7, 2048, 512, 1, 1, 0)]
+
+
+def conv_name(batch, hw, ci, co, k, stride):
+    """bench_cases.cc's conv_name: conv3x3_56x56x64_n1, conv7x7s2_..., conv1x1_14x14x256to1024_n1."""
+    name = f"conv{k}x{k}" + (f"s{stride}" if stride != 1 else "") + f"_{hw}x{hw}x{ci}"
+    if co != ci and k == 1:
+        name += f"to{co}"
+    return name + f"_n{batch}"
+
+
+CASES = [("matmul_1024", "matmul", 1024), ("matmul_2048", "matmul", 2048)]
+CASES += [(conv_name(n, hw, ci, co, k, st), "conv", (n, hw, ci, co, k, st, pad))
+          for n in (1, 32) for hw, ci, co, k, st, pad in RESNET50_CONVS]
+CASES += [("matmul_4096", "matmul", 4096), ("matmul_8192", "matmul", 8192)]
 RELATIVE_TOLERANCE = 1e-4  # of the sum of |terms|, as in bench/bench_runner.cc
 
 
@@ -55,32 +66,33 @@ def make_matmul(torch, n, dev):
     return run, out.view(-1), reference, 2.0 * n * n * n, shape
 
 
-def make_conv(torch, batch, dev):
+def make_conv(torch, params, dev):
     import torch.nn.functional as F
-    h = w = 56
-    c = 64
-    x = (torch.rand(batch, c, h, w, device=dev) * 2 - 1).to(memory_format=torch.channels_last)
-    k = (torch.rand(c, c, 3, 3, device=dev) * 2 - 1).to(memory_format=torch.channels_last)
+    batch, hw, ci, co, k, stride, pad = params
+    x = (torch.rand(batch, ci, hw, hw, device=dev) * 2 - 1).to(memory_format=torch.channels_last)
+    w = (torch.rand(co, ci, k, k, device=dev) * 2 - 1).to(memory_format=torch.channels_last)
+    out_hw = (hw + 2 * pad - k) // stride + 1
     result = {}
 
     def run():
-        result["y"] = F.conv2d(x, k, padding=1)
+        result["y"] = F.conv2d(x, w, stride=stride, padding=pad)
 
     def reference(flat):
         # flat indexes the NHWC output, like plaidml's
-        o, rest = flat % c, flat // c
-        xx, rest = rest % w, rest // w
-        yy, n = rest % h, rest // h
-        padded = F.pad(x[n].double().cpu(), (1, 1, 1, 1))
-        patch = padded[:, yy:yy + 3, xx:xx + 3]
-        terms = patch * k[o].double().cpu()
+        o, rest = flat % co, flat // co
+        xx, rest = rest % out_hw, rest // out_hw
+        yy, n = rest % out_hw, rest // out_hw
+        padded = F.pad(x[n].double().cpu(), (pad, pad, pad, pad))
+        y0, x0 = yy * stride, xx * stride
+        patch = padded[:, y0:y0 + k, x0:x0 + k]
+        terms = patch * w[o].double().cpu()
         return float(terms.sum()), float(terms.abs().sum())
 
     def output():
         return result["y"].permute(0, 2, 3, 1).reshape(-1)  # NHWC order
 
-    shape = f"{batch}x56x56x64 * 3x3x64x64, stride 1, pad 1"
-    return run, output, reference, 2.0 * batch * h * w * c * 9 * c, shape
+    shape = f"{batch}x{hw}x{hw}x{ci} * {k}x{k}x{ci}x{co}, stride {stride}, pad {pad}"
+    return run, output, reference, 2.0 * batch * out_hw * out_hw * co * k * k * ci, shape
 
 
 def device_name(torch, dev):
@@ -167,7 +179,7 @@ def main():
         return 2
     print(f"torch {torch.__version__} on {device_name(torch, args.device)}, TF32 off",
           file=sys.stderr)
-    print(f"{'case':22} {'first ms':>10} {'min ms':>10} {'median ms':>10} {'GFLOP/s':>9} check",
+    print(f"{'case':30} {'first ms':>10} {'min ms':>10} {'median ms':>10} {'GFLOP/s':>9} check",
           file=sys.stderr)
     failures = 0
     for name, kind, size in CASES:
@@ -180,11 +192,11 @@ def main():
         failures += line["status"] != "ok" or line.get("check") != "ok"
         print(json.dumps(line), flush=True)
         if line["status"] == "ok":
-            print(f"{name:22} {line['compile_ms']:10.2f} {line['min_ms']:10.3f} "
+            print(f"{name:30} {line['compile_ms']:10.2f} {line['min_ms']:10.3f} "
                   f"{line['median_ms']:10.3f} {line['gflops']:9.1f} {line['check']}",
                   file=sys.stderr)
         else:
-            print(f"{name:22} error: {line['error']}", file=sys.stderr)
+            print(f"{name:30} error: {line['error']}", file=sys.stderr)
         if args.device != "cpu":
             torch.cuda.empty_cache()
     return 0 if failures == 0 else 1

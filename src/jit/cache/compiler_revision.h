@@ -35,7 +35,10 @@ namespace plaidml::jit {
 // points, FMA contraction on GPUs, keepdims reductions in the register form; 20: one SPIR-V
 // module per kernel; 21: a SPIR-V tile is its own Workgroup variable again (no shared arena);
 // 22: GPU tiled kernels written out once as loop IR (gpu/tiled_kernel.h) and printed by both
-// generators, staging loops of constant trips, unroll hints in OpenCL C.
+// generators, staging loops of constant trips, unroll hints in OpenCL C, the next chunk
+// prefetched into registers, the m group of an implicit GEMM, hoisted point guards, the
+// staged-elements limit of the tile search, cooperative reductions, SPIR-V Restrict and
+// NonWritable buffers.
 inline constexpr int kCompilerRevision = 22;
 
 }  // namespace plaidml::jit
