@@ -34,6 +34,19 @@ struct GpuKernel {
   LaunchDims launch;
 };
 
+// A scheduled kernel for `lowered` with its name, slots, work, origins and parameters; the
+// caller writes its body, arrays and launch.
+inline GpuKernel scheduled_from(const loop::Kernel& lowered) {
+  GpuKernel out;
+  out.kernel.name = lowered.name;
+  out.kernel.reads = lowered.reads;
+  out.kernel.writes = lowered.writes;
+  out.kernel.work = lowered.work;
+  out.kernel.origins = lowered.origins;
+  out.params = loop::parameters(lowered);
+  return out;
+}
+
 // The reserved variables of work-item coordinates along dimension d (0, 1, 2): the index of
 // the work-item in its workgroup and of the workgroup in the grid (I64 values, never negative).
 inline std::string local_id(int d) { return "@lid" + std::to_string(d); }

@@ -180,13 +180,7 @@ std::optional<GpuKernel> schedule_reduction(const loop::Kernel& kernel, const Gp
   if (points > max_groups || points > std::numeric_limits<int32_t>::max()) return std::nullopt;
   const int threads = threads_for(loop::trip_count(form->k_loop()), target);
   if (threads < 2) return std::nullopt;
-  GpuKernel out;
-  out.kernel.name = kernel.name;
-  out.kernel.reads = kernel.reads;
-  out.kernel.writes = kernel.writes;
-  out.kernel.work = kernel.work;
-  out.kernel.origins = kernel.origins;
-  out.params = loop::parameters(kernel);
+  GpuKernel out = scheduled_from(kernel);
   out.kernel.body = loop::block(ReductionBuilder(*form, *op, threads).body());
   out.arrays.push_back(WorkgroupArray{"partials", form->declare->value->dtype, threads});
   out.launch.grid = {static_cast<uint32_t>(points), 1, 1};

@@ -463,13 +463,7 @@ std::vector<StmtPtr> TiledBuilder::epilogue() const {
 
 GpuKernel build_tiled_kernel(const loop::Kernel& kernel, const TiledPlan& plan,
                              const TileChoice& tiles, const LaunchDims& launch) {
-  GpuKernel out;
-  out.kernel.name = kernel.name;
-  out.kernel.reads = kernel.reads;
-  out.kernel.writes = kernel.writes;
-  out.kernel.work = kernel.work;
-  out.kernel.origins = kernel.origins;
-  out.params = loop::parameters(kernel);
+  GpuKernel out = scheduled_from(kernel);
   TiledBuilder builder(plan, tiles);
   out.kernel.body = loop::block(builder.body());
   for (const StagedTile& t : plan.tiles) {
