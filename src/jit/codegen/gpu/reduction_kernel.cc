@@ -90,7 +90,8 @@ class ReductionBuilder {
       ExprPtr mine = partial_at(lid()), theirs = partial_at(add(lid(), c(half)));
       out.push_back(loop::if_then(less(lid(), c(half)),
                                   {loop::store(workgroup_slot(0), lid(), combine(mine, theirs))}));
-      out.push_back(loop::barrier());
+      // The last halving is work-item 0's own, and so is the read of its result.
+      if (half > 1) out.push_back(loop::barrier());
     }
     out.push_back(loop::if_then(less(lid(), c(1)), finish()));
     return out;

@@ -69,3 +69,58 @@ TEST_CASE(
 
 }  // namespace
 }  // namespace plaidml::jit::gpu
+
+namespace plaidml::jit::gpu {
+namespace {
+
+// The workgroup arrays and launch of the scheduled kernel that writes the program's output.
+const GpuKernel& last_scheduled(const GpuSchedule& s) {
+  REQUIRE(!s.kernels.empty());
+  REQUIRE(s.kernels.back().has_value());
+  return *s.kernels.back();
+}
+
+TEST_CASE("schedule: a long row reduction is cooperative, a workgroup per row") {
+  LoweredProgram p =
+      lower_gpu("function (X[R, C]) -> (S) { S[i : R] = +(X[i, j]); }", {Shape(DType::F32, {6, 700})});
+  GpuSchedule s = schedule_program(p, schedule_target(), DispatchLimits{});
+  const GpuKernel& k = last_scheduled(s);
+  CHECK_FALSE(s.tiled.back().has_value());
+  REQUIRE(k.arrays.size() == 1);
+  CHECK(k.arrays[0].elements == 256);  // the partials of 256 work-items (700 trips)
+  CHECK(k.launch.grid == std::array<uint32_t, 3>{6, 1, 1});
+  CHECK(k.launch.workgroup == std::array<uint32_t, 3>{256, 1, 1});
+  // The walk and the partials' store, then a barrier after it and after each of the 8
+  // halvings but the last (work-item 0 reads what it wrote itself).
+  int barriers = 0;
+  for (const auto& st : k.kernel.body->body) barriers += st->kind == loop::StmtKind::kBarrier;
+  CHECK(barriers == 8);
+}
+
+TEST_CASE("schedule: short rows, shared loads and a bool max keep their kernels") {
+  // 40 trips: below kMinCooperativeReduction, one work-item per row is as fast.
+  LoweredProgram short_rows =
+      lower_gpu("function (X[R, C]) -> (S) { S[i : R] = +(X[i, j]); }", {Shape(DType::F32, {6, 40})});
+  GpuSchedule s = schedule_program(short_rows, schedule_target(), DispatchLimits{});
+  const bool cooperative = s.kernels.back().has_value() && !s.kernels.back()->arrays.empty() &&
+                           s.kernels.back()->arrays[0].name == "partials";
+  CHECK_FALSE(cooperative);
+  // A matmul's operands are shared between outputs: tiled, not cooperative.
+  LoweredProgram mm = lower_gpu(kScheduleMatmulRelu, {Shape(DType::F32, {512, 256}),
+                                                      Shape(DType::F32, {256, 384})});
+  GpuSchedule t = schedule_program(mm, schedule_target(), DispatchLimits{});
+  bool tiled = false;
+  for (const auto& k : t.tiled) tiled = tiled || k.has_value();
+  CHECK(tiled);
+  // More rows than one dispatch dimension takes: not cooperative.
+  LoweredProgram many =
+      lower_gpu("function (X[R, C]) -> (S) { S[i : R] = +(X[i, j]); }", {Shape(DType::F32, {70, 64})});
+  DispatchLimits few;
+  few.max_groups = 64;
+  CHECK_FALSE(
+      schedule_reduction(many.kernels.back(), schedule_target(), few.max_groups).has_value());
+  CHECK(schedule_reduction(many.kernels.back(), schedule_target(), 70).has_value());
+}
+
+}  // namespace
+}  // namespace plaidml::jit::gpu
