@@ -1,5 +1,6 @@
 // Golden kernel texts of the two GPU emitters for one tiled contraction (matmul + bias + relu,
-// ragged edges): the OpenCL C source and the SPIR-V disassembly (spirv-dis) of the same
+// ragged edges) and one cooperative reduction (a row max over 300, jit/codegen/gpu/
+// reduction_kernel.h): the OpenCL C source and the SPIR-V disassembly (spirv-dis) of the same
 // schedule (jit/codegen/gpu/gpu_schedule.h). A change to the schedule or to either printer
 // shows up here as a text diff, to be read and accepted: PLAIDML_UPDATE_GOLDEN=1 rewrites the
 // files in tests/data/golden instead of comparing (then review `git diff` and commit).
@@ -81,16 +82,18 @@ std::string disassemble(const std::vector<uint8_t>& bytes) {
   return out;
 }
 
-TEST_CASE("golden: the tiled matmul + bias + relu as OpenCL C") {
-  LoweredProgram p = golden_program();
-  auto artifact = emit_opencl(p, golden_target());
-  REQUIRE_MESSAGE(artifact.has_value(), artifact.status().message());
-  check_golden("tiled_matmul_bias_relu.cl",
-               std::string(artifact->bytes.begin(), artifact->bytes.end()));
+LoweredProgram reduction_program() {
+  return testing::lower_gpu("function (X[R, C]) -> (M) { M[i : R] = >(X[i, j]); }",
+                            {Shape(DType::F32, {5, 300})});
 }
 
-TEST_CASE("golden: the tiled matmul + bias + relu as SPIR-V") {
-  LoweredProgram p = golden_program();
+void check_opencl_golden(const LoweredProgram& p, const std::string& name) {
+  auto artifact = emit_opencl(p, golden_target());
+  REQUIRE_MESSAGE(artifact.has_value(), artifact.status().message());
+  check_golden(name, std::string(artifact->bytes.begin(), artifact->bytes.end()));
+}
+
+void check_spirv_golden(const LoweredProgram& p, const std::string& name) {
   SpirvTarget t;
   t.device_name = "golden gpu";
   t.max_workgroup_size = 256;
@@ -105,7 +108,23 @@ TEST_CASE("golden: the tiled matmul + bias + relu as SPIR-V") {
   for (const auto& module : plaidml::testing::spirv_modules(artifact->bytes)) {
     text += disassemble(module);
   }
-  check_golden("tiled_matmul_bias_relu.spvasm", text);
+  check_golden(name, text);
+}
+
+TEST_CASE("golden: the tiled matmul + bias + relu as OpenCL C") {
+  check_opencl_golden(golden_program(), "tiled_matmul_bias_relu.cl");
+}
+
+TEST_CASE("golden: the tiled matmul + bias + relu as SPIR-V") {
+  check_spirv_golden(golden_program(), "tiled_matmul_bias_relu.spvasm");
+}
+
+TEST_CASE("golden: the cooperative row max as OpenCL C") {
+  check_opencl_golden(reduction_program(), "cooperative_row_max.cl");
+}
+
+TEST_CASE("golden: the cooperative row max as SPIR-V") {
+  check_spirv_golden(reduction_program(), "cooperative_row_max.spvasm");
 }
 
 }  // namespace
