@@ -132,8 +132,9 @@ struct Stmt {
   // kernel's "band") to work-items.
   bool independent = false;
   // kFor: unroll the loop this many times (a hint to LLVM on the CPU; 0: the compiler's own
-  // choice). The GPU emitters print a non-zero hint as a full unroll of a constant-bound loop
-  // (OpenCL C's `#pragma unroll`, SPIR-V's LoopControl Unroll).
+  // choice). The GPU emitters print a non-zero hint as a request to unroll fully (OpenCL C's
+  // `#pragma unroll`, SPIR-V's LoopControl Unroll): the GPU schedule sets it only on loops of
+  // a few constant trips, and the CPU passes that set partial counts never run on GPU kernels.
   int unroll = 0;
   ExprPtr cond;   // kIf
   // kPrefetch (CPU only): a hint to bring the cache line of element `index` of `slot` closer;
