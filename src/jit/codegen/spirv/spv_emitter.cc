@@ -136,9 +136,11 @@ Id SpvEmitter::workgroup_pointer(int slot, const Expr& index_expr, DType* dtype)
     if (workgroup_vars_.empty()) return 0;
   }
   *dtype = workgroup_dtypes_[i];
-  Id elem = scalar_.value_type(*dtype);
-  return b_.op(Op::OpAccessChain, b_.type_pointer(spv::StorageClass::Workgroup, elem),
-               {workgroup_vars_[i], index(index_expr)});
+  // One statement each: the order in which function arguments are evaluated is unspecified
+  // (GCC and clang differ), and both of these may allocate ids.
+  const Id pointer = b_.type_pointer(spv::StorageClass::Workgroup, scalar_.value_type(*dtype));
+  const Id at = index(index_expr);
+  return b_.op(Op::OpAccessChain, pointer, {workgroup_vars_[i], at});
 }
 
 Id SpvEmitter::load(const Expr& e) {
