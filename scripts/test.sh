@@ -110,7 +110,11 @@ if [ "${PLAIDML_SKIP_SANITIZE:-0}" != 1 ]; then
   vulkan_tests='vulkan|lavapipe|spirv'
   lsan_suppressions=suppressions=$root/tests/lsan.supp
   # A failed allocation returns NULL, as without ASan, so that the out-of-memory paths run.
-  asan_common=allocator_may_return_null=1
+  # No alternate signal stack of ASan's own: PoCL, loaded by a worker thread (the cache stress
+  # test lists the devices from one), installs a malloc'd one in its place, and ASan's teardown
+  # of that thread then fails to unmap it and aborts ("failed to deallocate ... (error code:
+  # 22)", seen on an AMD EPYC machine of this kind with Debian's PoCL 3.1).
+  asan_common=allocator_may_return_null=1:use_sigaltstack=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   phase "sanitizer tests" bash -c "cd '$asan' &&
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:$asan_common LSAN_OPTIONS=$lsan_suppressions \
