@@ -46,8 +46,7 @@ void collect_loads(const Expr& e, std::vector<const Expr*>& out) {
 
 // Whether some load of the aggregation reads both band loop `var` and n.
 bool read_with_n(const RegisterForm& form, const std::string& var) {
-  std::vector<const Expr*> loads;
-  collect_loads(*form.assign->value, loads);
+  std::vector<const Expr*> loads = aggregation_loads(form);
   return std::any_of(loads.begin(), loads.end(), [&](const Expr* load) {
     std::set<std::string> vars = vars_of(*load);
     return vars.count(var) > 0 && vars.count(form.n_loop().var) > 0;
@@ -67,6 +66,12 @@ size_t choose_m_first(const RegisterForm& form) {
 }
 
 }  // namespace
+
+std::vector<const Expr*> aggregation_loads(const RegisterForm& form) {
+  std::vector<const Expr*> loads;
+  collect_loads(*form.assign->value, loads);
+  return loads;
+}
 
 int64_t RegisterForm::m_extent() const {
   int64_t extent = 1;
@@ -125,8 +130,7 @@ std::set<std::string> uniform_vars(const RegisterForm& form) {
 }
 
 std::vector<ClassifiedLoad> classify_loads(const RegisterForm& form) {
-  std::vector<const Expr*> loads;
-  collect_loads(*form.assign->value, loads);
+  std::vector<const Expr*> loads = aggregation_loads(form);
   const std::set<std::string> uniform = uniform_vars(form);
   const std::string& k = form.k_loop().var;
   const std::string& n = form.n_loop().var;

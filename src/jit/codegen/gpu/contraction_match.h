@@ -61,6 +61,8 @@ inline constexpr int64_t kMergeExtent = 1024;
 // included.
 std::set<std::string> vars_of(const loop::Expr& e);
 bool has_load(const loop::Expr& e);
+// Every load of the aggregation statement (form.assign's value), in expression order.
+std::vector<const loop::Expr*> aggregation_loads(const RegisterForm& form);
 
 // Where a load of the aggregation lives in the tiled kernel.
 enum class LoadSide {

@@ -2,7 +2,6 @@
 #include "jit/codegen/gpu/reduction_kernel.h"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -56,12 +55,7 @@ ExprPtr identity(ir::OpKind op, DType t) {
 
 // Every load of the aggregation reads every band loop: no output point reads what another does.
 bool loads_unshared(const RegisterForm& form) {
-  std::vector<const loop::Expr*> loads;
-  std::function<void(const loop::Expr&)> collect = [&](const loop::Expr& e) {
-    if (e.kind == loop::ExprKind::kLoad) loads.push_back(&e);
-    for (const auto& a : e.args) collect(*a);
-  };
-  collect(*form.assign->value);
+  const std::vector<const loop::Expr*> loads = aggregation_loads(form);
   return std::all_of(loads.begin(), loads.end(), [&](const loop::Expr* load) {
     std::set<std::string> vars = vars_of(*load);
     return std::all_of(form.band.begin(), form.band.end(),

@@ -248,9 +248,7 @@ int64_t TiledBuilder::stage_elements(size_t tile) const {
 }
 
 bool TiledBuilder::prefetched() const {
-  int64_t registers = 0;
-  for (size_t t = 0; t < plan_.tiles.size(); ++t) registers += stage_steps(t);
-  return registers <= kMaxStagedPerThread;  // the tile search keeps to it where it can
+  return staged_per_thread(plan_.problem, c_) <= kMaxStagedPerThread;  // the search keeps to it
 }
 
 // Element e = tid + step * threads of a tile: k position kk and side position s, the side
