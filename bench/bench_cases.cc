@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "bench_half.h"
+
 namespace plaidml_bench {
 
 namespace {
@@ -77,6 +79,15 @@ BenchCase matmul_case(int64_t m, int64_t k, int64_t n) {
   return c;
 }
 
+BenchCase matmul_f16_case(int64_t n) {
+  BenchCase c = matmul_case(n, n, n);
+  c.name = "matmul_f16_" + str(n);
+  c.shape += ", f16";
+  c.bytes /= 2;
+  c.half = true;
+  return c;
+}
+
 BenchCase conv_case(const ConvOp& op) {
   BenchCase c;
   c.name = conv_name(op);
@@ -142,6 +153,7 @@ std::vector<BenchCase> gpu_cases() {
       out.push_back(conv_case(op));
     }
   }
+  for (int64_t n : {1024, 2048, 4096, 8192}) out.push_back(matmul_f16_case(n));
   // The most expensive cases last: should the device be slow, the others have run already.
   out.push_back(matmul_case(4096, 4096, 4096));
   out.push_back(matmul_case(8192, 8192, 8192));
@@ -195,6 +207,7 @@ HostInputs make_inputs(const BenchCase& c, uint64_t seed) {
       state ^= state >> 27;
       uint64_t bits = (state * 0x2545F4914F6CDD1Dull) >> 40;
       v = float(bits) / float(1 << 24) * 2.0f - 1.0f;
+      if (c.half) v = half_value(half_bits(v));
     }
     inputs.push_back(std::move(values));
   }

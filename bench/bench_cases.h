@@ -45,9 +45,14 @@ struct BenchCase {
   double flop = 0;   // multiply-adds count as 2; 0 where FLOPs mean little (softmax)
   double bytes = 0;  // inputs read once plus the output written once: the least memory traffic
   CaseOp op;
+  // Inputs and output are f16 (the host values rounded to f16, so the float64 oracle sees what
+  // the device does); checked at f16's tolerance.
+  bool half = false;
 };
 
 BenchCase matmul_case(int64_t m, int64_t k, int64_t n);
+// matmul_f16_4096: the square f16 matmul summed in f32 (tensor cores where the device has them).
+BenchCase matmul_f16_case(int64_t n);
 BenchCase conv_case(const ConvOp& op);
 BenchCase softmax_case(int64_t rows, int64_t classes);
 
@@ -57,8 +62,8 @@ BenchCase softmax_case(int64_t rows, int64_t classes);
 std::vector<ConvOp> resnet50_gpu_convs();
 
 // The GPU bench's cases, in the order they run: matmul_1024, matmul_2048, the ResNet-50
-// layers at batch 1 then 32 (conv3x3_56x56x64_n1, ...), matmul_4096, matmul_8192 (the matmuls
-// are those of CLBlast's column, bench/clblast_gpu.cc).
+// layers at batch 1 then 32 (conv3x3_56x56x64_n1, ...), matmul_f16_1024 to _8192, matmul_4096,
+// matmul_8192 (the f32 matmuls are those of CLBlast's column, bench/clblast_gpu.cc).
 std::vector<BenchCase> gpu_cases();
 
 // The CPU bench's cases (issue 5): square and skinny matmuls, the ResNet-50 conv layers at

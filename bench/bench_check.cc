@@ -24,6 +24,9 @@ std::vector<int64_t> spot_indices(int64_t count, int n) {
 // float32 accumulation over K terms is off by a few ulps of the sum of |terms| in practice;
 // 1e-4 of it leaves room for any summation order and still catches a wrong element.
 constexpr double kRelativeTolerance = 1e-4;
+// An f16 output is the f32 sum rounded to f16: half an f16 ulp (2^-11) of the value, at most of
+// the sum of |terms|.
+constexpr double kHalfTolerance = 1e-3;
 
 // Outputs of the bench's cases are sums of many products; their float32 differences stay far
 // below 1e-4 of the largest output (a wrong element, a missed tap at a border, is far above it).
@@ -49,7 +52,7 @@ SpotCheck spot_check(const BenchCase& c, const HostInputs& inputs, const std::ve
     double relative = error / (want.scale > 0 ? want.scale : 1.0);
     ++check.checked;
     check.max_error = std::max(check.max_error, std::isnan(relative) ? INFINITY : relative);
-    if (!(relative <= kRelativeTolerance) && check.failed++ == 0) {
+    if (!(relative <= (c.half ? kHalfTolerance : kRelativeTolerance)) && check.failed++ == 0) {
       check.first_failure = describe_mismatch(index, got[size_t(index)], want.value);
     }
   }

@@ -5,6 +5,7 @@
 
 #include "bench_capi.h"
 #include "bench_check.h"
+#include "bench_half.h"
 #include "bench_timing.h"
 
 namespace plaidml_bench {
@@ -21,12 +22,23 @@ struct DeviceState {
   std::vector<plaidml_buffer*> input_handles;
 };
 
-Outcome<BufferPtr> upload(plaidml_context* context, const Dims& dims,
+plaidml_dtype dtype_of(const BenchCase& c) {
+  return c.half ? PLAIDML_DTYPE_FLOAT16 : PLAIDML_DTYPE_FLOAT32;
+}
+
+Outcome<BufferPtr> upload(plaidml_context* context, const BenchCase& c, const Dims& dims,
                           const std::vector<float>& values) {
   plaidml_buffer* raw = nullptr;
-  plaidml_status status =
-      plaidml_buffer_create_from_host(context, PLAIDML_DTYPE_FLOAT32, dims.size(), dims.data(),
-                                      values.data(), values.size() * sizeof(float), &raw);
+  std::vector<uint16_t> halves;
+  const void* data = values.data();
+  size_t bytes = values.size() * sizeof(float);
+  if (c.half) {
+    for (float v : values) halves.push_back(half_bits(v));
+    data = halves.data();
+    bytes = halves.size() * sizeof(uint16_t);
+  }
+  plaidml_status status = plaidml_buffer_create_from_host(context, dtype_of(c), dims.size(),
+                                                          dims.data(), data, bytes, &raw);
   if (status != PLAIDML_STATUS_OK) return api_failure("uploading an input", status);
   return BufferPtr(raw);
 }
@@ -38,14 +50,14 @@ Outcome<DeviceState> prepare(plaidml_context* context, const BenchCase& c, const
   if (status != PLAIDML_STATUS_OK) return api_failure("parsing the Tile program", status);
   state.program.reset(program);
   for (size_t i = 0; i < c.input_dims.size(); ++i) {
-    auto buffer = upload(context, c.input_dims[i], host[i]);
+    auto buffer = upload(context, c, c.input_dims[i], host[i]);
     if (!buffer) return Failure{buffer.message()};
     state.input_handles.push_back(buffer->get());
     state.input_names.push_back(c.input_names[i].c_str());
     state.inputs.push_back(std::move(*buffer));
   }
   plaidml_buffer* output = nullptr;
-  status = plaidml_buffer_create(context, PLAIDML_DTYPE_FLOAT32, c.output_dims.size(),
+  status = plaidml_buffer_create(context, dtype_of(c), c.output_dims.size(),
                                  c.output_dims.data(), &output);
   if (status != PLAIDML_STATUS_OK) return api_failure("allocating the output", status);
   state.output.reset(output);
@@ -57,7 +69,7 @@ plaidml_status compile(plaidml_context* context, const BenchCase& c,
   std::vector<plaidml_tensor_shape> shapes;
   std::vector<const char*> names;
   for (size_t i = 0; i < c.input_dims.size(); ++i) {
-    shapes.push_back({PLAIDML_DTYPE_FLOAT32, c.input_dims[i].size(), c.input_dims[i].data()});
+    shapes.push_back({dtype_of(c), c.input_dims[i].size(), c.input_dims[i].data()});
     names.push_back(c.input_names[i].c_str());
   }
   return plaidml_compile(context, program, shapes.size(), names.data(), shapes.data());
@@ -77,8 +89,12 @@ std::string run_status(plaidml_status status) {
 
 Outcome<std::vector<float>> read_output(const BenchCase& c, const plaidml_buffer* output) {
   std::vector<float> got(static_cast<size_t>(element_count(c.output_dims)));
-  plaidml_status status = plaidml_buffer_read(output, got.data(), got.size() * sizeof(float));
+  std::vector<uint16_t> halves(c.half ? got.size() : 0);
+  plaidml_status status =
+      c.half ? plaidml_buffer_read(output, halves.data(), halves.size() * sizeof(uint16_t))
+             : plaidml_buffer_read(output, got.data(), got.size() * sizeof(float));
   if (status != PLAIDML_STATUS_OK) return api_failure("reading the output", status);
+  for (size_t i = 0; i < halves.size(); ++i) got[i] = half_value(halves[i]);
   return got;
 }
 

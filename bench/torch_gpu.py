@@ -3,7 +3,9 @@
 
   python3 bench/torch_gpu.py [--warmup 3] [--repeat 20] [--cases matmul_1024,...] > torch_gpu.json
 
-f32 throughout with TF32 off (cuBLAS and cuDNN do full f32 math, as plaidml's OpenCL kernels do).
+f32 with TF32 off (cuBLAS and cuDNN do full f32 math, as plaidml's OpenCL kernels do), except the
+matmul_f16_* cases: f16 inputs and output, which cuBLAS sums in f32 on the tensor cores (the
+counterpart of plaidml's cooperative-matrix kernels through Vulkan).
 Matmul is torch.matmul (cuBLAS); the convolution is torch.nn.functional.conv2d (cuDNN) on
 channels_last tensors, i.e. NHWC in memory like plaidml's input. cudnn.benchmark is on, so the
 first call ("compile_ms") includes cuDNN's algorithm search, the counterpart of plaidml's compile.
@@ -36,8 +38,10 @@ def conv_name(batch, hw, ci, co, k, stride):
 CASES = [("matmul_1024", "matmul", 1024), ("matmul_2048", "matmul", 2048)]
 CASES += [(conv_name(n, hw, ci, co, k, st), "conv", (n, hw, ci, co, k, st, pad))
           for n in (1, 32) for hw, ci, co, k, st, pad in RESNET50_CONVS]
+CASES += [(f"matmul_f16_{n}", "matmul_f16", n) for n in (1024, 2048, 4096, 8192)]
 CASES += [("matmul_4096", "matmul", 4096), ("matmul_8192", "matmul", 8192)]
-RELATIVE_TOLERANCE = 1e-4  # of the sum of |terms|, as in bench/bench_runner.cc
+RELATIVE_TOLERANCE = 1e-4  # of the sum of |terms|, as in bench/bench_check.cc
+HALF_TOLERANCE = 1e-3  # an f16 output: the f32 sum rounded to f16
 
 
 def parse_args():
@@ -49,10 +53,11 @@ def parse_args():
     return p.parse_args()
 
 
-def make_matmul(torch, n, dev):
-    a = torch.rand(n, n, device=dev) * 2 - 1
-    b = torch.rand(n, n, device=dev) * 2 - 1
-    out = torch.empty(n, n, device=dev)
+def make_matmul(torch, n, dev, dtype=None):
+    dtype = dtype or torch.float32
+    a = (torch.rand(n, n, device=dev) * 2 - 1).to(dtype)
+    b = (torch.rand(n, n, device=dev) * 2 - 1).to(dtype)
+    out = torch.empty(n, n, device=dev, dtype=dtype)
 
     def run():
         torch.matmul(a, b, out=out)
@@ -62,7 +67,7 @@ def make_matmul(torch, n, dev):
         terms = a[i, :].double().cpu() * b[:, j].double().cpu()
         return float(terms.sum()), float(terms.abs().sum())
 
-    shape = f"{n}x{n}x{n}"
+    shape = f"{n}x{n}x{n}" + (", f16" if dtype == torch.float16 else "")
     return run, out.view(-1), reference, 2.0 * n * n * n, shape
 
 
@@ -120,20 +125,23 @@ def wall_call(fn, sync):
     return (time.perf_counter() - t0) * 1e3
 
 
-def spot_check(torch, output, reference, count, n=8):
+def spot_check(torch, output, reference, count, n=8, tolerance=RELATIVE_TOLERANCE):
     indices = [0, count - 1] + [(i * 2654435761) % count for i in range(1, n - 1)]
     worst, failures = 0.0, 0
     for flat in indices:
         want, scale = reference(flat)
         rel = abs(float(output[flat]) - want) / (scale if scale > 0 else 1.0)
         worst = max(worst, rel)
-        failures += not rel <= RELATIVE_TOLERANCE
+        failures += not rel <= tolerance
     return len(indices), failures, worst
 
 
 def run_case(torch, name, kind, size, args):
     dev = args.device
-    made = make_matmul(torch, size, dev) if kind == "matmul" else make_conv(torch, size, dev)
+    if kind == "conv":
+        made = make_conv(torch, size, dev)
+    else:
+        made = make_matmul(torch, size, dev, torch.float16 if kind == "matmul_f16" else None)
     run, output, reference, flop, shape = made
     line = {"impl": "torch", "version": torch.__version__, "device": dev,
             "device_name": device_name(torch, dev), "case": name, "shape": shape, "flop": flop}
@@ -148,7 +156,8 @@ def run_case(torch, name, kind, size, args):
     times = [time_call(torch, run, dev) for _ in range(args.repeat)]
     wall = [wall_call(run, sync) for _ in range(args.repeat)]
     out = output() if callable(output) else output
-    checked, failed, worst = spot_check(torch, out, reference, out.numel())
+    tolerance = HALF_TOLERANCE if kind == "matmul_f16" else RELATIVE_TOLERANCE
+    checked, failed, worst = spot_check(torch, out, reference, out.numel(), tolerance=tolerance)
     med, best = statistics.median(times), min(times)
     line.update({"status": "ok", "warmup": args.warmup, "repeat": len(times), "min_ms": best,
                  "median_ms": med, "gflops": flop / (med * 1e6), "gflops_best": flop / (best * 1e6),

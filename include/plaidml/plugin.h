@@ -83,6 +83,10 @@ typedef struct plaidml_plugin_device_info {
   /* Appended in ABI 1 (struct_size says whether they exist; the caller zero-fills the struct). */
   uint32_t subgroup_size;        /* threads that run in lockstep (warp, wavefront); 0: unknown */
   const char* memory_heaps;      /* free text, e.g. "80 GiB device-local, 62 GiB host"; NULL */
+  /* Appended later in ABI 1. Cooperative-matrix multiply-adds the device runs at subgroup scope
+   * with f32 accumulators, as "A_DTYPE:MxNxK" items separated by commas ("f16:16x16x16");
+   * NULL or "" when none. */
+  const char* matrix_shapes;
 } plaidml_plugin_device_info;
 
 /* An option given to open_device, e.g. {"num_threads", "4"}. Unknown keys are ignored. */

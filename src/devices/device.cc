@@ -66,6 +66,9 @@ DeviceInfo to_device_info(const plaidml_plugin_device_info& raw) {
     info.subgroup_size = static_cast<int>(raw.subgroup_size);
     info.memory_heaps = safe(raw.memory_heaps);
   }
+  if (raw.struct_size >= offsetof(plaidml_plugin_device_info, matrix_shapes) + sizeof(char*)) {
+    info.matrix_shapes = safe(raw.matrix_shapes);
+  }
   return info;
 }
 

@@ -33,6 +33,7 @@ struct DeviceInfo {
   bool int8 = true, int16 = true, int64 = true;  // false only where the plugin says so
   bool ieee_float_controls = false;  // PLAIDML_PLUGIN_DEVICE_IEEE_FLOAT_CONTROLS
   int subgroup_size = 0;  // 0: unknown
+  std::string matrix_shapes;  // plaidml_plugin_device_info::matrix_shapes; "" when none
   std::string memory_heaps;
 
   bool accepts(const std::string& format) const;

@@ -49,6 +49,8 @@ SpirvTarget spirv_target(const devices::DeviceInfo& info) {
   t.float16 = info.fp16;
   t.float64 = info.fp64;
   t.float_controls = info.ieee_float_controls;
+  t.matrix_shapes = parse_matrix_shapes(info.matrix_shapes);
+  t.subgroup_size = info.subgroup_size;
   return t;
 }
 #endif

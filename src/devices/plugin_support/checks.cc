@@ -108,6 +108,7 @@ void fill_device_info(const DeviceRecord& r, plaidml_plugin_device_info* info) {
   out.flags = r.flags;
   out.subgroup_size = r.subgroup_size;
   out.memory_heaps = r.memory_heaps.empty() ? nullptr : r.memory_heaps.c_str();
+  out.matrix_shapes = r.matrix_shapes.empty() ? nullptr : r.matrix_shapes.c_str();
   // Only the members the caller's struct has (it may be an older, shorter header).
   std::memcpy(info, &out, std::min<size_t>(info->struct_size, sizeof(out)));
 }

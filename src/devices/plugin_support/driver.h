@@ -36,6 +36,7 @@ struct DeviceRecord {
   uint32_t vector_bits = 32;
   uint32_t flags = 0;  // PLAIDML_PLUGIN_DEVICE_*
   uint32_t subgroup_size = 0;
+  std::string matrix_shapes;  // plaidml_plugin_device_info::matrix_shapes; empty: none
 };
 
 // The devices a driver sees, or why it sees none: without a driver, runtime or platform the

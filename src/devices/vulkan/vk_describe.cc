@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "devices/vulkan/vk_cooperative_matrix.h"
 #include "devices/vulkan/vk_inventory.h"
 
 namespace plaidml::devices::vulkan {
@@ -185,7 +186,8 @@ void read_properties(VkDeviceRecord* r, const std::vector<std::string>& extensio
 
 }  // namespace
 
-bool describe_physical_device(VkPhysicalDevice physical, VkDeviceRecord* out, std::string* why) {
+bool describe_physical_device(VkInstance instance, VkPhysicalDevice physical, VkDeviceRecord* out,
+                              std::string* why) {
   VkPhysicalDeviceProperties basic{};
   vk().vkGetPhysicalDeviceProperties(physical, &basic);
   if (basic.apiVersion < VK_API_VERSION_1_1) {
@@ -202,6 +204,7 @@ bool describe_physical_device(VkPhysicalDevice physical, VkDeviceRecord* out, st
   std::vector<std::string> extensions = device_extensions(physical);
   read_properties(out, extensions);
   read_features(out, extensions);
+  read_cooperative_matrix(instance, out, extensions);
   return true;
 }
 

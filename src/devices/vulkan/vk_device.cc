@@ -7,6 +7,7 @@
 #include <string>
 
 #include "devices/vulkan/vk_commands.h"
+#include "devices/vulkan/vk_cooperative_matrix.h"
 #include "devices/vulkan/vk_errors.h"
 #include "devices/vulkan/vk_exit.h"
 #include "devices/vulkan/vk_memory.h"
@@ -59,6 +60,10 @@ VkResult create_logical_device(const VkDeviceRecord& r, VkDevice* out) {
   void** tail = &storage16.pNext;
   if (f.has_8bit_struct) *tail = &storage8, tail = &storage8.pNext;
   if (f.has_float16_int8_struct) *tail = &f16i8, tail = &f16i8.pNext;
+  CooperativeMatrixEnable matrix;
+  matrix.matrix.cooperativeMatrix = VK_TRUE;
+  matrix.memory_model.vulkanMemoryModel = VK_TRUE;
+  if (f.cooperative_matrix) tail = matrix.chain(tail);
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{};

@@ -58,7 +58,7 @@ void enumerate_devices(VkInventory* inv) {
   for (VkPhysicalDevice p : physical) {
     auto record = std::make_unique<VkDeviceRecord>();
     std::string why;
-    if (describe_physical_device(p, record.get(), &why)) {
+    if (describe_physical_device(inv->instance, p, record.get(), &why)) {
       inv->devices.push_back(std::move(record));
     } else {
       skipped += (skipped.empty() ? "" : "; ") + why;

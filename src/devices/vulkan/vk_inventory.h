@@ -17,6 +17,7 @@ namespace plaidml::devices::vulkan {
 struct ShaderFeatures {
   bool float16 = false, float64 = false, int8 = false, int16 = false, int64 = false;
   bool storage8 = false, storage16 = false;
+  bool cooperative_matrix = false;  // vk_cooperative_matrix.h: enabled with the memory model
   // Where the 8-bit / float16-int8 feature structs come from: core 1.2, an extension, or nowhere.
   bool has_8bit_struct = false, has_float16_int8_struct = false;
   std::vector<const char*> extensions;  // device extensions those structs need below 1.2
@@ -47,6 +48,7 @@ const VkInventory& inventory();
 
 // Describes one physical device (vk_describe.cc); false when it cannot run compute shaders
 // (no compute queue, Vulkan below 1.1), with the reason in *why.
-bool describe_physical_device(VkPhysicalDevice physical, VkDeviceRecord* out, std::string* why);
+bool describe_physical_device(VkInstance instance, VkPhysicalDevice physical, VkDeviceRecord* out,
+                              std::string* why);
 
 }  // namespace plaidml::devices::vulkan

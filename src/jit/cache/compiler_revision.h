@@ -38,7 +38,8 @@ namespace plaidml::jit {
 // generators, staging loops of constant trips, unroll hints in OpenCL C, the next chunk
 // prefetched into registers, the m group of an implicit GEMM, hoisted point guards, the
 // staged-elements limit of the tile search, cooperative reductions, SPIR-V Restrict and
-// NonWritable buffers.
-inline constexpr int kCompilerRevision = 22;
+// NonWritable buffers; 23: f16 contractions through cooperative matrices on Vulkan devices
+// that have them (gpu/matrix_kernel.h), SPIR-V workgroup stores in statement order.
+inline constexpr int kCompilerRevision = 23;
 
 }  // namespace plaidml::jit

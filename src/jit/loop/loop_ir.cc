@@ -219,6 +219,14 @@ StmtPtr barrier() {
   return s;
 }
 
+StmtPtr matrix(const std::string& block, MatrixOp op) {
+  auto s = std::make_shared<Stmt>();
+  s->kind = StmtKind::kMatrix;
+  s->var = block;
+  s->matrix = std::make_shared<const MatrixOp>(std::move(op));
+  return s;
+}
+
 StmtPtr declare(const std::string& name, ExprPtr init) {
   auto s = std::make_shared<Stmt>();
   s->kind = StmtKind::kDeclare;

@@ -113,7 +113,36 @@ ExprPtr highest(DType dtype);  // +inf for floats
 // kBarrier (GPU only, the scheduled kernels of jit/codegen/gpu/gpu_kernel.h): every work-item
 // of the workgroup waits there, and their writes to workgroup arrays before it are seen by
 // their reads after it. Only in workgroup-uniform control flow.
-enum class StmtKind { kBlock, kFor, kIf, kStore, kDeclare, kAssign, kPrefetch, kBarrier };
+// kMatrix (GPU only, devices with cooperative matrices): one subgroup-wide matrix operation
+// (MatrixOp below), in workgroup-uniform control flow.
+enum class StmtKind { kBlock, kFor, kIf, kStore, kDeclare, kAssign, kPrefetch, kBarrier, kMatrix };
+
+// A cooperative-matrix operation of a scheduled GPU kernel (jit/codegen/gpu/matrix_kernel.h):
+// the subgroup's block of rows x cols accumulator fragments (frag_m x frag_n f32 each, spread
+// over the subgroup's work-items as the device likes), named by Stmt::var. Workgroup arrays
+// are addressed by element, row-major, with row strides in elements.
+struct MatrixOp {
+  enum class Kind {
+    kZero,    // declares the block, every element 0
+    kMulAdd,  // block += A * B over k_steps fragments of frag_k along k
+    kStore,   // fragment (row, col) of the block into workgroup array c_slot at c_at
+  };
+  Kind kind = Kind::kZero;
+  int rows = 1, cols = 1;
+  int frag_m = 16, frag_n = 16, frag_k = 16;
+  DType input = DType::F16;  // A's and B's elements (held in their storage form)
+  // kMulAdd: fragment (i, ks) of A starts at element (a_row + i * frag_m) * lda + ks * frag_k
+  // of array a_slot; fragment (ks, j) of B at (ks * frag_k) * ldb + b_col + j * frag_n.
+  int a_slot = -1, b_slot = -1;
+  ExprPtr a_row, b_col;
+  int64_t lda = 0, ldb = 0;
+  int k_steps = 1;
+  // kStore
+  int row = 0, col = 0;
+  int c_slot = -1;
+  ExprPtr c_at;
+  int64_t ldc = 0;
+};
 
 struct Stmt;
 using StmtPtr = std::shared_ptr<Stmt>;
@@ -145,6 +174,7 @@ struct Stmt {
   ExprPtr index;  // kStore, kPrefetch
   ExprPtr value;  // kStore, kAssign; kDeclare: initial value (its dtype is the local's)
   int mask_lanes = 0;  // kStore of a vector: 0 all lanes, else the first ones only
+  std::shared_ptr<const MatrixOp> matrix;  // kMatrix
 };
 
 StmtPtr block(std::vector<StmtPtr> body = {});
@@ -159,6 +189,8 @@ StmtPtr prefetch(int slot, ExprPtr index);
 StmtPtr declare(const std::string& name, ExprPtr init);
 StmtPtr assign(const std::string& name, ExprPtr value);
 StmtPtr barrier();
+// A kMatrix statement on block `block`.
+StmtPtr matrix(const std::string& block, MatrixOp op);
 
 struct Kernel {
   std::string name;        // the entry symbol: a C identifier unique within its program

@@ -58,6 +58,7 @@ class Printer {
 
  private:
   std::string slot(int s) const;
+  std::string matrix(const Stmt& s) const;
   std::string to_string(const Expr& e) const {
     std::string out;
     expr(e, out);
@@ -74,6 +75,24 @@ std::string Printer::slot(int s) const {
   if (!params_) return fmt::format("s{}", s);
   auto it = std::find(params_->begin(), params_->end(), s);
   return fmt::format("p{}", it - params_->begin());
+}
+
+// "matrix acc 4x4 of 16x16 f16: zero" / "+= w0[(row) * 40] * w1[col] x2" / "[1, 2] -> w2[at] / 16".
+std::string Printer::matrix(const Stmt& s) const {
+  const MatrixOp& m = *s.matrix;
+  std::string out = fmt::format("matrix {} {}x{} of {}x{}x{} {}: ", s.var, m.rows, m.cols, m.frag_m,
+                                m.frag_n, m.frag_k, dtype_name(m.input));
+  switch (m.kind) {
+    case MatrixOp::Kind::kZero: return out + "zero";
+    case MatrixOp::Kind::kMulAdd:
+      return out + fmt::format("+= {}[{}] / {} * {}[{}] / {} x{}", slot(m.a_slot),
+                               to_string(*m.a_row), m.lda, slot(m.b_slot), to_string(*m.b_col),
+                               m.ldb, m.k_steps);
+    case MatrixOp::Kind::kStore:
+      return out + fmt::format("[{}, {}] -> {}[{}] / {}", m.row, m.col, slot(m.c_slot),
+                               to_string(*m.c_at), m.ldc);
+  }
+  return out;
 }
 
 void Printer::stmt(const Stmt& s, int depth, std::string& out) const {
@@ -108,6 +127,7 @@ void Printer::stmt(const Stmt& s, int depth, std::string& out) const {
       out += fmt::format("{}prefetch {}[{}]\n", pad, slot(s.slot), to_string(*s.index));
       return;
     case StmtKind::kBarrier: out += pad + "barrier\n"; return;
+    case StmtKind::kMatrix: out += pad + matrix(s) + "\n"; return;
     case StmtKind::kDeclare:
       out += fmt::format("{}var {}: {}{} = ", pad, s.var, dtype_name(s.value->dtype),
                          lanes_suffix(*s.value));

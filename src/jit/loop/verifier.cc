@@ -181,6 +181,8 @@ class Verifier {
       case StmtKind::kBarrier:
         // Only the GPU schedule places barriers, after lowering and verification.
         return fail("a barrier outside a scheduled GPU kernel");
+      case StmtKind::kMatrix:
+        return fail("a cooperative-matrix operation outside a scheduled GPU kernel");
       case StmtKind::kPrefetch:
         PLAIDML_TRY(index_ok(*s.index, "prefetch index"));
         return slot_exists(s.slot, "a prefetch");

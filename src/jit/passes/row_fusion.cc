@@ -193,7 +193,8 @@ class AccessCollector {
         record(s.slot, *s.index, s.value->lanes, true);
         return;
       case StmtKind::kPrefetch: expr(*s.index); return;  // reads nothing the program sees
-      case StmtKind::kBarrier: return;
+      case StmtKind::kBarrier:
+      case StmtKind::kMatrix: return;
       case StmtKind::kDeclare:
       case StmtKind::kAssign: expr(*s.value); return;
     }

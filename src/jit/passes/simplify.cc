@@ -95,6 +95,7 @@ void simplify_stmt(const StmtPtr& s, Bindings& bindings, std::vector<StmtPtr>& o
     case StmtKind::kStore:
     case StmtKind::kPrefetch:
     case StmtKind::kBarrier:
+    case StmtKind::kMatrix:
     case StmtKind::kDeclare:
     case StmtKind::kAssign: break;
   }

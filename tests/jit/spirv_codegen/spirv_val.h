@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -38,32 +39,58 @@ inline std::vector<std::vector<uint8_t>> spirv_modules(const std::vector<uint8_t
   return out;
 }
 
-// Empty when `spirv-val --target-env vulkan1.1` accepts every module of the artifact; else what
-// it printed.
-inline std::string spirv_val_module(const std::vector<uint8_t>& bytes);
+// The validator: PLAIDML_TEST_SPIRV_VAL names another one (a newer SPIRV-Tools than the
+// distribution's, for the cooperative-matrix modules), else the one CMake found.
+inline std::string spirv_val_path() {
+  const char* path = std::getenv("PLAIDML_TEST_SPIRV_VAL");
+  return path && *path ? path : PLAIDML_SPIRV_VAL;
+}
 
-inline std::string spirv_val(const std::vector<uint8_t>& bytes) {
+// What a command printed (stdout and stderr) and whether it exited 0.
+inline bool run_command(const std::string& command, std::string* out) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return false;
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), pipe)) out->append(buf.data(), n);
+  return pclose(pipe) == 0;
+}
+
+// Whether the validator knows SPV_KHR_cooperative_matrix (SPIRV-Tools 2023.4 and later; Debian
+// 12 has 2023.1).
+inline bool spirv_val_knows_cooperative_matrix() {
+  std::string version;
+  if (!run_command(spirv_val_path() + " --version", &version)) return false;
+  int year = 0, minor = 0;
+  const size_t v = version.find(" v");
+  if (v == std::string::npos || std::sscanf(version.c_str() + v, " v%d.%d", &year, &minor) != 2) {
+    return false;
+  }
+  return year > 2023 || (year == 2023 && minor >= 4);
+}
+
+// Empty when `spirv-val --target-env <env>` accepts every module of the artifact; else what
+// it printed.
+inline std::string spirv_val_module(const std::vector<uint8_t>& bytes,
+                                    const char* env = "vulkan1.1");
+
+inline std::string spirv_val(const std::vector<uint8_t>& bytes, const char* env = "vulkan1.1") {
   std::string out;
-  for (const auto& module : spirv_modules(bytes)) out += spirv_val_module(module);
+  for (const auto& module : spirv_modules(bytes)) out += spirv_val_module(module, env);
   return out;
 }
 
-inline std::string spirv_val_module(const std::vector<uint8_t>& bytes) {
+inline std::string spirv_val_module(const std::vector<uint8_t>& bytes, const char* env) {
   char path[] = "/tmp/plaidml_spirv_XXXXXX";
   int fd = mkstemp(path);
   if (fd < 0) return "cannot create a temporary file";
   bool written = write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
   close(fd);
   if (!written) return "cannot write the temporary file";
-  std::string command = std::string(PLAIDML_SPIRV_VAL) + " --target-env vulkan1.1 " + path + " 2>&1";
   std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return "cannot run spirv-val";
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), pipe)) out.append(buf.data(), n);
-  int rc = pclose(pipe);
+  const bool ok =
+      run_command(spirv_val_path() + " --target-env " + env + " " + path, &out);
   unlink(path);
-  if (rc == 0) return "";
+  if (ok) return "";
   return out.empty() ? "spirv-val failed without a message" : out;
 }
 

@@ -23,6 +23,9 @@ struct WorkgroupArray {
   std::string name;  // unique within the kernel, a C identifier
   DType dtype = DType::F32;  // of its values (f16/bf16 are held as f32, their value type)
   int64_t elements = 0;
+  // Held in the dtype's storage form (f16/bf16 as 16-bit patterns, as in buffers), as
+  // cooperative-matrix loads read it; loads and stores convert.
+  bool stored = false;
 };
 
 struct GpuKernel {
@@ -32,6 +35,10 @@ struct GpuKernel {
   std::vector<int> params;
   std::vector<WorkgroupArray> arrays;
   LaunchDims launch;
+  // Kernels with cooperative-matrix statements (loop::MatrixOp) run `subgroups` subgroups of
+  // `subgroup_size` work-items per workgroup, and may read subgroup_id() and subgroup_lane();
+  // 0 elsewhere.
+  int subgroups = 0, subgroup_size = 0;
 };
 
 // A scheduled kernel for `lowered` with its name, slots, work, origins and parameters; the
@@ -51,6 +58,9 @@ inline GpuKernel scheduled_from(const loop::Kernel& lowered) {
 // the work-item in its workgroup and of the workgroup in the grid (I64 values, never negative).
 inline std::string local_id(int d) { return "@lid" + std::to_string(d); }
 inline std::string group_id(int d) { return "@group" + std::to_string(d); }
+// The subgroup's index in its workgroup and the work-item's in its subgroup (matrix kernels).
+inline std::string subgroup_id() { return "@subgroup"; }
+inline std::string subgroup_lane() { return "@lane"; }
 
 constexpr int workgroup_slot(size_t array) { return -1 - static_cast<int>(array); }
 constexpr bool is_workgroup_slot(int slot) { return slot < 0; }

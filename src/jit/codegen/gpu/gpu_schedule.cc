@@ -32,11 +32,16 @@ GpuSchedule schedule_program(const LoweredProgram& lowered, const GpuTarget& tar
                              const DispatchLimits& dispatch) {
   GpuSchedule schedule;
   for (const loop::Kernel& kernel : lowered.kernels) {
+    // f16 products on a device with cooperative matrices: its tensor cores.
+    std::optional<GpuKernel> matrix = schedule_matrix(kernel, target, dispatch.max_groups);
     // A reduction whose loads no two points share gains nothing from tiles: cooperative.
-    std::optional<GpuKernel> reduction = schedule_reduction(kernel, target, dispatch.max_groups);
+    std::optional<GpuKernel> reduction;
+    if (!matrix) reduction = schedule_reduction(kernel, target, dispatch.max_groups);
     std::optional<TiledSchedule> tiled;
-    if (!reduction) tiled = schedule_tiled(kernel, target, dispatch);
-    if (reduction) {
+    if (!matrix && !reduction) tiled = schedule_tiled(kernel, target, dispatch);
+    if (matrix) {
+      schedule.kernels.push_back(std::move(matrix));
+    } else if (reduction) {
       schedule.kernels.push_back(std::move(reduction));
     } else if (tiled) {
       schedule.kernels.push_back(build_tiled_kernel(kernel, tiled->plan, tiled->tiles, tiled->launch));

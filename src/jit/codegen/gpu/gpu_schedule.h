@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jit/codegen/gpu/gpu_target.h"
+#include "jit/codegen/gpu/matrix_kernel.h"
 #include "jit/codegen/gpu/reduction_kernel.h"
 #include "jit/codegen/gpu/tiled_kernel.h"
 #include "jit/codegen/gpu/tiled_layout.h"
@@ -32,8 +33,9 @@ struct TiledSchedule {
   LaunchDims launch;
 };
 
-// Per kernel of a program, what the emitters print: a scheduled kernel (tiled, or a cooperative
-// reduction, reduction_kernel.h), or nullopt for the band mapping.
+// Per kernel of a program, what the emitters print: a scheduled kernel (tiled, a cooperative
+// reduction, reduction_kernel.h, or a cooperative-matrix one, matrix_kernel.h), or nullopt for
+// the band mapping.
 struct GpuSchedule {
   std::vector<std::optional<GpuKernel>> kernels;
   // The tiled schedule of each tiled kernel (nullopt for the others), for inspection.

@@ -5,8 +5,27 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "core/types/dtype.h"
 
 namespace plaidml::jit {
+
+// A cooperative-matrix multiply-add the device runs at subgroup scope (Vulkan's
+// VK_KHR_cooperative_matrix): an m x k matrix of `input` elements times a k x n one, added to an
+// m x n f32 accumulator.
+struct MatrixShape {
+  DType input = DType::F16;
+  int m = 16, n = 16, k = 16;
+  bool operator==(const MatrixShape& o) const {
+    return input == o.input && m == o.m && n == o.n && k == o.k;
+  }
+};
+
+// "f16:16x16x16,f16:16x8x16" (the plugin ABI's matrix_shapes text) as shapes; items of other
+// forms or dtypes plaidml does not run through matrices are skipped.
+std::vector<MatrixShape> parse_matrix_shapes(const std::string& text);
+std::string matrix_shapes_text(const std::vector<MatrixShape>& shapes);
 
 struct GpuTarget {
   std::string device_name;          // for messages
@@ -15,11 +34,18 @@ struct GpuTarget {
   int compute_units = 1;            // SMs / CUs: how many workgroups run at once, roughly
   bool fp16 = false;                // cl_khr_fp16 (f16 arithmetic; storage works everywhere)
   bool fp64 = false;                // cl_khr_fp64
+  int subgroup_size = 0;            // 0: unknown
+  // Cooperative matrices the emitter may use (only SPIR-V targets have them), with the
+  // subgroup size they need known.
+  std::vector<MatrixShape> matrix_shapes;
   // Goes into cache keys: everything above that changes the generated code.
   std::string key() const {
     return device_name + "|wg" + std::to_string(max_workgroup_size) + "|lm" +
            std::to_string(local_memory_bytes) + "|cu" + std::to_string(compute_units) +
-           (fp16 ? "|fp16" : "") + (fp64 ? "|fp64" : "");
+           (fp16 ? "|fp16" : "") + (fp64 ? "|fp64" : "") +
+           (matrix_shapes.empty() ? std::string()
+                                  : "|sg" + std::to_string(subgroup_size) + "|mm" +
+                                        matrix_shapes_text(matrix_shapes));
   }
 };
 

@@ -57,6 +57,10 @@ IndexRanges::IndexRanges(const LoweredProgram& program,
       add_loop(local_id(d), IndexRange{0, double(k->launch.workgroup[d]) - 1});
       add_loop(group_id(d), IndexRange{0, double(k->launch.grid[d]) - 1});
     }
+    if (k->subgroups > 0) {
+      add_loop(subgroup_id(), IndexRange{0, double(k->subgroups) - 1});
+      add_loop(subgroup_lane(), IndexRange{0, double(k->subgroup_size) - 1});
+    }
     for (const auto& array : k->arrays) {
       if (array.elements > static_cast<int64_t>(kIntMax)) slots_fit_ = false;
     }

@@ -21,7 +21,6 @@ using loop::StmtPtr;
 
 namespace {
 
-using Bindings = std::map<std::string, ExprPtr>;
 using namespace build;  // NOLINT: the short builders are this file's vocabulary
 
 // The kernel's own variables (reserved: lowering names nothing with '@').
@@ -30,21 +29,6 @@ const char* const kKStep = "@kk";   // the k step within the chunk
 
 void append(std::vector<StmtPtr>& out, std::vector<StmtPtr> more) {
   for (StmtPtr& s : more) out.push_back(std::move(s));
-}
-
-// Assignments to a local that `bindings` renames (the accumulator) go to the new name.
-void retarget(Stmt& s, const Bindings& bindings) {
-  if (s.kind == StmtKind::kAssign) {
-    auto it = bindings.find(s.var);
-    if (it != bindings.end() && it->second->kind == ExprKind::kVar) s.var = it->second->name;
-  }
-  for (auto& child : s.body) retarget(*child, bindings);
-}
-
-StmtPtr rebind(const Stmt& s, const Bindings& bindings) {
-  StmtPtr out = loop::substitute(std::make_shared<Stmt>(s), bindings);
-  retarget(*out, bindings);
-  return out;
 }
 
 // `e` with every load whose text is a key of `staged` replaced by its register.
@@ -62,9 +46,7 @@ ExprPtr replace_staged(const ExprPtr& e, const std::map<std::string, ExprPtr>& s
 class TiledBuilder {
  public:
   TiledBuilder(const TiledPlan& plan, const TileChoice& tiles)
-      : plan_(plan), form_(plan.form), c_(tiles) {
-    decode_uniform_band();
-  }
+      : plan_(plan), form_(plan.form), c_(tiles), uniform_(uniform_band_values(form_)) {}
 
   std::vector<StmtPtr> body() {
     std::vector<StmtPtr> out = accumulators();
@@ -108,9 +90,7 @@ class TiledBuilder {
     return (t.load.side == LoadSide::kM ? c_.bm() : c_.bn()) + 1;
   }
 
-  void decode_uniform_band();
-  // Binds the m group's variables to flat m position `m` (innermost fastest).
-  void bind_m(ExprPtr m, Bindings& b) const;
+  void bind_m(ExprPtr m, Bindings& b) const { build::bind_m(form_, std::move(m), b); }
   std::vector<StmtPtr> accumulators() const;
   std::vector<StmtPtr> reduction(size_t i, ExprPtr uniform) const;
   std::vector<StmtPtr> chunk_loop(ExprPtr uniform) const;
@@ -151,31 +131,6 @@ class TiledBuilder {
   TileChoice c_;
   Bindings uniform_;  // the band loops other than m and n, decoded from group_id(2)
 };
-
-// One workgroup per value of the other band loops, along dimension 2, innermost fastest.
-void TiledBuilder::decode_uniform_band() {
-  ExprPtr g2 = id(group_id(2));
-  for (size_t i = form_.uniform_band_count(); i-- > 0;) {
-    const Stmt& loop = *form_.band[i];
-    const int64_t trips = loop::trip_count(loop);
-    uniform_[loop.var] = value_of(loop, index_op(ir::OpKind::Mod, g2, c(trips)));
-    g2 = index_op(ir::OpKind::Div, g2, c(trips));
-  }
-}
-
-void TiledBuilder::bind_m(ExprPtr m, Bindings& b) const {
-  const std::vector<const Stmt*> loops = form_.m_loops();
-  for (size_t i = loops.size(); i-- > 0;) {
-    const Stmt& loop = *loops[i];
-    if (i == 0) {  // the outermost takes the rest: below its trip count inside the extent
-      b[loop.var] = value_of(loop, m);
-      break;
-    }
-    const int64_t trips = loop::trip_count(loop);
-    b[loop.var] = value_of(loop, index_op(ir::OpKind::Mod, m, c(trips)));
-    m = index_op(ir::OpKind::Div, m, c(trips));
-  }
-}
 
 std::vector<StmtPtr> TiledBuilder::accumulators() const {
   std::vector<StmtPtr> out;

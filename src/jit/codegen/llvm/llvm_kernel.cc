@@ -297,6 +297,8 @@ class KernelEmitter {
         return Status::ok();
       }
       case StmtKind::kBarrier: return fail("a workgroup barrier, which only GPU kernels hold");
+      case StmtKind::kMatrix:
+        return fail("a cooperative-matrix operation, which only Vulkan kernels hold");
       case StmtKind::kDeclare: {
         Value* init = expr(*s.value);
         llvm::AllocaInst* a = new_var(s.var, init->getType());

@@ -222,6 +222,9 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
       return;
     case StmtKind::kPrefetch: return;  // a CPU cache hint; GPU kernels never carry one
     case StmtKind::kBarrier: out += p + "barrier(CLK_LOCAL_MEM_FENCE);\n"; return;
+    case StmtKind::kMatrix:  // the GPU schedule gives OpenCL targets no cooperative matrices
+      fail(make_error(StatusCode::kInternal, "OpenCL: a cooperative-matrix operation"));
+      return;
     case StmtKind::kDeclare: {
       std::vector<loop::StmtPtr> one = {std::make_shared<Stmt>(s)};
       body(one, indent, out);  // a lone declaration: its scope is the caller's block

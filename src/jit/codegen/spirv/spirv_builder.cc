@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "jit/codegen/spirv/spv_cooperative_matrix.h"
+
 namespace plaidml::jit::spirv {
 
 std::vector<uint32_t> string_words(const std::string& s) {
@@ -51,6 +53,18 @@ Id SpvBuilder::type_float(int bits) {
   if (bits == 16) capability(spv::Capability::Float16);
   if (bits == 64) capability(spv::Capability::Float64);
   return cached_type(spv::Op::OpTypeFloat, {static_cast<uint32_t>(bits)});
+}
+
+Id SpvBuilder::type_cooperative_matrix(Id component, uint32_t rows, uint32_t cols, uint32_t use) {
+  capability(kCooperativeMatrixCapability);
+  extension("SPV_KHR_cooperative_matrix");
+  capability(spv::Capability::VulkanMemoryModel);
+  extension("SPV_KHR_vulkan_memory_model");  // core only from SPIR-V 1.5
+  vulkan_memory_model_ = true;
+  const Id subgroup = const_int(32, false, static_cast<uint32_t>(spv::Scope::Subgroup));
+  return cached_type(kOpTypeCooperativeMatrix, {component, subgroup, const_int(32, false, rows),
+                                                const_int(32, false, cols),
+                                                const_int(32, false, use)});
 }
 
 Id SpvBuilder::type_vector(Id component, int count) {
@@ -284,7 +298,8 @@ std::vector<uint32_t> SpvBuilder::finish(uint32_t version) const {
   }
   append(out, spv::Op::OpMemoryModel,
          {static_cast<uint32_t>(spv::AddressingModel::Logical),
-          static_cast<uint32_t>(spv::MemoryModel::GLSL450)});
+          static_cast<uint32_t>(vulkan_memory_model_ ? spv::MemoryModel::Vulkan
+                                                     : spv::MemoryModel::GLSL450)});
   for (const auto* section :
        {&entry_points_, &execution_modes_, &names_, &annotations_, &globals_, &functions_}) {
     out.insert(out.end(), section->begin(), section->end());

@@ -39,6 +39,10 @@ class SpvBuilder {
   Id type_array(Id elem, uint32_t length);
   // struct { elem data[]; } decorated Block, member Offset 0, array ArrayStride `stride`.
   Id type_buffer_block(Id elem, int stride);
+  // A cooperative matrix (SPV_KHR_cooperative_matrix) at subgroup scope: rows x cols of
+  // `component`, for `use` (spv_cooperative_matrix.h). The extension requires the Vulkan memory
+  // model, which the module then declares.
+  Id type_cooperative_matrix(Id component, uint32_t rows, uint32_t cols, uint32_t use);
 
   // Constants (cached). Integer `value` is the bit pattern, zero- or sign-extended below 32 bits
   // as the spec requires; 64-bit values take two words, low-order first.
@@ -97,6 +101,7 @@ class SpvBuilder {
 
   Id next_id_ = 1;
   Id glsl_ = 0;
+  bool vulkan_memory_model_ = false;
   std::set<uint32_t> capabilities_;
   std::set<std::string> extensions_;
   std::vector<uint32_t> entry_points_, execution_modes_, names_, annotations_, globals_;

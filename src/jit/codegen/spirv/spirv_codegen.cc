@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/base/logging.h"
 #include "jit/codegen/spirv/spv_kernel.h"
 
 namespace plaidml::jit {
@@ -172,6 +173,11 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
     const loop::Kernel& kernel = lowered.kernels[i];
     PLAIDML_ASSIGN(KernelModule m,
                    emit_kernel_module(lowered, kernel, schedule.kernels[i], scheduled, target));
+    if (schedule.kernels[i] && schedule.kernels[i]->subgroups > 0) {
+      logger().debug("Vulkan kernel '{}' on {}: cooperative matrices ({} subgroups of {})",
+                     kernel.name, target.device_name, schedule.kernels[i]->subgroups,
+                     schedule.kernels[i]->subgroup_size);
+    }
     KernelEntry entry;
     entry.symbol = kernel.name;
     entry.parallel_extent = loop::parallel_extent(kernel);

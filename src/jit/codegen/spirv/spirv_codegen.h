@@ -26,6 +26,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/base/status.h"
 #include "jit/codegen/artifact.h"
@@ -47,6 +48,10 @@ struct SpirvTarget {
   // 1.2): every entry point then declares SignedZeroInfNanPreserve, without which drivers may
   // fold IEEE inf/NaN/-0 away (lavapipe gives 0 for x / (x - x)).
   bool float_controls = false;
+  // VK_KHR_cooperative_matrix (with the Vulkan memory model and shaderFloat16): the shapes the
+  // device multiplies at subgroup scope, and the subgroup size that needs known.
+  std::vector<MatrixShape> matrix_shapes;
+  int subgroup_size = 0;
 
   // The limits the tile search (jit/codegen/gpu/tile_search.h) works within.
   GpuTarget limits() const {
@@ -57,6 +62,9 @@ struct SpirvTarget {
     t.compute_units = compute_units;
     t.fp16 = float16;
     t.fp64 = float64;
+    // The staged tiles are u16 Workgroup arrays: Int16 as well as Float16.
+    if (subgroup_size > 0 && float16 && int16) t.matrix_shapes = matrix_shapes;
+    t.subgroup_size = subgroup_size;
     return t;
   }
   // Goes into cache keys: everything above that changes the generated code.
@@ -64,7 +72,10 @@ struct SpirvTarget {
     return device_name + "|wg" + std::to_string(max_workgroup_size) + "|sm" +
            std::to_string(shared_memory_bytes) + "|cu" + std::to_string(compute_units) +
            (int8 ? "|i8" : "") + (int16 ? "|i16" : "") + (int64 ? "|i64" : "") +
-           (float16 ? "|f16" : "") + (float64 ? "|f64" : "") + (float_controls ? "|fc" : "");
+           (float16 ? "|f16" : "") + (float64 ? "|f64" : "") + (float_controls ? "|fc" : "") +
+           (matrix_shapes.empty() ? std::string()
+                                  : "|sg" + std::to_string(subgroup_size) + "|mm" +
+                                        matrix_shapes_text(matrix_shapes));
   }
 };
 

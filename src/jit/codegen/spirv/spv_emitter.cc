@@ -128,27 +128,32 @@ Id SpvEmitter::element_pointer(int slot, const Expr& index_expr) {
                {slot_vars_.at(static_cast<size_t>(slot)), b_.const_int(32, true, 0), i});
 }
 
-Id SpvEmitter::workgroup_pointer(int slot, const Expr& index_expr, DType* dtype) {
-  size_t i = gpu::workgroup_array_index(slot);
+Id SpvEmitter::workgroup_pointer(int slot, const Expr& index_expr, const WorkgroupVar** array) {
+  const size_t i = gpu::workgroup_array_index(slot);
   if (i >= workgroup_vars_.size()) {
     fail(make_error(StatusCode::kInternal, "SPIR-V: workgroup array {} is not declared", i));
-    i = 0;
-    if (workgroup_vars_.empty()) return 0;
+    *array = nullptr;
+    return 0;
   }
-  *dtype = workgroup_dtypes_[i];
+  const WorkgroupVar& w = workgroup_vars_[i];
+  *array = &w;
   // One statement each: the order in which function arguments are evaluated is unspecified
   // (GCC and clang differ), and both of these may allocate ids.
-  const Id pointer = b_.type_pointer(spv::StorageClass::Workgroup, scalar_.value_type(*dtype));
+  const Id element = w.stored ? scalar_.storage_type(w.dtype) : scalar_.value_type(w.dtype);
+  const Id pointer = b_.type_pointer(spv::StorageClass::Workgroup, element);
   const Id at = index(index_expr);
-  return b_.op(Op::OpAccessChain, pointer, {workgroup_vars_[i], at});
+  return b_.op(Op::OpAccessChain, pointer, {w.var, at});
 }
 
 Id SpvEmitter::load(const Expr& e) {
   if (gpu::is_workgroup_slot(e.slot)) {
-    DType t = e.dtype;
-    Id ptr = workgroup_pointer(e.slot, *e.args[0], &t);
+    const WorkgroupVar* w = nullptr;
+    Id ptr = workgroup_pointer(e.slot, *e.args[0], &w);
     if (ptr == 0) return scalar_.int_const(e.dtype, 0);
-    return scalar_.cast(b_.op(Op::OpLoad, scalar_.value_type(t), {ptr}), t, e.dtype);
+    Id value = w->stored ? scalar_.from_storage(
+                               w->dtype, b_.op(Op::OpLoad, scalar_.storage_type(w->dtype), {ptr}))
+                         : b_.op(Op::OpLoad, scalar_.value_type(w->dtype), {ptr});
+    return scalar_.cast(value, w->dtype, e.dtype);
   }
   DType t = program_.slots.at(static_cast<size_t>(e.slot)).shape.dtype;
   Id ptr = element_pointer(e.slot, *e.args[0]);
@@ -297,16 +302,29 @@ void SpvEmitter::if_then(const Stmt& s) {
 
 void SpvEmitter::store(const Stmt& s) {
   if (gpu::is_workgroup_slot(s.slot)) {
-    DType t = s.value->dtype;
-    Id value = expr(*s.value);
-    Id ptr = workgroup_pointer(s.slot, *s.index, &t);
-    if (ptr != 0) b_.op_void(Op::OpStore, {ptr, scalar_.cast(value, s.value->dtype, t)});
+    const WorkgroupVar* w = nullptr;
+    Id ptr = workgroup_pointer(s.slot, *s.index, &w);
+    if (ptr == 0 || copy_stored(s, ptr, *w)) return;
+    Id value = scalar_.cast(expr(*s.value), s.value->dtype, w->dtype);
+    b_.op_void(Op::OpStore, {ptr, w->stored ? scalar_.to_storage(w->dtype, value) : value});
     return;
   }
   DType t = program_.slots.at(static_cast<size_t>(s.slot)).shape.dtype;
   Id value = scalar_.cast(expr(*s.value), s.value->dtype, t);
   Id ptr = element_pointer(s.slot, *s.index);
   b_.op_void(Op::OpStore, {ptr, scalar_.to_storage(t, value)});
+}
+
+bool SpvEmitter::copy_stored(const Stmt& s, Id to, const WorkgroupVar& array) {
+  const Expr& v = *s.value;
+  if (!array.stored || v.kind != ExprKind::kLoad || gpu::is_workgroup_slot(v.slot) ||
+      v.lanes != 1 || program_.slots.at(static_cast<size_t>(v.slot)).shape.dtype != array.dtype ||
+      v.dtype != array.dtype) {
+    return false;
+  }
+  Id from = element_pointer(v.slot, *v.args[0]);
+  b_.op_void(Op::OpStore, {to, b_.op(Op::OpLoad, scalar_.storage_type(array.dtype), {from})});
+  return true;
 }
 
 void SpvEmitter::stmt(const Stmt& s) {
@@ -317,6 +335,7 @@ void SpvEmitter::stmt(const Stmt& s) {
     case StmtKind::kStore: store(s); return;
     case StmtKind::kPrefetch: return;  // a CPU cache hint; GPU kernels never carry one
     case StmtKind::kBarrier: b_.workgroup_barrier(); return;
+    case StmtKind::kMatrix: matrix(s); return;
     case StmtKind::kDeclare: {
       // A lone declaration: its scope is the caller's block.
       declare(s);

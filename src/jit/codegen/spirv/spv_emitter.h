@@ -46,11 +46,17 @@ class SpvEmitter {
   // Runs `f`, then restores every binding as it was before (what `f` bound is forgotten).
   void scoped(const std::function<void()>& f);
 
-  // The Workgroup variables that workgroup slots (gpu::workgroup_slot) name, array i of
-  // element dtype dtypes[i] (held as its value type), for the kernel being emitted.
-  void set_workgroup_arrays(std::vector<Id> vars, std::vector<DType> dtypes) {
+  // The Workgroup variables that workgroup slots (gpu::workgroup_slot) name, for the kernel
+  // being emitted: array i holds elements of `dtype`, as its value type or, `stored`, in its
+  // storage form (gpu::WorkgroupArray).
+  struct WorkgroupVar {
+    Id var = 0;
+    DType dtype = DType::F32;
+    bool stored = false;
+  };
+  void set_workgroup_arrays(std::vector<WorkgroupVar> vars) {
     workgroup_vars_ = std::move(vars);
-    workgroup_dtypes_ = std::move(dtypes);
+    matrix_blocks_.clear();
   }
 
   Id expr(const loop::Expr& e);
@@ -75,8 +81,9 @@ class SpvEmitter {
   // An I64 index expression (access-chain index, loop bound) as a value of the index type.
   Id index(const loop::Expr& e);
   Id element_pointer(int slot, const loop::Expr& index);
-  // A pointer to element `index` of a workgroup array, and the array's element dtype.
-  Id workgroup_pointer(int slot, const loop::Expr& index, DType* dtype);
+  // A pointer to element `index` of a workgroup array, and the array (nullptr: undeclared, the
+  // error recorded).
+  Id workgroup_pointer(int slot, const loop::Expr& index, const WorkgroupVar** array);
   Id cast(const loop::Expr& e);
   Id bound_value(const std::string& name, DType as);
   Id load(const loop::Expr& e);
@@ -89,6 +96,17 @@ class SpvEmitter {
   void for_loop(const loop::Stmt& s);
   void if_then(const loop::Stmt& s);
   void store(const loop::Stmt& s);
+  // A buffer element copied into a stored workgroup array of its dtype as its bits; false
+  // when `s` is not such a store.
+  bool copy_stored(const loop::Stmt& s, Id to, const WorkgroupVar& array);
+  // kMatrix (spv_matrix.cc): SPV_KHR_cooperative_matrix instructions.
+  void matrix(const loop::Stmt& s);
+  void matrix_zero(const std::string& block, const loop::MatrixOp& m);
+  void matrix_mul_add(const std::string& block, const loop::MatrixOp& m);
+  void matrix_store(const std::string& block, const loop::MatrixOp& m);
+  Id matrix_type(const loop::MatrixOp& m, uint32_t use);
+  // A cooperative-matrix load or store's pointer: element `at` of workgroup array `slot`.
+  Id matrix_pointer(int slot, const loop::ExprPtr& at);
   void declare(const loop::Stmt& s);
   void fail(Status status);
 
@@ -100,8 +118,9 @@ class SpvEmitter {
   bool index32_;
   bool narrow_access_;  // i64 access-chain indices are narrowed: every slot fits int32
   std::map<std::string, Binding> bound_;
-  std::vector<Id> workgroup_vars_;
-  std::vector<DType> workgroup_dtypes_;
+  std::vector<WorkgroupVar> workgroup_vars_;
+  // Per accumulator block of the kernel, its fragments' Function variables, row-major.
+  std::map<std::string, std::vector<Id>> matrix_blocks_;
   Status status_;
 };
 

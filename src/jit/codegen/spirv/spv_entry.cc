@@ -22,6 +22,21 @@ std::array<Id, 3> Builtins::load(spv::BuiltIn which) {
   return out;
 }
 
+Id Builtins::get_scalar(spv::BuiltIn which) {
+  auto it = vars_.find(which);
+  if (it != vars_.end()) return it->second;
+  b_.capability(spv::Capability::GroupNonUniform);
+  Id var = b_.global_variable(b_.type_pointer(spv::StorageClass::Input, b_.type_int(32, false)),
+                              spv::StorageClass::Input);
+  b_.decorate(var, spv::Decoration::BuiltIn, {static_cast<uint32_t>(which)});
+  vars_[which] = var;
+  return var;
+}
+
+Id Builtins::load_scalar(spv::BuiltIn which) {
+  return b_.op(spv::Op::OpLoad, b_.type_int(32, false), {get_scalar(which)});
+}
+
 void declare_entry(SpvBuilder& b, Id fn, const std::string& name, const std::vector<Id>& interface,
                    const LaunchDims& launch, const SpirvTarget& target) {
   b.entry_point(fn, name, interface);

@@ -21,6 +21,10 @@ class Builtins {
   Id get(spv::BuiltIn which);
   // The u32 components x, y, z of `which`, loaded in the current block.
   std::array<Id, 3> load(spv::BuiltIn which);
+  // The u32 Input variable of a scalar builtin (SubgroupId, SubgroupLocalInvocationId: these
+  // add the GroupNonUniform capability), and its value loaded in the current block.
+  Id get_scalar(spv::BuiltIn which);
+  Id load_scalar(spv::BuiltIn which);
 
  private:
   SpvBuilder& b_;

@@ -15,7 +15,7 @@ namespace {
 
 // Binds the reserved coordinate variables: u32 ids, never negative, as values of the index type
 // (zero-extended into i64: SpvEmitter::widen says why).
-void bind_coordinates(SpvEmitter& e, SpvBuilder& b, Builtins& builtins) {
+void bind_coordinates(const gpu::GpuKernel& k, SpvEmitter& e, SpvBuilder& b, Builtins& builtins) {
   const std::array<Id, 3> local = builtins.load(spv::BuiltIn::LocalInvocationId);
   const std::array<Id, 3> group = builtins.load(spv::BuiltIn::WorkgroupId);
   const Id i32 = b.type_int(32, true);
@@ -27,20 +27,24 @@ void bind_coordinates(SpvEmitter& e, SpvBuilder& b, Builtins& builtins) {
     e.bind_value(gpu::local_id(d), value(local[static_cast<size_t>(d)]));
     e.bind_value(gpu::group_id(d), value(group[static_cast<size_t>(d)]));
   }
+  if (k.subgroups > 0) {
+    e.bind_value(gpu::subgroup_id(), value(builtins.load_scalar(spv::BuiltIn::SubgroupId)));
+    e.bind_value(gpu::subgroup_lane(),
+                 value(builtins.load_scalar(spv::BuiltIn::SubgroupLocalInvocationId)));
+  }
 }
 
 void declare_arrays(const gpu::GpuKernel& k, SpvEmitter& e, SpvBuilder& b) {
-  std::vector<Id> vars;
-  std::vector<DType> dtypes;
+  std::vector<SpvEmitter::WorkgroupVar> vars;
   for (const gpu::WorkgroupArray& a : k.arrays) {
-    Id array = b.type_array(e.scalar().value_type(a.dtype), static_cast<uint32_t>(a.elements));
+    const Id element = a.stored ? e.scalar().storage_type(a.dtype) : e.scalar().value_type(a.dtype);
+    Id array = b.type_array(element, static_cast<uint32_t>(a.elements));
     Id var = b.global_variable(b.type_pointer(spv::StorageClass::Workgroup, array),
                                spv::StorageClass::Workgroup);
     b.name(var, fmt::format("{}_{}", k.kernel.name, a.name));
-    vars.push_back(var);
-    dtypes.push_back(a.dtype);
+    vars.push_back({var, a.dtype, a.stored});
   }
-  e.set_workgroup_arrays(std::move(vars), std::move(dtypes));
+  e.set_workgroup_arrays(std::move(vars));
 }
 
 }  // namespace
@@ -51,20 +55,23 @@ Expected<LaunchDims> emit_scheduled_kernel(const gpu::GpuKernel& k, const SpirvT
   declare_arrays(k, emitter, b);
   Id fn = b.begin_function();
   emitter.scoped([&] {
-    bind_coordinates(emitter, b, builtins);
+    bind_coordinates(k, emitter, b, builtins);
     // Top-level statements share the function's scope.
     for (const auto& s : k.kernel.body->body) emitter.stmt(*s);
   });
   b.op_void(Op::OpReturn, {});
   b.end_function();
-  emitter.set_workgroup_arrays({}, {});
+  emitter.set_workgroup_arrays({});
   if (!emitter.status().is_ok()) {
     return emitter.status().with_context(fmt::format("Vulkan kernel '{}': ", k.kernel.name));
   }
-  declare_entry(
-      b, fn, k.kernel.name,
-      {builtins.get(spv::BuiltIn::LocalInvocationId), builtins.get(spv::BuiltIn::WorkgroupId)},
-      k.launch, target);
+  std::vector<Id> interface = {builtins.get(spv::BuiltIn::LocalInvocationId),
+                               builtins.get(spv::BuiltIn::WorkgroupId)};
+  if (k.subgroups > 0) {
+    interface.push_back(builtins.get_scalar(spv::BuiltIn::SubgroupId));
+    interface.push_back(builtins.get_scalar(spv::BuiltIn::SubgroupLocalInvocationId));
+  }
+  declare_entry(b, fn, k.kernel.name, interface, k.launch, target);
   return k.launch;
 }
 

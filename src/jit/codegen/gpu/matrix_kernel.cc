@@ -1,0 +1,299 @@
+// schedule_matrix (matrix_kernel.h): the qualifying test, the layout and the kernel as loop IR.
+#include "jit/codegen/gpu/matrix_kernel.h"
+
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "jit/codegen/gpu/kernel_builders.h"
+#include "jit/codegen/gpu/tiled_layout.h"
+#include "jit/loop/printer.h"
+#include "jit/loop/rewrite.h"
+
+namespace plaidml::jit::gpu {
+
+using loop::Expr;
+using loop::ExprKind;
+using loop::ExprPtr;
+using loop::MatrixOp;
+using loop::Stmt;
+using loop::StmtPtr;
+
+namespace {
+
+using namespace build;  // NOLINT: the short builders are this file's vocabulary
+
+const char* const kBlock = "@frags";  // the subgroup's accumulator block
+const char* const kChunk = "@k0";
+const char* const kPoint = "@e";     // a work-item's point within a fragment
+const char* const kAcc = "@acc";     // one point's sum, in the epilogue
+constexpr int64_t kPad = 8;          // elements of padding per staged row (16 bytes of f16)
+
+const Expr& strip_casts(const Expr& e) {
+  return e.kind == ExprKind::kCast ? strip_casts(*e.args[0]) : e;
+}
+
+bool is_zero(const Expr& e) {
+  return e.kind == ExprKind::kConst && e.int_value == 0 && e.float_value == 0;
+}
+
+// acc = acc + (a * b) with a and b the two staged loads (any casts between): the sum of
+// products a cooperative matrix computes.
+bool sums_products(const RegisterForm& form, const TiledPlan& plan) {
+  const Expr& value = *form.assign->value;
+  if (value.kind != ExprKind::kOp || value.op != ir::OpKind::Add || value.args.size() != 2) {
+    return false;
+  }
+  const Expr& acc = *value.args[0];
+  if (acc.kind != ExprKind::kVar || acc.name != form.declare->var) return false;
+  const Expr& product = strip_casts(*value.args[1]);
+  if (product.kind != ExprKind::kOp || product.op != ir::OpKind::Mul) return false;
+  const std::string x = loop::to_string(strip_casts(*product.args[0]));
+  const std::string y = loop::to_string(strip_casts(*product.args[1]));
+  const std::string& a = plan.tiles[0].load.key;
+  const std::string& b = plan.tiles[1].load.key;
+  return (x == a && y == b) || (x == b && y == a);
+}
+
+// The plan, with tiles[0] the m side and tiles[1] the n side, when the kernel qualifies.
+std::optional<TiledPlan> matrix_plan(const loop::Kernel& kernel, DType* input) {
+  std::optional<RegisterForm> form = match_register_form(kernel);
+  if (!form || !form->has_m() || form->path.size() != 1) return std::nullopt;
+  std::optional<TiledPlan> plan = plan_tiled(*form);
+  if (!plan || plan->tiles.size() != 2 || !plan->point_guards.empty() ||
+      !plan->uniform_ifs.empty()) {
+    return std::nullopt;
+  }
+  if (plan->tiles[0].load.side == LoadSide::kN) std::swap(plan->tiles[0], plan->tiles[1]);
+  const StagedTile& a = plan->tiles[0];
+  const StagedTile& b = plan->tiles[1];
+  if (a.load.side != LoadSide::kM || b.load.side != LoadSide::kN) return std::nullopt;
+  *input = a.load.load->dtype;
+  if ((*input != DType::F16 && *input != DType::BF16) || b.load.load->dtype != *input) {
+    return std::nullopt;
+  }
+  if (plan->form.declare->value->dtype != DType::F32 || !is_zero(*plan->form.declare->value) ||
+      !sums_products(plan->form, *plan)) {
+    return std::nullopt;
+  }
+  return plan;
+}
+
+// 16 x 16 x 16 where the device has it, else its first shape of the input dtype.
+std::optional<MatrixShape> pick_shape(const GpuTarget& target, DType input) {
+  std::optional<MatrixShape> out;
+  for (const MatrixShape& s : target.matrix_shapes) {
+    if (s.input != input || s.m % 8 != 0 || s.n % 8 != 0 || s.k % 8 != 0) continue;
+    if (!out || (s.m == 16 && s.n == 16 && s.k == 16)) out = s;
+  }
+  return out;
+}
+
+int64_t tiles_along(int64_t extent, int64_t block) { return (extent + block - 1) / block; }
+
+// 2 x 4 subgroups of 4 x 2 fragments (128 x 128 with 16 x 16 fragments); half the fragments
+// along m when that tile leaves most compute units idle.
+std::optional<MatrixTiles> pick_tiles(const TileProblem& p, const GpuTarget& target,
+                                      MatrixShape frag) {
+  MatrixTiles t;
+  t.frag = frag;
+  t.bk = 2 * frag.k;
+  if (tiles_along(p.m, t.bm()) * tiles_along(p.n, t.bn()) * p.uniform < target.compute_units) t.fm = 2;
+  if (int64_t{t.subgroups()} * target.subgroup_size > target.max_workgroup_size) {
+    return std::nullopt;
+  }
+  const int64_t bytes = 2 * (t.bm() * (t.bk + kPad) + t.bk * (t.bn() + kPad)) +
+                        4 * int64_t{t.subgroups()} * frag.m * frag.n;
+  if (bytes > target.local_memory_bytes) return std::nullopt;
+  // One fragment's points split evenly over a subgroup's work-items, a chunk's elements over
+  // the workgroup's.
+  const int64_t threads = int64_t{t.subgroups()} * target.subgroup_size;
+  if ((frag.m * frag.n) % target.subgroup_size != 0 || (t.bm() * t.bk) % threads != 0 ||
+      (t.bk * t.bn()) % threads != 0) {
+    return std::nullopt;
+  }
+  return t;
+}
+
+class MatrixBuilder {
+ public:
+  MatrixBuilder(const TiledPlan& plan, const MatrixTiles& tiles, int subgroup_size)
+      : plan_(plan),
+        form_(plan.form),
+        t_(tiles),
+        lanes_(subgroup_size),
+        uniform_(uniform_band_values(form_)) {}
+
+  std::vector<StmtPtr> body() const {
+    std::vector<StmtPtr> out;
+    MatrixOp zero = op(MatrixOp::Kind::kZero);
+    out.push_back(loop::matrix(kBlock, zero));
+    std::vector<StmtPtr> chunk = {stage(0), stage(1), loop::barrier(), multiply(),
+                                  loop::barrier()};
+    out.push_back(counted(kChunk, c(0), c(plan_.problem.k), t_.bk, std::move(chunk)));
+    for (int i = 0; i < t_.fm; ++i) {
+      for (int j = 0; j < t_.fn; ++j) {
+        for (StmtPtr& s : epilogue(i, j)) out.push_back(std::move(s));
+      }
+    }
+    return out;
+  }
+
+  std::vector<WorkgroupArray> arrays() const {
+    const DType input = plan_.tiles[0].load.load->dtype;
+    return {{"a", input, t_.bm() * a_stride(), true},
+            {"b", input, t_.bk * b_stride(), true},
+            {"c", DType::F32, int64_t{t_.subgroups()} * fragment_points(), false}};
+  }
+
+ private:
+  static ExprPtr id(const std::string& name) { return loop::var(name); }
+  int64_t threads() const { return int64_t{t_.subgroups()} * lanes_; }
+  int64_t a_stride() const { return t_.bk + kPad; }
+  int64_t b_stride() const { return t_.bn() + kPad; }
+  int64_t fragment_points() const { return int64_t{t_.frag.m} * t_.frag.n; }
+  // The subgroup's first row and column within the workgroup's tile.
+  ExprPtr sub_row() const {
+    return mul(index_op(ir::OpKind::Div, id(subgroup_id()), c(t_.sn)), t_.fm * t_.frag.m);
+  }
+  ExprPtr sub_col() const {
+    return mul(index_op(ir::OpKind::Mod, id(subgroup_id()), c(t_.sn)), t_.fn * t_.frag.n);
+  }
+  ExprPtr m0() const { return mul(id(group_id(1)), t_.bm()); }
+  ExprPtr n0() const { return mul(id(group_id(0)), t_.bn()); }
+
+  MatrixOp op(MatrixOp::Kind kind) const {
+    MatrixOp m;
+    m.kind = kind;
+    m.rows = t_.fm;
+    m.cols = t_.fn;
+    m.frag_m = t_.frag.m;
+    m.frag_n = t_.frag.n;
+    m.frag_k = t_.frag.k;
+    m.input = t_.frag.input;
+    return m;
+  }
+
+  // Side tile (0: A [BM][BK], 1: B [BK][BN]) of the chunk at kChunk: element e = tid + s *
+  // threads, k fastest where the load is contiguous along k (else the side), so neighbouring
+  // work-items read neighbouring addresses; zero outside the extents, the load's own guards
+  // kept.
+  StmtPtr stage(size_t tile) const {
+    const StagedTile& st = plan_.tiles[tile];
+    const bool m_side = tile == 0;
+    const int64_t side = m_side ? t_.bm() : t_.bn();
+    const int64_t elements = side * t_.bk;
+    const int64_t steps = elements / threads();
+    const std::string step = m_side ? "@sa" : "@sb";
+    ExprPtr e = add(id(local_id(0)), mul(id(step), threads()));
+    const bool k_fastest = st.k_fastest;
+    ExprPtr kk = k_fastest ? index_op(ir::OpKind::Mod, e, c(t_.bk))
+                           : index_op(ir::OpKind::Div, e, c(side));
+    ExprPtr pos = k_fastest ? index_op(ir::OpKind::Div, e, c(t_.bk))
+                            : index_op(ir::OpKind::Mod, e, c(side));
+    const ExprPtr k_at = add(id(kChunk), kk);
+    const ExprPtr side_at = add(m_side ? m0() : n0(), pos);
+    Bindings at = uniform_;
+    at[form_.k_loop().var] = value_of(form_.k_loop(), k_at);
+    ExprPtr in_range = less(k_at, c(plan_.problem.k));
+    if (m_side) {
+      in_range = both(in_range, less(side_at, c(plan_.problem.m)));
+      bind_m(form_, side_at, at);
+    } else {
+      in_range = both(in_range, less(side_at, c(plan_.problem.n)));
+      at[form_.n_loop().var] = value_of(form_.n_loop(), side_at);
+    }
+    for (const ExprPtr& g : st.safety) in_range = both(in_range, loop::substitute(g, at));
+    ExprPtr where = m_side ? add(mul(pos, a_stride()), kk) : add(mul(kk, b_stride()), pos);
+    const int slot = workgroup_slot(tile);
+    const DType input = st.load.load->dtype;
+    ExprPtr value = loop::substitute(std::make_shared<Expr>(*st.load.load), at);
+    std::vector<StmtPtr> body = {loop::store(slot, where, loop::zero(input)),
+                                 loop::if_then(in_range, {loop::store(slot, where, value)})};
+    return counted(step, c(0), c(steps), 1, std::move(body), steps > 1 ? int(steps) : 0);
+  }
+
+  StmtPtr multiply() const {
+    MatrixOp m = op(MatrixOp::Kind::kMulAdd);
+    m.a_slot = workgroup_slot(0);
+    m.b_slot = workgroup_slot(1);
+    m.a_row = sub_row();
+    m.b_col = sub_col();
+    m.lda = a_stride();
+    m.ldb = b_stride();
+    m.k_steps = t_.bk / t_.frag.k;
+    return loop::matrix(kBlock, std::move(m));
+  }
+
+  // Fragment (i, j): stored into the subgroup's scratch, then each work-item runs the
+  // epilogue at its points of it. Barriers (in uniform control flow: every subgroup runs the
+  // same fragments) order the scratch's writes and reads.
+  std::vector<StmtPtr> epilogue(int i, int j) const {
+    MatrixOp store = op(MatrixOp::Kind::kStore);
+    store.row = i;
+    store.col = j;
+    store.c_slot = workgroup_slot(2);
+    store.c_at = mul(id(subgroup_id()), fragment_points());
+    store.ldc = t_.frag.n;
+    const ExprPtr p = add(id(subgroup_lane()), mul(id(kPoint), lanes_));
+    const ExprPtr r = index_op(ir::OpKind::Div, p, c(t_.frag.n));
+    const ExprPtr col = index_op(ir::OpKind::Mod, p, c(t_.frag.n));
+    const ExprPtr m = add(add(m0(), sub_row()), add(c(int64_t{i} * t_.frag.m), r));
+    const ExprPtr n = add(add(n0(), sub_col()), add(c(int64_t{j} * t_.frag.n), col));
+    Bindings b = uniform_;
+    b[form_.n_loop().var] = value_of(form_.n_loop(), n);
+    bind_m(form_, m, b);
+    b[form_.declare->var] = loop::var(kAcc, DType::F32);
+    std::vector<StmtPtr> point = {loop::declare(
+        kAcc, loop::load(workgroup_slot(2), DType::F32, add(mul(id(subgroup_id()),
+                                                                fragment_points()), p)))};
+    for (const Stmt* s : form_.epilogue) point.push_back(rebind(*s, b));
+    const ExprPtr valid = both(less(m, c(plan_.problem.m)), less(n, c(plan_.problem.n)));
+    const int64_t per_lane = fragment_points() / lanes_;
+    StmtPtr points = counted(kPoint, c(0), c(per_lane), 1, {loop::if_then(valid, point)},
+                             per_lane > 1 ? int(per_lane) : 0);
+    return {loop::matrix(kBlock, std::move(store)), loop::barrier(), std::move(points),
+            loop::barrier()};
+  }
+
+  const TiledPlan& plan_;
+  const RegisterForm& form_;
+  MatrixTiles t_;
+  int lanes_;
+  Bindings uniform_;
+};
+
+}  // namespace
+
+std::optional<GpuKernel> schedule_matrix(const loop::Kernel& kernel, const GpuTarget& target,
+                                         int64_t max_groups) {
+  if (target.matrix_shapes.empty() || target.subgroup_size <= 0) return std::nullopt;
+  DType input = DType::F16;
+  std::optional<TiledPlan> plan = matrix_plan(kernel, &input);
+  if (!plan) return std::nullopt;
+  std::optional<MatrixShape> frag = pick_shape(target, input);
+  if (!frag) return std::nullopt;
+  std::optional<MatrixTiles> tiles = pick_tiles(plan->problem, target, *frag);
+  if (!tiles) return std::nullopt;
+  const TileProblem& p = plan->problem;
+  constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
+  if (p.m + tiles->bm() > kMax32 || p.n + tiles->bn() > kMax32 || p.k + tiles->bk > kMax32 ||
+      tiles_along(p.n, tiles->bn()) > max_groups || tiles_along(p.m, tiles->bm()) > max_groups ||
+      p.uniform > max_groups) {
+    return std::nullopt;
+  }
+  GpuKernel out = scheduled_from(kernel);
+  MatrixBuilder builder(*plan, *tiles, target.subgroup_size);
+  out.kernel.body = loop::block(builder.body());
+  out.arrays = builder.arrays();
+  out.subgroups = tiles->subgroups();
+  out.subgroup_size = target.subgroup_size;
+  out.launch.workgroup = {static_cast<uint32_t>(tiles->subgroups() * target.subgroup_size), 1, 1};
+  out.launch.grid = {static_cast<uint32_t>(tiles_along(p.n, tiles->bn())),
+                     static_cast<uint32_t>(tiles_along(p.m, tiles->bm())),
+                     static_cast<uint32_t>(p.uniform)};
+  return out;
+}
+
+}  // namespace plaidml::jit::gpu

@@ -1,0 +1,44 @@
+// f16 contractions through cooperative matrices (tensor cores; Vulkan's VK_KHR_cooperative_matrix)
+// as a scheduled GPU kernel (gpu_kernel.h), on targets that list matrix shapes:
+//   - an output tile of BM x BN points per workgroup of SM x SN subgroups, each subgroup owning
+//     FM x FN accumulator fragments of the device's shape (frag_m x frag_n f32, spread over its
+//     work-items as the device likes: loop::MatrixOp);
+//   - k walked in chunks of BK: every work-item copies its share of the chunk's A [BM][BK] and
+//     B [BK][BN] elements into workgroup arrays held as f16 bit patterns (rows padded by 8
+//     elements, 16 bytes, against bank conflicts; zero outside the extents), barrier, each
+//     subgroup multiplies its fragments, barrier;
+//   - the epilogue one fragment at a time: the subgroup stores it into its own f32 scratch
+//     array, and its work-items run the lowered kernel's epilogue (the store, any fused
+//     elementwise tail) at those points, each statement kept as written.
+// Only kernels whose every term is the product of one m-side and one n-side f16 load (matmul,
+// batched matmul, 1x1 convolution) summed from zero, with no guard on the reduction, qualify;
+// the others keep the tiled or band schedule. The products are exact where the reference rounds
+// each f16 product to f16 before the f32 sum: results move by at most half an f16 ulp per
+// term, inside the f16 tolerance.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "jit/codegen/gpu/gpu_kernel.h"
+#include "jit/codegen/gpu/gpu_target.h"
+
+namespace plaidml::jit::gpu {
+
+// How a matrix kernel is laid out.
+struct MatrixTiles {
+  MatrixShape frag;
+  int sm = 2, sn = 4;  // subgroups along m and n
+  int fm = 4, fn = 2;  // fragments per subgroup along m and n
+  int bk = 32;         // k per chunk, a multiple of frag.k
+  int64_t bm() const { return int64_t{sm} * fm * frag.m; }
+  int64_t bn() const { return int64_t{sn} * fn * frag.n; }
+  int subgroups() const { return sm * sn; }
+};
+
+// The matrix kernel of `kernel` when the target has a fitting matrix shape and the kernel
+// qualifies (above); else nullopt.
+std::optional<GpuKernel> schedule_matrix(const loop::Kernel& kernel, const GpuTarget& target,
+                                         int64_t max_groups);
+
+}  // namespace plaidml::jit::gpu

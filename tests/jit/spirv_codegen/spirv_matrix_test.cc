@@ -1,0 +1,184 @@
+// The cooperative-matrix kernels of the SPIR-V generator (jit/codegen/gpu/matrix_kernel.h)
+// without a device: which contractions take them, what their modules declare, and (where the
+// installed spirv-val knows SPV_KHR_cooperative_matrix: SPIRV-Tools 2023.4 and later) that
+// each module is valid. Their results are checked on a device that has cooperative matrices
+// (the conformance suite's f16 contractions on NVIDIA's Vulkan driver); CI's lavapipe has none
+// and runs the same cases through the tiled kernels.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "jit/codegen/gpu/gpu_schedule.h"
+#include "jit/gpu_lowering.h"
+#include "jit/loop/printer.h"
+#include "spirv_val.h"
+
+namespace plaidml::jit {
+namespace {
+
+constexpr uint32_t kOpTypeCooperativeMatrix = 4456, kOpMulAdd = 4459, kOpMemoryModel = 14;
+
+SpirvTarget matrix_target() {
+  SpirvTarget t;
+  t.device_name = "tensor-core device";
+  t.max_workgroup_size = 1024;
+  t.shared_memory_bytes = 49152;
+  t.compute_units = 132;
+  t.int8 = t.int16 = t.int64 = t.float16 = t.float64 = t.float_controls = true;
+  t.subgroup_size = 32;
+  t.matrix_shapes = parse_matrix_shapes("f16:16x8x16,f16:16x16x16");
+  return t;
+}
+
+const char* const kMatmul =
+    "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }";
+
+std::vector<uint32_t> words(const std::vector<uint8_t>& bytes) {
+  std::vector<uint32_t> out(bytes.size() / 4);
+  for (size_t i = 0; i < out.size(); ++i) {
+    for (size_t j = 0; j < 4; ++j) out[i] |= uint32_t{bytes[i * 4 + j]} << (8 * j);
+  }
+  return out;
+}
+
+// How often each opcode starts an instruction of a module (its header skipped).
+int count_op(const std::vector<uint8_t>& module, uint32_t opcode, uint32_t* first_operand) {
+  const std::vector<uint32_t> w = words(module);
+  int n = 0;
+  for (size_t at = 5; at < w.size();) {
+    const uint32_t count = w[at] >> 16;
+    if (count == 0) break;
+    if ((w[at] & 0xffff) == opcode) {
+      ++n;
+      if (first_operand && count > 1) *first_operand = w[at + 1];
+    }
+    at += count;
+  }
+  return n;
+}
+
+gpu::GpuSchedule schedule(const std::string& tile, const std::vector<Shape>& shapes,
+                          const SpirvTarget& target) {
+  LoweredProgram lowered = testing::lower_gpu(tile, shapes);
+  gpu::DispatchLimits dispatch;
+  dispatch.max_groups = 65535;
+  return gpu::schedule_program(lowered, target.limits(), dispatch);
+}
+
+bool has_matrix_kernel(const gpu::GpuSchedule& s) {
+  for (const auto& k : s.kernels) {
+    if (k && k->subgroups > 0) return true;
+  }
+  return false;
+}
+
+TEST_CASE("spirv matrix: an f16 matmul becomes a cooperative-matrix kernel with 16x16x16 "
+          "fragments, valid SPIR-V") {
+  // Extents off every tile edge: 200 = 128 + 72 rows, 72 = 2 chunks + 8 of k, 136 columns.
+  LoweredProgram lowered = testing::lower_gpu(
+      kMatmul, {Shape(DType::F16, {200, 72}), Shape(DType::F16, {72, 136})});
+  SpirvTarget target = matrix_target();
+  target.compute_units = 4;  // 2 x 2 tiles of 128 x 128 keep it busy
+  auto artifact = emit_spirv(lowered, target);
+  REQUIRE_MESSAGE(artifact.has_value(), artifact.status().message());
+  const auto modules = plaidml::testing::spirv_modules(artifact->bytes);
+  REQUIRE(modules.size() == 1);
+  CHECK(count_op(modules[0], kOpTypeCooperativeMatrix, nullptr) == 3);  // A, B, accumulator
+  // 2 x 4 subgroups of 4 x 2 fragments, 2 k steps per chunk: 16 multiply-adds a chunk.
+  CHECK(count_op(modules[0], kOpMulAdd, nullptr) == 16);
+  uint32_t addressing = 99;
+  REQUIRE(count_op(modules[0], kOpMemoryModel, &addressing) == 1);
+  const KernelEntry& k = artifact->kernels[0];
+  CHECK(k.workgroup[0] == 256);
+  CHECK(k.grid[0] == 2);  // ceil(136 / 128)
+  CHECK(k.grid[1] == 2);  // ceil(200 / 128)
+  if (plaidml::testing::spirv_val_knows_cooperative_matrix()) {
+    const std::string errors = plaidml::testing::spirv_val(artifact->bytes, "vulkan1.2");
+    CHECK_MESSAGE(errors.empty(), errors);
+  } else {
+    MESSAGE("spirv-val predates SPV_KHR_cooperative_matrix: module validity not checked");
+  }
+}
+
+TEST_CASE("spirv matrix: the loop IR of a matrix kernel stages, multiplies and runs the "
+          "epilogue per fragment") {
+  const gpu::GpuSchedule s = schedule(
+      "function (A[M, K], B[K, N], Z[N]) -> (C) { T[i, j : M, N] = +(A[i, k] * B[k, j]); "
+      "C = relu(T + Z); }",
+      {Shape(DType::F16, {64, 64}), Shape(DType::F16, {64, 256}), Shape(DType::F16, {256})},
+      matrix_target());
+  REQUIRE(has_matrix_kernel(s));
+  const gpu::GpuKernel& k = *s.kernels[0];
+  const std::string text = loop::to_string(k.kernel);
+  CAPTURE(text);
+  // 64 x 256 has only 2 tiles of 128 x 128 for 132 compute units: 2 fragments along m.
+  CHECK(text.find("matrix @frags 2x2 of 16x16x16 f16: zero") != std::string::npos);
+  CHECK(text.find("matrix @frags 2x2 of 16x16x16 f16: += w0[") != std::string::npos);
+  CHECK(text.find("matrix @frags 2x2 of 16x16x16 f16: [1, 1] -> w2[") != std::string::npos);
+  REQUIRE(k.arrays.size() == 3);
+  CHECK(k.arrays[0].stored);
+  CHECK(k.arrays[0].elements == 64 * 40);   // BM x (BK + 8)
+  CHECK(k.arrays[1].elements == 32 * 136);  // BK x (BN + 8)
+  CHECK_FALSE(k.arrays[2].stored);
+  CHECK(k.arrays[2].elements == 8 * 256);   // a 16 x 16 f32 fragment per subgroup
+  CHECK(k.subgroups == 8);
+  CHECK(k.subgroup_size == 32);
+}
+
+TEST_CASE("spirv matrix: batched and transposed f16 products take matrix kernels") {
+  const SpirvTarget t = matrix_target();
+  CHECK(has_matrix_kernel(schedule(
+      "function (A[B, M, K], W[B, K, N]) -> (C) { C[b, i, j : B, M, N] = +(A[b, i, k] * W[b, k, "
+      "j]); }",
+      {Shape(DType::F16, {3, 40, 48}), Shape(DType::F16, {3, 48, 56})}, t)));
+  CHECK(has_matrix_kernel(schedule(
+      "function (X[M, K], W[N, K]) -> (C) { C[i, j : M, N] = +(X[i, k] * W[j, k]); }",
+      {Shape(DType::F16, {40, 64}), Shape(DType::F16, {72, 64})}, t)));
+}
+
+TEST_CASE("spirv matrix: other contractions and devices keep the tiled kernels") {
+  const SpirvTarget t = matrix_target();
+  // f32 math never goes through f16 matrices.
+  CHECK_FALSE(has_matrix_kernel(
+      schedule(kMatmul, {Shape(DType::F32, {64, 64}), Shape(DType::F32, {64, 64})}, t)));
+  // Mixed inputs, a max aggregation, a padded convolution's guards.
+  CHECK_FALSE(has_matrix_kernel(
+      schedule(kMatmul, {Shape(DType::F16, {64, 64}), Shape(DType::F32, {64, 64})}, t)));
+  CHECK_FALSE(has_matrix_kernel(schedule(
+      "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = >(A[i, k] * B[k, j]); }",
+      {Shape(DType::F16, {64, 64}), Shape(DType::F16, {64, 64})}, t)));
+  CHECK_FALSE(has_matrix_kernel(schedule(
+      "function (I[N, H, W, C], F[KH, KW, C, CO]) -> (O) { O[n, y, x, co : N, H, W, CO] = "
+      "+(I[n, y + ky - 1, x + kx - 1, c] * F[ky, kx, c, co]); }",
+      {Shape(DType::F16, {1, 8, 8, 32}), Shape(DType::F16, {3, 3, 32, 32})}, t)));
+  // A device without cooperative matrices, or whose subgroup size is unknown.
+  SpirvTarget plain = t;
+  plain.matrix_shapes.clear();
+  CHECK_FALSE(has_matrix_kernel(
+      schedule(kMatmul, {Shape(DType::F16, {64, 64}), Shape(DType::F16, {64, 64})}, plain)));
+  SpirvTarget unknown = t;
+  unknown.subgroup_size = 0;
+  CHECK_FALSE(has_matrix_kernel(
+      schedule(kMatmul, {Shape(DType::F16, {64, 64}), Shape(DType::F16, {64, 64})}, unknown)));
+}
+
+TEST_CASE("spirv matrix: matrix shapes parse from the plugin's text; malformed items are "
+          "skipped") {
+  const std::vector<MatrixShape> shapes =
+      parse_matrix_shapes("f16:16x16x16,bf16:16x8x16,f32:16x16x8,f16:16x16,f16:0x8x8,junk,"
+                          "f16:16x16x16x2,f16:32x8x16");
+  REQUIRE(shapes.size() == 3);
+  CHECK(shapes[0] == MatrixShape{DType::F16, 16, 16, 16});
+  CHECK(shapes[1] == MatrixShape{DType::BF16, 16, 8, 16});
+  CHECK(shapes[2] == MatrixShape{DType::F16, 32, 8, 16});
+  CHECK(matrix_shapes_text(shapes) == "f16:16x16x16,bf16:16x8x16,f16:32x8x16");
+  CHECK(parse_matrix_shapes("").empty());
+  // The shapes change the generated code, so they are part of the cache key.
+  SpirvTarget plain = matrix_target();
+  plain.matrix_shapes.clear();
+  CHECK(plain.key() != matrix_target().key());
+}
+
+}  // namespace
+}  // namespace plaidml::jit
