@@ -117,27 +117,46 @@ ExprPtr highest(DType dtype);  // +inf for floats
 // (MatrixOp below), in workgroup-uniform control flow.
 enum class StmtKind { kBlock, kFor, kIf, kStore, kDeclare, kAssign, kPrefetch, kBarrier, kMatrix };
 
+// An operand of a cooperative-matrix multiply-add: element (r, c) of the matrix sits at element
+// base + r * row_stride + c * col_stride of `slot` (a workgroup array when negative, else a
+// buffer), one of the strides being 1; the subgroup's fragments start at row row0, column col0.
+// A fragment that would start at or past `rows` (`cols`) reads from row (column) 0 instead: its
+// results are never stored (0: no such limit).
+struct MatrixOperand {
+  int slot = -1;
+  ExprPtr base, row0, col0;
+  int64_t row_stride = 0, col_stride = 1;
+  int64_t rows = 0, cols = 0;
+};
+
 // A cooperative-matrix operation of a scheduled GPU kernel (jit/codegen/gpu/matrix_kernel.h):
 // the subgroup's block of rows x cols accumulator fragments (frag_m x frag_n f32 each, spread
-// over the subgroup's work-items as the device likes), named by Stmt::var. Workgroup arrays
-// are addressed by element, row-major, with row strides in elements.
+// over the subgroup's work-items as the device likes), named by Stmt::var.
 struct MatrixOp {
   enum class Kind {
     kZero,    // declares the block, every element 0
     kMulAdd,  // block += A * B over k_steps fragments of frag_k along k
     kStore,   // fragment (row, col) of the block into workgroup array c_slot at c_at
+    // A chunk tile copied 16 bytes at a time by the whole workgroup, through registers that
+    // Stmt::var names: kFetch reads `a` (in memory order: row = line, column along the unit
+    // stride) into them, kDeposit writes them to workgroup array c_slot, lines padded.
+    kFetch,
+    kDeposit,
   };
   Kind kind = Kind::kZero;
   int rows = 1, cols = 1;
   int frag_m = 16, frag_n = 16, frag_k = 16;
   DType input = DType::F16;  // A's and B's elements (held in their storage form)
-  // kMulAdd: fragment (i, ks) of A starts at element (a_row + i * frag_m) * lda + ks * frag_k
-  // of array a_slot; fragment (ks, j) of B at (ks * frag_k) * ldb + b_col + j * frag_n.
-  int a_slot = -1, b_slot = -1;
-  ExprPtr a_row, b_col;
-  int64_t lda = 0, ldb = 0;
+  // kMulAdd: fragment (i, ks) of A starts at row a.row0 + i * frag_m, column a.col0 + ks *
+  // frag_k; fragment (ks, j) of B at row b.row0 + ks * frag_k, column b.col0 + j * frag_n.
+  MatrixOperand a, b;
   int k_steps = 1;
-  // kStore
+  // kFetch / kDeposit: `lines` lines of `width` elements, `threads` work-items, this one
+  // `thread`; the deposit's lines are width + ldc elements apart (ldc: the padding).
+  int64_t lines = 0, width = 0;
+  int threads = 0;
+  ExprPtr thread;
+  // kStore: fragment (row, col) row-major into workgroup array c_slot at element c_at
   int row = 0, col = 0;
   int c_slot = -1;
   ExprPtr c_at;

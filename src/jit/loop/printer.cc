@@ -59,6 +59,7 @@ class Printer {
  private:
   std::string slot(int s) const;
   std::string matrix(const Stmt& s) const;
+  std::string operand(const MatrixOperand& o) const;
   std::string to_string(const Expr& e) const {
     std::string out;
     expr(e, out);
@@ -78,6 +79,13 @@ std::string Printer::slot(int s) const {
 }
 
 // "matrix acc 4x4 of 16x16 f16: zero" / "+= w0[(row) * 40] * w1[col] x2" / "[1, 2] -> w2[at] / 16".
+// "w0[0 + (row0, col0) . (40, 1)] < (200, 0)".
+std::string Printer::operand(const MatrixOperand& o) const {
+  return fmt::format("{}[{} + ({}, {}) . ({}, {})] < ({}, {})", slot(o.slot), to_string(*o.base),
+                     to_string(*o.row0), to_string(*o.col0), o.row_stride, o.col_stride, o.rows,
+                     o.cols);
+}
+
 std::string Printer::matrix(const Stmt& s) const {
   const MatrixOp& m = *s.matrix;
   std::string out = fmt::format("matrix {} {}x{} of {}x{}x{} {}: ", s.var, m.rows, m.cols, m.frag_m,
@@ -85,9 +93,13 @@ std::string Printer::matrix(const Stmt& s) const {
   switch (m.kind) {
     case MatrixOp::Kind::kZero: return out + "zero";
     case MatrixOp::Kind::kMulAdd:
-      return out + fmt::format("+= {}[{}] / {} * {}[{}] / {} x{}", slot(m.a_slot),
-                               to_string(*m.a_row), m.lda, slot(m.b_slot), to_string(*m.b_col),
-                               m.ldb, m.k_steps);
+      return out + fmt::format("+= {} * {} x{}", operand(m.a), operand(m.b), m.k_steps);
+    case MatrixOp::Kind::kFetch:
+      return out + fmt::format("fetch {}x{} of {} by {}", m.lines, m.width, operand(m.a),
+                               m.threads);
+    case MatrixOp::Kind::kDeposit:
+      return out + fmt::format("deposit {}x{} -> {} / {} by {}", m.lines, m.width,
+                               slot(m.c_slot), m.width + m.ldc, m.threads);
     case MatrixOp::Kind::kStore:
       return out + fmt::format("[{}, {}] -> {}[{}] / {}", m.row, m.col, slot(m.c_slot),
                                to_string(*m.c_at), m.ldc);

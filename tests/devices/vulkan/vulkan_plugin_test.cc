@@ -92,6 +92,23 @@ TEST_CASE("vulkan plugin: enumerates and describes devices as Vulkan reports the
   CHECK(flag(PLAIDML_PLUGIN_DEVICE_FP16) ==
         (f16i8.shaderFloat16 && s16.storageBuffer16BitAccess));
   CHECK_FALSE(flag(PLAIDML_PLUGIN_DEVICE_UNIFIED_MEMORY));
+
+  // Cooperative-matrix shapes only where the driver has the extension (lavapipe 22.3 has not);
+  // each item then reads "f16:MxNxK".
+  uint32_t extension_count = 0;
+  vkEnumerateDeviceExtensionProperties(direct.physical, nullptr, &extension_count, nullptr);
+  std::vector<VkExtensionProperties> extensions(extension_count);
+  vkEnumerateDeviceExtensionProperties(direct.physical, nullptr, &extension_count,
+                                       extensions.data());
+  bool has_matrices = false;
+  for (const VkExtensionProperties& e : extensions) {
+    has_matrices = has_matrices || std::string(e.extensionName) == "VK_KHR_cooperative_matrix";
+  }
+  if (!has_matrices) {
+    CHECK(info.matrix_shapes == nullptr);
+  } else if (info.matrix_shapes != nullptr) {
+    CHECK(std::string(info.matrix_shapes).rfind("f16:", 0) == 0);
+  }
 }
 
 TEST_CASE("vulkan plugin: lavapipe is a cpu device with the expected limits") {

@@ -101,12 +101,57 @@ TEST_CASE("spirv matrix: an f16 matmul becomes a cooperative-matrix kernel with 
   }
 }
 
+// The kernel's matrix statements, as loop::to_string prints them.
+std::string matrix_text(const gpu::GpuSchedule& s) {
+  REQUIRE(has_matrix_kernel(s));
+  return loop::to_string(s.kernels[0]->kernel);
+}
+
+TEST_CASE("spirv matrix: operands on fragment edges are read straight from their buffers, "
+          "row- or column-major; the k loop has no barrier") {
+  const SpirvTarget t = matrix_target();
+  // 144 x 48 x 80: every extent a multiple of 16, none of the 128 x 128 tile.
+  const gpu::GpuSchedule s =
+      schedule(kMatmul, {Shape(DType::F16, {144, 48}), Shape(DType::F16, {48, 80})}, t);
+  const std::string text = matrix_text(s);
+  CAPTURE(text);
+  REQUIRE(s.kernels[0]->arrays.size() == 1);  // the epilogue's scratch only
+  CHECK(text.find("barrier") == text.find("barrier", text.find("[0, 0] ->")));
+  // A: row stride K = 48, past row 144 moved to row 0; B: row stride N = 80, past column 80.
+  CHECK(text.find(". (48, 1)] < (144, 0)") != std::string::npos);
+  CHECK(text.find(". (80, 1)] < (0, 80)") != std::string::npos);
+  // W[n, k]: B is column-major with stride K.
+  const std::string transposed = matrix_text(schedule(
+      "function (X[M, K], W[N, K]) -> (C) { C[i, j : M, N] = +(X[i, k] * W[j, k]); }",
+      {Shape(DType::F16, {48, 32}), Shape(DType::F16, {80, 32})}, t));
+  CHECK(transposed.find(". (1, 32)] < (0, 80)") != std::string::npos);
+  // A 1x1 convolution's batch, rows and columns walk its input as one flat m of stride CI.
+  const std::string conv = matrix_text(schedule(
+      "function (I[N, H, W, CI], F[CI, CO]) -> (O) { O[n, y, x, co : N, H, W, CO] = "
+      "+(I[n, y, x, ci] * F[ci, co]); }",
+      {Shape(DType::F16, {2, 4, 8, 32}), Shape(DType::F16, {32, 48})}, t));
+  CHECK(conv.find(". (32, 1)] < (64, 0)") != std::string::npos);
+  auto artifact = emit_spirv(testing::lower_gpu(kMatmul, {Shape(DType::F16, {144, 48}),
+                                                          Shape(DType::F16, {48, 80})}),
+                             t);
+  REQUIRE(artifact.has_value());
+  if (plaidml::testing::spirv_val_knows_cooperative_matrix()) {
+    const std::string errors = plaidml::testing::spirv_val(artifact->bytes, "vulkan1.2");
+    CHECK_MESSAGE(errors.empty(), errors);
+  }
+  // An operand off the 8-element alignment (K = 36: rows start 72 bytes apart) is staged.
+  CHECK(matrix_text(schedule(kMatmul, {Shape(DType::F16, {32, 48}), Shape(DType::F16, {48, 36})},
+                             t))
+            .find("w2[") != std::string::npos);
+}
+
 TEST_CASE("spirv matrix: the loop IR of a matrix kernel stages, multiplies and runs the "
           "epilogue per fragment") {
   const gpu::GpuSchedule s = schedule(
       "function (A[M, K], B[K, N], Z[N]) -> (C) { T[i, j : M, N] = +(A[i, k] * B[k, j]); "
       "C = relu(T + Z); }",
-      {Shape(DType::F16, {64, 64}), Shape(DType::F16, {64, 256}), Shape(DType::F16, {256})},
+      // K = 60: off the fragment edge, so both operands are staged.
+      {Shape(DType::F16, {64, 60}), Shape(DType::F16, {60, 256}), Shape(DType::F16, {256})},
       matrix_target());
   REQUIRE(has_matrix_kernel(s));
   const gpu::GpuKernel& k = *s.kernels[0];

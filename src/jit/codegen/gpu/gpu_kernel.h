@@ -26,6 +26,9 @@ struct WorkgroupArray {
   // Held in the dtype's storage form (f16/bf16 as 16-bit patterns, as in buffers), as
   // cooperative-matrix loads read it; loads and stores convert.
   bool stored = false;
+  // Stored as 16-byte vectors of that form (eight f16), as 16-byte copies fill it; `elements`
+  // still counts elements.
+  bool vectors = false;
 };
 
 struct GpuKernel {

@@ -2,6 +2,7 @@
 #include "jit/codegen/gpu/matrix_kernel.h"
 
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -116,6 +117,67 @@ std::optional<MatrixTiles> pick_tiles(const TileProblem& p, const GpuTarget& tar
   return t;
 }
 
+// The position stride of a group of loops (outermost first) in an affine index, when the group
+// walks it as one flat dimension (each loop's stride the next inner one's times its trips);
+// nullopt otherwise.
+std::optional<int64_t> group_stride(const loop::AffineIndex& index,
+                                    const std::vector<const Stmt*>& loops) {
+  int64_t stride = 0, expected = 0;
+  for (size_t i = loops.size(); i-- > 0;) {
+    const int64_t s = index.coeff(loops[i]->var) * loops[i]->step;
+    if (i + 1 == loops.size()) {
+      stride = expected = s;
+    } else {
+      expected *= loop::trip_count(*loops[i + 1]);
+      if (s != expected) return std::nullopt;
+    }
+  }
+  return stride;
+}
+
+// Tile `tile`'s load (0: A, 1: B) as an operand read straight from its buffer, when its index
+// is affine in its side's rows and columns (A: the m group and k; B: k and n) and the uniform
+// band variables, with unit stride along one of them and every row or column and the base
+// 16-byte aligned (8 f16 elements), as cooperative-matrix loads from memory want; the rows,
+// columns and limits are the caller's.
+std::optional<loop::MatrixOperand> direct_operand(const TiledPlan& plan, size_t tile,
+                                                  const Bindings& uniform) {
+  const RegisterForm& form = plan.form;
+  const StagedTile& st = plan.tiles[tile];
+  const Expr& load = *st.load.load;
+  std::optional<loop::AffineIndex> index = loop::affine_of(*load.args[0]);
+  if (!index || !st.safety.empty() || load.lanes != 1) return std::nullopt;
+  const std::vector<const Stmt*> k = {&form.k_loop()};
+  const std::vector<const Stmt*> rows = tile == 0 ? form.m_loops() : k;
+  const std::vector<const Stmt*> cols = tile == 0 ? k : std::vector<const Stmt*>{&form.n_loop()};
+  std::map<std::string, const Stmt*> known;
+  for (const auto* group : {&rows, &cols}) {
+    for (const Stmt* l : *group) known[l->var] = l;
+  }
+  for (size_t i = 0; i < form.uniform_band_count(); ++i) known[form.band[i]->var] = form.band[i];
+  int64_t constant = index->constant;
+  Bindings at_origin = uniform;
+  for (const auto& [var, coeff] : index->coeffs) {
+    auto it = known.find(var);
+    if (coeff != 0 && it == known.end()) return std::nullopt;
+    if (it == known.end()) continue;
+    constant += coeff * it->second->lo->int_value;
+    if (!uniform.count(var)) at_origin[var] = c(it->second->lo->int_value);
+    if (uniform.count(var) && (coeff * it->second->step) % 8 != 0) return std::nullopt;
+  }
+  std::optional<int64_t> rs = group_stride(*index, rows), cs = group_stride(*index, cols);
+  if (!rs || !cs || constant % 8 != 0) return std::nullopt;
+  if (!((*cs == 1 && *rs > 0 && *rs % 8 == 0) || (*rs == 1 && *cs > 0 && *cs % 8 == 0))) {
+    return std::nullopt;
+  }
+  loop::MatrixOperand o;
+  o.slot = load.slot;
+  o.base = loop::substitute(load.args[0], at_origin);
+  o.row_stride = *rs;
+  o.col_stride = *cs;
+  return o;
+}
+
 class MatrixBuilder {
  public:
   MatrixBuilder(const TiledPlan& plan, const MatrixTiles& tiles, int subgroup_size)
@@ -123,14 +185,31 @@ class MatrixBuilder {
         form_(plan.form),
         t_(tiles),
         lanes_(subgroup_size),
-        uniform_(uniform_band_values(form_)) {}
+        uniform_(uniform_band_values(form_)) {
+    // Fragments never straddle an extent: read from memory, else staged.
+    const TileProblem& p = plan.problem;
+    if (p.m % t_.frag.m == 0 && p.n % t_.frag.n == 0 && p.k % t_.frag.k == 0) {
+      a_direct_ = direct_operand(plan, 0, uniform_);
+      b_direct_ = direct_operand(plan, 1, uniform_);
+    }
+    if (!direct()) return;
+    t_.bk = p.k % (2 * t_.frag.k) == 0 ? 2 * t_.frag.k : t_.frag.k;
+  }
+
+  // Both operands straight from their buffers: no staging, no barrier in the k loop.
+  bool direct() const { return a_direct_ && b_direct_; }
+  const MatrixTiles& tiles() const { return t_; }
 
   std::vector<StmtPtr> body() const {
     std::vector<StmtPtr> out;
     MatrixOp zero = op(MatrixOp::Kind::kZero);
     out.push_back(loop::matrix(kBlock, zero));
-    std::vector<StmtPtr> chunk = {stage(0), stage(1), loop::barrier(), multiply(),
-                                  loop::barrier()};
+    std::vector<StmtPtr> chunk;
+    if (direct()) {
+      chunk = {multiply()};
+    } else {
+      chunk = {stage(0), stage(1), loop::barrier(), multiply(), loop::barrier()};
+    }
     out.push_back(counted(kChunk, c(0), c(plan_.problem.k), t_.bk, std::move(chunk)));
     for (int i = 0; i < t_.fm; ++i) {
       for (int j = 0; j < t_.fn; ++j) {
@@ -142,12 +221,15 @@ class MatrixBuilder {
 
   std::vector<WorkgroupArray> arrays() const {
     const DType input = plan_.tiles[0].load.load->dtype;
+    WorkgroupArray scratch{"c", DType::F32, int64_t{t_.subgroups()} * fragment_points(), false};
+    if (direct()) return {scratch};
     return {{"a", input, t_.bm() * a_stride(), true},
             {"b", input, t_.bk * b_stride(), true},
-            {"c", DType::F32, int64_t{t_.subgroups()} * fragment_points(), false}};
+            scratch};
   }
 
  private:
+  int c_slot() const { return workgroup_slot(direct() ? 0 : 2); }
   static ExprPtr id(const std::string& name) { return loop::var(name); }
   int64_t threads() const { return int64_t{t_.subgroups()} * lanes_; }
   int64_t a_stride() const { return t_.bk + kPad; }
@@ -216,13 +298,20 @@ class MatrixBuilder {
 
   StmtPtr multiply() const {
     MatrixOp m = op(MatrixOp::Kind::kMulAdd);
-    m.a_slot = workgroup_slot(0);
-    m.b_slot = workgroup_slot(1);
-    m.a_row = sub_row();
-    m.b_col = sub_col();
-    m.lda = a_stride();
-    m.ldb = b_stride();
-    m.k_steps = t_.bk / t_.frag.k;
+    if (direct()) {
+      m.a = *a_direct_;
+      m.a.row0 = add(m0(), sub_row());
+      m.a.col0 = id(kChunk);
+      m.a.rows = plan_.problem.m;
+      m.b = *b_direct_;
+      m.b.row0 = id(kChunk);
+      m.b.col0 = add(n0(), sub_col());
+      m.b.cols = plan_.problem.n;
+    } else {
+      m.a = {workgroup_slot(0), c(0), sub_row(), c(0), a_stride(), 1, 0, 0};
+      m.b = {workgroup_slot(1), c(0), c(0), sub_col(), b_stride(), 1, 0, 0};
+    }
+    m.k_steps = static_cast<int>(t_.bk / t_.frag.k);
     return loop::matrix(kBlock, std::move(m));
   }
 
@@ -233,7 +322,7 @@ class MatrixBuilder {
     MatrixOp store = op(MatrixOp::Kind::kStore);
     store.row = i;
     store.col = j;
-    store.c_slot = workgroup_slot(2);
+    store.c_slot = c_slot();
     store.c_at = mul(id(subgroup_id()), fragment_points());
     store.ldc = t_.frag.n;
     const ExprPtr p = add(id(subgroup_lane()), mul(id(kPoint), lanes_));
@@ -246,7 +335,7 @@ class MatrixBuilder {
     bind_m(form_, m, b);
     b[form_.declare->var] = loop::var(kAcc, DType::F32);
     std::vector<StmtPtr> point = {loop::declare(
-        kAcc, loop::load(workgroup_slot(2), DType::F32, add(mul(id(subgroup_id()),
+        kAcc, loop::load(c_slot(), DType::F32, add(mul(id(subgroup_id()),
                                                                 fragment_points()), p)))};
     for (const Stmt* s : form_.epilogue) point.push_back(rebind(*s, b));
     const ExprPtr valid = both(less(m, c(plan_.problem.m)), less(n, c(plan_.problem.n)));
@@ -262,6 +351,7 @@ class MatrixBuilder {
   MatrixTiles t_;
   int lanes_;
   Bindings uniform_;
+  std::optional<loop::MatrixOperand> a_direct_, b_direct_;
 };
 
 }  // namespace

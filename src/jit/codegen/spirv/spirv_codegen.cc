@@ -80,6 +80,27 @@ class ParamVariables {
   ParamVariables(const LoweredProgram& lowered, spirv::SpvScalar& scalar, SpvBuilder& b)
       : lowered_(lowered), scalar_(scalar), b_(b) {}
 
+  // The read-only view of the kernel's parameter for `slot` as 16-byte vectors (uvec4), at the
+  // same binding: the parameter variable's memory, read through another type. No Restrict:
+  // the two variables alias (both only read).
+  Id vector_view(const loop::Kernel& kernel, int slot) {
+    const std::vector<int> params = loop::parameters(kernel);
+    const auto at = std::find(params.begin(), params.end(), slot);
+    const uint32_t binding = static_cast<uint32_t>(at - params.begin());
+    auto [it, added] = views_.emplace(binding, 0);
+    if (!added) return it->second;
+    Id uvec4 = b_.type_vector(b_.type_int(32, false), 4);
+    Id block = b_.type_buffer_block(uvec4, 16);
+    Id var = b_.global_variable(b_.type_pointer(spv::StorageClass::StorageBuffer, block),
+                                spv::StorageClass::StorageBuffer);
+    b_.decorate(var, spv::Decoration::DescriptorSet, {0});
+    b_.decorate(var, spv::Decoration::Binding, {binding});
+    b_.decorate(var, spv::Decoration::NonWritable);
+    b_.name(var, fmt::format("p{}_vectors", binding));
+    it->second = var;
+    return var;
+  }
+
   // Per slot of the program, the variable kernel's parameter for it (0 for other slots).
   std::vector<Id> of(const loop::Kernel& kernel) {
     std::vector<Id> vars(lowered_.slots.size(), 0);
@@ -125,6 +146,7 @@ class ParamVariables {
   spirv::SpvScalar& scalar_;
   SpvBuilder& b_;
   std::map<std::pair<uint32_t, DType>, Id> vars_;
+  std::map<uint32_t, Id> views_;
 };
 
 // One kernel's own module: its entry point, the storage buffers of its parameters, its
@@ -146,6 +168,7 @@ Expected<KernelModule> emit_kernel_module(const LoweredProgram& lowered,
   spirv::Builtins builtins(b);
   spirv::SpvEmitter emitter(lowered, scalar, scheduled);
   emitter.set_slot_vars(params.of(kernel));
+  emitter.set_vector_views([&](int slot) { return params.vector_view(kernel, slot); });
   KernelModule m;
   if (scheduled_kernel) {
     PLAIDML_ASSIGN(m.dims,

@@ -16,6 +16,6 @@ inline constexpr spv::Op kOpCooperativeMatrixMulAdd = static_cast<spv::Op>(4459)
 
 // Cooperative Matrix Use and Layout.
 inline constexpr uint32_t kMatrixUseA = 0, kMatrixUseB = 1, kMatrixUseAccumulator = 2;
-inline constexpr uint32_t kMatrixRowMajor = 0;
+inline constexpr uint32_t kMatrixRowMajor = 0, kMatrixColumnMajor = 1;
 
 }  // namespace plaidml::jit::spirv

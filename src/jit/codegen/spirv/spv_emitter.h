@@ -53,10 +53,15 @@ class SpvEmitter {
     Id var = 0;
     DType dtype = DType::F32;
     bool stored = false;
+    bool vectors = false;  // 16-byte vectors (uvec4) of the storage form
   };
+  // Per slot, a second StorageBuffer variable at its binding viewing it as 16-byte vectors
+  // (uvec4), made on first use: 16-byte tile copies of matrix kernels read through it.
+  void set_vector_views(std::function<Id(int slot)> view) { vector_view_ = std::move(view); }
   void set_workgroup_arrays(std::vector<WorkgroupVar> vars) {
     workgroup_vars_ = std::move(vars);
     matrix_blocks_.clear();
+    copy_registers_.clear();
   }
 
   Id expr(const loop::Expr& e);
@@ -105,7 +110,14 @@ class SpvEmitter {
   void matrix_mul_add(const std::string& block, const loop::MatrixOp& m);
   void matrix_store(const std::string& block, const loop::MatrixOp& m);
   Id matrix_type(const loop::MatrixOp& m, uint32_t use);
-  // A cooperative-matrix load or store's pointer: element `at` of workgroup array `slot`.
+  Id matrix_load(const loop::MatrixOperand& o, int64_t row, int64_t col, Id type);
+  void matrix_fetch(const std::string& block, const loop::MatrixOp& m);
+  void matrix_deposit(const std::string& block, const loop::MatrixOp& m);
+  // Register r's line and 16-byte segment of a kFetch / kDeposit tile.
+  std::pair<loop::ExprPtr, loop::ExprPtr> copy_position(const loop::MatrixOp& m, int64_t r);
+  std::vector<Id>& copy_registers(const std::string& block, const loop::MatrixOp& m);
+  // A cooperative-matrix load or store's pointer: element `at` of `slot` (a workgroup array
+  // or a buffer).
   Id matrix_pointer(int slot, const loop::ExprPtr& at);
   void declare(const loop::Stmt& s);
   void fail(Status status);
@@ -121,6 +133,8 @@ class SpvEmitter {
   std::vector<WorkgroupVar> workgroup_vars_;
   // Per accumulator block of the kernel, its fragments' Function variables, row-major.
   std::map<std::string, std::vector<Id>> matrix_blocks_;
+  std::map<std::string, std::vector<Id>> copy_registers_;  // per kFetch block: uvec4 variables
+  std::function<Id(int)> vector_view_;
   Status status_;
 };
 

@@ -37,12 +37,17 @@ void bind_coordinates(const gpu::GpuKernel& k, SpvEmitter& e, SpvBuilder& b, Bui
 void declare_arrays(const gpu::GpuKernel& k, SpvEmitter& e, SpvBuilder& b) {
   std::vector<SpvEmitter::WorkgroupVar> vars;
   for (const gpu::WorkgroupArray& a : k.arrays) {
-    const Id element = a.stored ? e.scalar().storage_type(a.dtype) : e.scalar().value_type(a.dtype);
-    Id array = b.type_array(element, static_cast<uint32_t>(a.elements));
+    Id element = a.stored ? e.scalar().storage_type(a.dtype) : e.scalar().value_type(a.dtype);
+    int64_t length = a.elements;
+    if (a.vectors) {  // 16-byte vectors of the storage form
+      element = b.type_vector(b.type_int(32, false), 4);
+      length = a.elements * SpvScalar::storage_bytes(a.dtype) / 16;
+    }
+    Id array = b.type_array(element, static_cast<uint32_t>(length));
     Id var = b.global_variable(b.type_pointer(spv::StorageClass::Workgroup, array),
                                spv::StorageClass::Workgroup);
     b.name(var, fmt::format("{}_{}", k.kernel.name, a.name));
-    vars.push_back({var, a.dtype, a.stored});
+    vars.push_back({var, a.dtype, a.stored, a.vectors});
   }
   e.set_workgroup_arrays(std::move(vars));
 }
