@@ -123,14 +123,14 @@ TEST_CASE("spirv matrix: operands on fragment edges are read straight from their
   // W[n, k]: B is column-major with stride K.
   const std::string transposed = matrix_text(schedule(
       "function (X[M, K], W[N, K]) -> (C) { C[i, j : M, N] = +(X[i, k] * W[j, k]); }",
-      {Shape(DType::F16, {48, 32}), Shape(DType::F16, {80, 32})}, t));
-  CHECK(transposed.find(". (1, 32)] < (0, 80)") != std::string::npos);
+      {Shape(DType::F16, {48, 48}), Shape(DType::F16, {80, 48})}, t));
+  CHECK(transposed.find(". (1, 48)] < (0, 80)") != std::string::npos);
   // A 1x1 convolution's batch, rows and columns walk its input as one flat m of stride CI.
   const std::string conv = matrix_text(schedule(
       "function (I[N, H, W, CI], F[CI, CO]) -> (O) { O[n, y, x, co : N, H, W, CO] = "
       "+(I[n, y, x, ci] * F[ci, co]); }",
-      {Shape(DType::F16, {2, 4, 8, 32}), Shape(DType::F16, {32, 48})}, t));
-  CHECK(conv.find(". (32, 1)] < (64, 0)") != std::string::npos);
+      {Shape(DType::F16, {2, 4, 8, 48}), Shape(DType::F16, {48, 48})}, t));
+  CHECK(conv.find(". (48, 1)] < (64, 0)") != std::string::npos);
   auto artifact = emit_spirv(testing::lower_gpu(kMatmul, {Shape(DType::F16, {144, 48}),
                                                           Shape(DType::F16, {48, 80})}),
                              t);
@@ -143,6 +143,44 @@ TEST_CASE("spirv matrix: operands on fragment edges are read straight from their
   CHECK(matrix_text(schedule(kMatmul, {Shape(DType::F16, {32, 48}), Shape(DType::F16, {48, 36})},
                              t))
             .find("w2[") != std::string::npos);
+}
+
+TEST_CASE("spirv matrix: where k is a chunk multiple, aligned operands are copied 16 bytes at "
+          "a time, the next chunk fetched while this one is multiplied") {
+  const SpirvTarget t = matrix_target();
+  // 96 x 64 x 200: N = 200 is a multiple of 8, not of 16: the last fragment column is partly
+  // past N (its columns read column 0 and are never stored).
+  const gpu::GpuSchedule s =
+      schedule(kMatmul, {Shape(DType::F16, {96, 64}), Shape(DType::F16, {64, 200})}, t);
+  const std::string text = matrix_text(s);
+  CAPTURE(text);
+  const gpu::GpuKernel& k = *s.kernels[0];
+  REQUIRE(k.arrays.size() == 3);
+  CHECK(k.arrays[0].vectors);
+  CHECK(k.arrays[1].vectors);
+  CHECK_FALSE(k.arrays[2].vectors);
+  // A: 64 rows (2 fragments along m: few tiles) of 32 k; B: 32 lines of k, 128 columns.
+  CHECK(text.find("fetch 64x32 of s0[") != std::string::npos);
+  CHECK(text.find("fetch 32x128 of s1[") != std::string::npos);
+  CHECK(text.find("deposit 32x128 -> w1 / 136 by 256") != std::string::npos);
+  // The fetch of the next chunk sits between the barriers, guarded by a uniform test.
+  CHECK(text.find("if ((@k0 + 32) < 64)") != std::string::npos);
+  // A transposed A (A[k, m]) is copied as k lines of m and read column-major.
+  const std::string transposed = matrix_text(schedule(
+      "function (A[K, M], B[K, N]) -> (C) { C[i, j : M, N] = +(A[k, i] * B[k, j]); }",
+      {Shape(DType::F16, {64, 40}), Shape(DType::F16, {64, 48})}, t));
+  CHECK(transposed.find("fetch 32x64 of s0[") != std::string::npos);
+  CHECK(transposed.find("w0[0 + (((@subgroup / 4) * 32), 0) . (1, 72)]") != std::string::npos);
+  for (const auto& shapes :
+       {std::vector<Shape>{Shape(DType::F16, {96, 64}), Shape(DType::F16, {64, 200})},
+        std::vector<Shape>{Shape(DType::F16, {256, 128}), Shape(DType::F16, {128, 256})}}) {
+    auto artifact = emit_spirv(testing::lower_gpu(kMatmul, shapes), t);
+    REQUIRE(artifact.has_value());
+    if (plaidml::testing::spirv_val_knows_cooperative_matrix()) {
+      const std::string errors = plaidml::testing::spirv_val(artifact->bytes, "vulkan1.2");
+      CHECK_MESSAGE(errors.empty(), errors);
+    }
+  }
 }
 
 TEST_CASE("spirv matrix: the loop IR of a matrix kernel stages, multiplies and runs the "

@@ -186,18 +186,26 @@ class MatrixBuilder {
         t_(tiles),
         lanes_(subgroup_size),
         uniform_(uniform_band_values(form_)) {
-    // Fragments never straddle an extent: read from memory, else staged.
     const TileProblem& p = plan.problem;
-    if (p.m % t_.frag.m == 0 && p.n % t_.frag.n == 0 && p.k % t_.frag.k == 0) {
-      a_direct_ = direct_operand(plan, 0, uniform_);
-      b_direct_ = direct_operand(plan, 1, uniform_);
+    std::optional<loop::MatrixOperand> a = direct_operand(plan, 0, uniform_);
+    std::optional<loop::MatrixOperand> b = direct_operand(plan, 1, uniform_);
+    if (a && b && p.k % t_.bk == 0 && copy_fits(*a, *b)) {
+      a_copied_ = a;
+      b_copied_ = b;
+    } else if (a && b && p.m % t_.frag.m == 0 && p.n % t_.frag.n == 0 &&
+               p.k % t_.frag.k == 0) {
+      // Fragments never straddle an extent: read from memory.
+      a_direct_ = a;
+      b_direct_ = b;
+      t_.bk = p.k % (2 * t_.frag.k) == 0 ? 2 * t_.frag.k : t_.frag.k;
     }
-    if (!direct()) return;
-    t_.bk = p.k % (2 * t_.frag.k) == 0 ? 2 * t_.frag.k : t_.frag.k;
   }
 
   // Both operands straight from their buffers: no staging, no barrier in the k loop.
   bool direct() const { return a_direct_ && b_direct_; }
+  // Both operands copied into workgroup arrays 16 bytes at a time, the next chunk's copy read
+  // into registers while this one is multiplied.
+  bool copied() const { return a_copied_ && b_copied_; }
   const MatrixTiles& tiles() const { return t_; }
 
   std::vector<StmtPtr> body() const {
@@ -205,7 +213,17 @@ class MatrixBuilder {
     MatrixOp zero = op(MatrixOp::Kind::kZero);
     out.push_back(loop::matrix(kBlock, zero));
     std::vector<StmtPtr> chunk;
-    if (direct()) {
+    if (copied()) {
+      out.push_back(fetch(0, c(0)));
+      out.push_back(fetch(1, c(0)));
+      const ExprPtr next = add(id(kChunk), c(t_.bk));
+      chunk = {deposit(0),
+               deposit(1),
+               loop::barrier(),
+               loop::if_then(less(next, c(plan_.problem.k)), {fetch(0, next), fetch(1, next)}),
+               multiply(),
+               loop::barrier()};
+    } else if (direct()) {
       chunk = {multiply()};
     } else {
       chunk = {stage(0), stage(1), loop::barrier(), multiply(), loop::barrier()};
@@ -223,12 +241,89 @@ class MatrixBuilder {
     const DType input = plan_.tiles[0].load.load->dtype;
     WorkgroupArray scratch{"c", DType::F32, int64_t{t_.subgroups()} * fragment_points(), false};
     if (direct()) return {scratch};
+    if (copied()) {
+      const Copy a = copy(0), b = copy(1);
+      return {{"a", input, a.lines * (a.width + kPad), true, true},
+              {"b", input, b.lines * (b.width + kPad), true, true},
+              scratch};
+    }
     return {{"a", input, t_.bm() * a_stride(), true},
             {"b", input, t_.bk * b_stride(), true},
             scratch};
   }
 
  private:
+  // A copied side in memory order: `lines` lines of `width` elements along its unit stride,
+  // whether those lines are the side's rows (A: m; B: k), and the element strides of the
+  // workgroup array for the fragments' (row, column).
+  struct Copy {
+    int64_t lines = 0, width = 0;
+    bool lines_are_rows = true;
+    int64_t row_stride = 0, col_stride = 0;
+  };
+  Copy copy(size_t side) const {
+    const loop::MatrixOperand& o = side == 0 ? *a_copied_ : *b_copied_;
+    const int64_t rows = side == 0 ? t_.bm() : t_.bk, cols = side == 0 ? t_.bk : t_.bn();
+    Copy out;
+    out.lines_are_rows = o.col_stride == 1;
+    out.lines = out.lines_are_rows ? rows : cols;
+    out.width = out.lines_are_rows ? cols : rows;
+    out.row_stride = out.lines_are_rows ? out.width + kPad : 1;
+    out.col_stride = out.lines_are_rows ? 1 : out.width + kPad;
+    return out;
+  }
+  // Every work-item copies the same number of 16-byte segments of each side; a side whose
+  // segments run along m or n needs that extent a multiple of 8 (a segment is then wholly in
+  // or out of it).
+  bool copy_fits(const loop::MatrixOperand& a, const loop::MatrixOperand& b) {
+    a_copied_ = a;
+    b_copied_ = b;
+    bool fits = true;
+    for (size_t side : {0, 1}) {
+      const Copy k = copy(side);
+      fits = fits && (k.lines * k.width / 8) % threads() == 0;
+    }
+    if (a.col_stride != 1) fits = fits && plan_.problem.m % 8 == 0;
+    if (b.col_stride == 1) fits = fits && plan_.problem.n % 8 == 0;
+    a_copied_.reset();
+    b_copied_.reset();
+    return fits;
+  }
+  // Side `side`'s chunk at k position `k` into its registers: lines past the extents read
+  // line 0, segments past them segment 0 (both only reach outputs never stored).
+  StmtPtr fetch(size_t side, ExprPtr k) const {
+    const Copy cp = copy(side);
+    MatrixOp m = op(MatrixOp::Kind::kFetch);
+    m.a = side == 0 ? *a_copied_ : *b_copied_;
+    const ExprPtr origin = side == 0 ? m0() : n0();
+    const int64_t extent = side == 0 ? plan_.problem.m : plan_.problem.n;
+    // Side 0: rows m, columns k; side 1: rows k, columns n.
+    const bool lines_are_k = (side == 0) != cp.lines_are_rows;
+    m.a.row0 = lines_are_k ? k : origin;
+    m.a.col0 = lines_are_k ? origin : k;
+    const int64_t line_stride = cp.lines_are_rows ? m.a.row_stride : m.a.col_stride;
+    m.a.row_stride = line_stride;
+    m.a.col_stride = 1;
+    m.a.rows = lines_are_k ? 0 : extent;
+    m.a.cols = lines_are_k ? extent : 0;
+    m.lines = cp.lines;
+    m.width = cp.width;
+    m.threads = static_cast<int>(threads());
+    m.thread = id(local_id(0));
+    return loop::matrix(side == 0 ? "@copy_a" : "@copy_b", std::move(m));
+  }
+  StmtPtr deposit(size_t side) const {
+    const Copy cp = copy(side);
+    MatrixOp m = op(MatrixOp::Kind::kDeposit);
+    m.c_slot = workgroup_slot(side);
+    m.lines = cp.lines;
+    m.width = cp.width;
+    m.ldc = kPad;
+    m.threads = static_cast<int>(threads());
+    m.thread = id(local_id(0));
+    return loop::matrix(side == 0 ? "@copy_a" : "@copy_b", std::move(m));
+  }
+
   int c_slot() const { return workgroup_slot(direct() ? 0 : 2); }
   static ExprPtr id(const std::string& name) { return loop::var(name); }
   int64_t threads() const { return int64_t{t_.subgroups()} * lanes_; }
@@ -307,6 +402,10 @@ class MatrixBuilder {
       m.b.row0 = id(kChunk);
       m.b.col0 = add(n0(), sub_col());
       m.b.cols = plan_.problem.n;
+    } else if (copied()) {
+      const Copy a = copy(0), b = copy(1);
+      m.a = {workgroup_slot(0), c(0), sub_row(), c(0), a.row_stride, a.col_stride, 0, 0};
+      m.b = {workgroup_slot(1), c(0), c(0), sub_col(), b.row_stride, b.col_stride, 0, 0};
     } else {
       m.a = {workgroup_slot(0), c(0), sub_row(), c(0), a_stride(), 1, 0, 0};
       m.b = {workgroup_slot(1), c(0), c(0), sub_col(), b_stride(), 1, 0, 0};
@@ -351,7 +450,7 @@ class MatrixBuilder {
   MatrixTiles t_;
   int lanes_;
   Bindings uniform_;
-  std::optional<loop::MatrixOperand> a_direct_, b_direct_;
+  std::optional<loop::MatrixOperand> a_direct_, b_direct_, a_copied_, b_copied_;
 };
 
 }  // namespace
