@@ -85,14 +85,15 @@ TEST_CASE("spirv matrix: an f16 matmul becomes a cooperative-matrix kernel with 
   const auto modules = plaidml::testing::spirv_modules(artifact->bytes);
   REQUIRE(modules.size() == 1);
   CHECK(count_op(modules[0], kOpTypeCooperativeMatrix, nullptr) == 3);  // A, B, accumulator
-  // 2 x 4 subgroups of 4 x 2 fragments, 2 k steps per chunk: 16 multiply-adds a chunk.
+  // 2 x 4 subgroups of 2 x 4 fragments (4 compute units: 2 x 1 tiles of 128 x 256 are too
+  // few, so 64 x 256), 2 k steps per chunk: 16 multiply-adds a chunk.
   CHECK(count_op(modules[0], kOpMulAdd, nullptr) == 16);
   uint32_t addressing = 99;
   REQUIRE(count_op(modules[0], kOpMemoryModel, &addressing) == 1);
   const KernelEntry& k = artifact->kernels[0];
   CHECK(k.workgroup[0] == 256);
-  CHECK(k.grid[0] == 2);  // ceil(136 / 128)
-  CHECK(k.grid[1] == 2);  // ceil(200 / 128)
+  CHECK(k.grid[0] == 1);  // ceil(136 / 256)
+  CHECK(k.grid[1] == 4);  // ceil(200 / 64)
   if (plaidml::testing::spirv_val_knows_cooperative_matrix()) {
     const std::string errors = plaidml::testing::spirv_val(artifact->bytes, "vulkan1.2");
     CHECK_MESSAGE(errors.empty(), errors);
@@ -159,10 +160,10 @@ TEST_CASE("spirv matrix: where k is a chunk multiple, aligned operands are copie
   CHECK(k.arrays[0].vectors);
   CHECK(k.arrays[1].vectors);
   CHECK_FALSE(k.arrays[2].vectors);
-  // A: 64 rows (2 fragments along m: few tiles) of 32 k; B: 32 lines of k, 128 columns.
+  // A: 64 rows (2 fragments along m: few tiles) of 32 k; B: 32 lines of k, 256 columns.
   CHECK(text.find("fetch 64x32 of s0[") != std::string::npos);
-  CHECK(text.find("fetch 32x128 of s1[") != std::string::npos);
-  CHECK(text.find("deposit 32x128 -> w1 / 136 by 256") != std::string::npos);
+  CHECK(text.find("fetch 32x256 of s1[") != std::string::npos);
+  CHECK(text.find("deposit 32x256 -> w1 / 264 by 256") != std::string::npos);
   // The fetch of the next chunk sits between the barriers, guarded by a uniform test.
   CHECK(text.find("if ((@k0 + 32) < 64)") != std::string::npos);
   // A transposed A (A[k, m]) is copied as k lines of m and read column-major.
@@ -195,14 +196,14 @@ TEST_CASE("spirv matrix: the loop IR of a matrix kernel stages, multiplies and r
   const gpu::GpuKernel& k = *s.kernels[0];
   const std::string text = loop::to_string(k.kernel);
   CAPTURE(text);
-  // 64 x 256 has only 2 tiles of 128 x 128 for 132 compute units: 2 fragments along m.
-  CHECK(text.find("matrix @frags 2x2 of 16x16x16 f16: zero") != std::string::npos);
-  CHECK(text.find("matrix @frags 2x2 of 16x16x16 f16: += w0[") != std::string::npos);
-  CHECK(text.find("matrix @frags 2x2 of 16x16x16 f16: [1, 1] -> w2[") != std::string::npos);
+  // 64 x 256 is one tile of 128 x 256 for 132 compute units: 2 fragments along m, 4 along n.
+  CHECK(text.find("matrix @frags 2x4 of 16x16x16 f16: zero") != std::string::npos);
+  CHECK(text.find("matrix @frags 2x4 of 16x16x16 f16: += w0[") != std::string::npos);
+  CHECK(text.find("matrix @frags 2x4 of 16x16x16 f16: [1, 3] -> w2[") != std::string::npos);
   REQUIRE(k.arrays.size() == 3);
   CHECK(k.arrays[0].stored);
   CHECK(k.arrays[0].elements == 64 * 40);   // BM x (BK + 8)
-  CHECK(k.arrays[1].elements == 32 * 136);  // BK x (BN + 8)
+  CHECK(k.arrays[1].elements == 32 * 264);  // BK x (BN + 8)
   CHECK_FALSE(k.arrays[2].stored);
   CHECK(k.arrays[2].elements == 8 * 256);   // a 16 x 16 f32 fragment per subgroup
   CHECK(k.subgroups == 8);

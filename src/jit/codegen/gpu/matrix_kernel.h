@@ -29,7 +29,7 @@ namespace plaidml::jit::gpu {
 struct MatrixTiles {
   MatrixShape frag;
   int sm = 2, sn = 4;  // subgroups along m and n
-  int fm = 4, fn = 2;  // fragments per subgroup along m and n
+  int fm = 4, fn = 4;  // fragments per subgroup along m and n
   int bk = 32;         // k per chunk, a multiple of frag.k
   int64_t bm() const { return int64_t{sm} * fm * frag.m; }
   int64_t bn() const { return int64_t{sn} * fn * frag.n; }
