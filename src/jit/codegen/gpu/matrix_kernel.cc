@@ -142,7 +142,7 @@ std::optional<int64_t> group_stride(const loop::AffineIndex& index,
 // band variables, with unit stride along one of them and every row or column and the base
 // 16-byte aligned (8 f16 elements), as cooperative-matrix loads from memory want; the rows,
 // columns and limits are the caller's.
-std::optional<loop::MatrixOperand> direct_operand(const TiledPlan& plan, size_t tile,
+std::optional<loop::MatrixOperand> affine_operand(const TiledPlan& plan, size_t tile,
                                                   const Bindings& uniform) {
   const RegisterForm& form = plan.form;
   const StagedTile& st = plan.tiles[tile];
@@ -189,8 +189,8 @@ class MatrixBuilder {
         lanes_(subgroup_size),
         uniform_(uniform_band_values(form_)) {
     const TileProblem& p = plan.problem;
-    std::optional<loop::MatrixOperand> a = direct_operand(plan, 0, uniform_);
-    std::optional<loop::MatrixOperand> b = direct_operand(plan, 1, uniform_);
+    std::optional<loop::MatrixOperand> a = affine_operand(plan, 0, uniform_);
+    std::optional<loop::MatrixOperand> b = affine_operand(plan, 1, uniform_);
     if (a && b && p.k % t_.bk == 0 && copy_fits(*a, *b)) {
       a_copied_ = a;
       b_copied_ = b;
@@ -208,7 +208,6 @@ class MatrixBuilder {
   // Both operands copied into workgroup arrays 16 bytes at a time, the next chunk's copy read
   // into registers while this one is multiplied.
   bool copied() const { return a_copied_ && b_copied_; }
-  const MatrixTiles& tiles() const { return t_; }
 
   std::vector<StmtPtr> body() const {
     std::vector<StmtPtr> out;
@@ -263,8 +262,8 @@ class MatrixBuilder {
     bool lines_are_rows = true;
     int64_t row_stride = 0, col_stride = 0;
   };
-  Copy copy(size_t side) const {
-    const loop::MatrixOperand& o = side == 0 ? *a_copied_ : *b_copied_;
+  Copy copy(size_t side) const { return copy_of(side == 0 ? *a_copied_ : *b_copied_, side); }
+  Copy copy_of(const loop::MatrixOperand& o, size_t side) const {
     const int64_t rows = side == 0 ? t_.bm() : t_.bk, cols = side == 0 ? t_.bk : t_.bn();
     Copy out;
     out.lines_are_rows = o.col_stride == 1;
@@ -277,18 +276,13 @@ class MatrixBuilder {
   // Every work-item copies the same number of 16-byte segments of each side; a side whose
   // segments run along m or n needs that extent a multiple of 8 (a segment is then wholly in
   // or out of it).
-  bool copy_fits(const loop::MatrixOperand& a, const loop::MatrixOperand& b) {
-    a_copied_ = a;
-    b_copied_ = b;
+  bool copy_fits(const loop::MatrixOperand& a, const loop::MatrixOperand& b) const {
     bool fits = true;
-    for (size_t side : {0, 1}) {
-      const Copy k = copy(side);
+    for (const Copy& k : {copy_of(a, 0), copy_of(b, 1)}) {
       fits = fits && (k.lines * k.width / 8) % threads() == 0;
     }
     if (a.col_stride != 1) fits = fits && plan_.problem.m % 8 == 0;
     if (b.col_stride == 1) fits = fits && plan_.problem.n % 8 == 0;
-    a_copied_.reset();
-    b_copied_.reset();
     return fits;
   }
   // Side `side`'s chunk at k position `k` into its registers: lines past the extents read

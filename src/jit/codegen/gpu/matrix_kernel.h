@@ -3,10 +3,15 @@
 //   - an output tile of BM x BN points per workgroup of SM x SN subgroups, each subgroup owning
 //     FM x FN accumulator fragments of the device's shape (frag_m x frag_n f32, spread over its
 //     work-items as the device likes: loop::MatrixOp);
-//   - k walked in chunks of BK: every work-item copies its share of the chunk's A [BM][BK] and
-//     B [BK][BN] elements into workgroup arrays held as f16 bit patterns (rows padded by 8
-//     elements, 16 bytes, against bank conflicts; zero outside the extents), barrier, each
-//     subgroup multiplies its fragments, barrier;
+//   - k walked in chunks of BK, the operands read in one of three ways, best first:
+//     copied: where both are affine with unit stride along one axis and 16-byte aligned rows
+//     and K is a chunk multiple, the workgroup copies each chunk 16 bytes at a time into
+//     workgroup arrays (lines padded by 8 elements against bank conflicts), the next chunk's
+//     copy read into registers while this one is multiplied; direct: where K is not a chunk
+//     multiple but every extent is a fragment multiple, fragments load straight from the
+//     buffers; staged: elsewhere, every work-item copies its share of the chunk's elements one
+//     at a time, zero outside the extents. Then barrier, each subgroup multiplies its
+//     fragments, barrier;
 //   - the epilogue one fragment at a time: the subgroup stores it into its own f32 scratch
 //     array, and its work-items run the lowered kernel's epilogue (the store, any fused
 //     elementwise tail) at those points, each statement kept as written.
