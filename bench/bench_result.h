@@ -10,6 +10,10 @@ namespace plaidml_bench {
 
 struct RunSettings {
   int warmup = 3;
+  // Warm-up goes on past `warmup` runs until it has taken this long: a GPU idling at a low
+  // clock takes tens of milliseconds to reach its boost clock, longer than a few runs of a
+  // sub-millisecond kernel (the H200's SM clock sits at 345 MHz between processes).
+  double warmup_seconds = 0;
   int repeat = 20;
   // Timed runs stop early once they have taken this long (at least min_repeat of them still
   // run), so a slow device cannot blow the time budget of a remote run. Warm-up stops at it too.

@@ -11,7 +11,10 @@ std::string timed_runs(const RunSettings& settings, const std::function<std::str
   const double budget_ms = settings.max_seconds * 1e3;
   auto warmup_start = Clock::now();
   result.warmup = 0;
-  for (int i = 0; i < settings.warmup && ms_since(warmup_start) < budget_ms; ++i) {
+  const double warmup_ms = settings.warmup_seconds * 1e3;
+  for (int i = 0; (i < settings.warmup || ms_since(warmup_start) < warmup_ms) &&
+                  ms_since(warmup_start) < budget_ms;
+       ++i) {
     std::string error = run_once();
     if (!error.empty()) return "warm-up run: " + error;
     ++result.warmup;

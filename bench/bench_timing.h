@@ -15,7 +15,8 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point start);
 
-// Calls run_once (which returns "" or what failed) settings.warmup times untimed, then up to
+// Calls run_once (which returns "" or what failed) settings.warmup times untimed (and on
+// until settings.warmup_seconds have passed), then up to
 // settings.repeat times timed into result.run_ms (result.warmup counts the warm-up runs done).
 // Both stop early after settings.max_seconds: a slow implementation must not eat the time of the
 // cases after it, yet at least one warm-up and settings.min_repeat timed runs happen.

@@ -1,8 +1,12 @@
-// plaidml_gpu_bench: f32 matmul and ResNet-50 conv timings on one device, through the public C
-// API only (the library as an application sees it).
+// plaidml_gpu_bench: matmul (f32, f16) and ResNet-50 conv timings on one device, through the
+// public C API only (the library as an application sees it).
 //
-//   plaidml_gpu_bench [--device opencl:0] [--warmup 3] [--repeat 20] [--max-seconds 20]
-//                     [--cases matmul_1024,conv3x3_56x56x64_n1] [--seed 1] [--list]
+//   plaidml_gpu_bench [--device opencl:0] [--warmup 3] [--warmup-seconds 0.2] [--repeat 20]
+//                     [--max-seconds 20] [--cases matmul_1024,conv3x3_56x56x64_n1] [--seed 1]
+//                     [--list]
+//
+// Warm-up is at least --warmup runs and --warmup-seconds of them: the GPU's clock rises from
+// idle while it runs.
 //
 // One JSON line per case on stdout (bench/compare_gpu.py joins them with bench/torch_gpu.py's),
 // a table on stderr. Exit status: 0 when every case ran and passed its spot check, 1 when one did
@@ -27,14 +31,18 @@ namespace {
 
 struct Options {
   std::string device = "opencl:0";
-  RunSettings run;
+  RunSettings run = [] {
+    RunSettings r;
+    r.warmup_seconds = 0.2;
+    return r;
+  }();
   std::set<std::string> cases;  // empty: all
   bool list = false;
 };
 
 constexpr const char* kUsage =
-    "usage: plaidml_gpu_bench [--device ID] [--warmup N] [--repeat N] [--max-seconds S]\n"
-    "                         [--cases NAME,NAME...] [--seed N] [--list]\n";
+    "usage: plaidml_gpu_bench [--device ID] [--warmup N] [--warmup-seconds S] [--repeat N]\n"
+    "                         [--max-seconds S] [--cases NAME,NAME...] [--seed N] [--list]\n";
 
 // Applies one "--flag value" pair; false for an unknown flag or a bad value.
 bool apply_flag(const std::string& flag, const std::string& value, Options& o) {
@@ -45,6 +53,8 @@ bool apply_flag(const std::string& flag, const std::string& value, Options& o) {
     o.cases = split_names(value);
   } else if (flag == "--max-seconds") {
     return parse_seconds(value, &o.run.max_seconds);
+  } else if (flag == "--warmup-seconds") {
+    return parse_seconds(value, &o.run.warmup_seconds);
   } else if (flag == "--warmup" && parse_int(value, 0, &n)) {
     o.run.warmup = int(n);
   } else if (flag == "--repeat" && parse_int(value, 1, &n)) {

@@ -47,6 +47,8 @@ HALF_TOLERANCE = 1e-3  # an f16 output: the f32 sum rounded to f16
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--warmup-seconds", type=float, default=0.2,
+                   help="warm up at least this long too (the GPU clock rises from idle)")
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--cases", default="", help="comma-separated case names (default: all)")
     p.add_argument("--device", default="cuda", help="torch device; 'cpu' only to test the script")
@@ -151,15 +153,19 @@ def run_case(torch, name, kind, size, args):
     run()
     sync()
     line["compile_ms"] = (time.perf_counter() - t0) * 1e3
-    for _ in range(args.warmup):
+    warmup_start = time.perf_counter()
+    warmups = 0
+    while warmups < args.warmup or time.perf_counter() - warmup_start < args.warmup_seconds:
         run()
+        sync()
+        warmups += 1
     times = [time_call(torch, run, dev) for _ in range(args.repeat)]
     wall = [wall_call(run, sync) for _ in range(args.repeat)]
     out = output() if callable(output) else output
     tolerance = HALF_TOLERANCE if kind == "matmul_f16" else RELATIVE_TOLERANCE
     checked, failed, worst = spot_check(torch, out, reference, out.numel(), tolerance=tolerance)
     med, best = statistics.median(times), min(times)
-    line.update({"status": "ok", "warmup": args.warmup, "repeat": len(times), "min_ms": best,
+    line.update({"status": "ok", "warmup": warmups, "repeat": len(times), "min_ms": best,
                  "median_ms": med, "gflops": flop / (med * 1e6), "gflops_best": flop / (best * 1e6),
                  "check": "ok" if failed == 0 else "FAIL", "checked": checked,
                  "max_rel_error": worst, "wall_min_ms": min(wall),
