@@ -31,8 +31,10 @@ const char* const kPoint = "@e";     // a work-item's point within a fragment
 const char* const kAcc = "@acc";     // one point's sum, in the epilogue
 constexpr int64_t kPad = 8;          // elements of padding per staged row (16 bytes of f16)
 
+// `e` without casts to f16 or f32 (they keep an f16 value as it is).
 const Expr& strip_casts(const Expr& e) {
-  return e.kind == ExprKind::kCast ? strip_casts(*e.args[0]) : e;
+  const bool keeps = e.dtype == DType::F16 || e.dtype == DType::F32;
+  return e.kind == ExprKind::kCast && keeps ? strip_casts(*e.args[0]) : e;
 }
 
 bool is_zero(const Expr& e) {
@@ -49,7 +51,10 @@ bool sums_products(const RegisterForm& form, const TiledPlan& plan) {
   const Expr& acc = *value.args[0];
   if (acc.kind != ExprKind::kVar || acc.name != form.declare->var) return false;
   const Expr& product = strip_casts(*value.args[1]);
-  if (product.kind != ExprKind::kOp || product.op != ir::OpKind::Mul) return false;
+  if (product.kind != ExprKind::kOp || product.op != ir::OpKind::Mul ||
+      (product.dtype != DType::F16 && product.dtype != DType::F32)) {
+    return false;
+  }
   const std::string x = loop::to_string(strip_casts(*product.args[0]));
   const std::string y = loop::to_string(strip_casts(*product.args[1]));
   const std::string& a = plan.tiles[0].load.key;
