@@ -42,8 +42,10 @@ std::vector<uint32_t> words(const std::vector<uint8_t>& bytes) {
   return out;
 }
 
-// How often each opcode starts an instruction of a module (its header skipped).
-int count_op(const std::vector<uint8_t>& module, uint32_t opcode, uint32_t* first_operand) {
+// How often an opcode starts an instruction of a module (its header skipped), and the operands
+// of its last occurrence.
+int count_op(const std::vector<uint8_t>& module, uint32_t opcode,
+             std::vector<uint32_t>* operands) {
   const std::vector<uint32_t> w = words(module);
   int n = 0;
   for (size_t at = 5; at < w.size();) {
@@ -51,11 +53,21 @@ int count_op(const std::vector<uint8_t>& module, uint32_t opcode, uint32_t* firs
     if (count == 0) break;
     if ((w[at] & 0xffff) == opcode) {
       ++n;
-      if (first_operand && count > 1) *first_operand = w[at + 1];
+      if (operands) operands->assign(w.begin() + long(at) + 1, w.begin() + long(at + count));
     }
     at += count;
   }
   return n;
+}
+
+// Every module of the artifact valid for Vulkan 1.2 where the validator knows the extension.
+void check_valid(const Artifact& artifact) {
+  if (!plaidml::testing::spirv_val_knows_cooperative_matrix()) {
+    MESSAGE("spirv-val predates SPV_KHR_cooperative_matrix: module validity not checked");
+    return;
+  }
+  const std::string errors = plaidml::testing::spirv_val(artifact.bytes, "vulkan1.2");
+  CHECK_MESSAGE(errors.empty(), errors);
 }
 
 gpu::GpuSchedule schedule(const std::string& tile, const std::vector<Shape>& shapes,
@@ -88,18 +100,15 @@ TEST_CASE("spirv matrix: an f16 matmul becomes a cooperative-matrix kernel with 
   // 2 x 4 subgroups of 2 x 4 fragments (4 compute units: 2 x 1 tiles of 128 x 256 are too
   // few, so 64 x 256), 2 k steps per chunk: 16 multiply-adds a chunk.
   CHECK(count_op(modules[0], kOpMulAdd, nullptr) == 16);
-  uint32_t addressing = 99;
-  REQUIRE(count_op(modules[0], kOpMemoryModel, &addressing) == 1);
+  // OpMemoryModel Logical Vulkan: the extension needs the Vulkan memory model.
+  std::vector<uint32_t> memory_model;
+  REQUIRE(count_op(modules[0], kOpMemoryModel, &memory_model) == 1);
+  CHECK(memory_model == std::vector<uint32_t>{0, 3});
   const KernelEntry& k = artifact->kernels[0];
   CHECK(k.workgroup[0] == 256);
   CHECK(k.grid[0] == 1);  // ceil(136 / 256)
   CHECK(k.grid[1] == 4);  // ceil(200 / 64)
-  if (plaidml::testing::spirv_val_knows_cooperative_matrix()) {
-    const std::string errors = plaidml::testing::spirv_val(artifact->bytes, "vulkan1.2");
-    CHECK_MESSAGE(errors.empty(), errors);
-  } else {
-    MESSAGE("spirv-val predates SPV_KHR_cooperative_matrix: module validity not checked");
-  }
+  check_valid(*artifact);
 }
 
 // The kernel's matrix statements, as loop::to_string prints them.
@@ -136,10 +145,7 @@ TEST_CASE("spirv matrix: operands on fragment edges are read straight from their
                                                           Shape(DType::F16, {48, 80})}),
                              t);
   REQUIRE(artifact.has_value());
-  if (plaidml::testing::spirv_val_knows_cooperative_matrix()) {
-    const std::string errors = plaidml::testing::spirv_val(artifact->bytes, "vulkan1.2");
-    CHECK_MESSAGE(errors.empty(), errors);
-  }
+  check_valid(*artifact);
   // An operand off the 8-element alignment (K = 36: rows start 72 bytes apart) is staged.
   CHECK(matrix_text(schedule(kMatmul, {Shape(DType::F16, {32, 48}), Shape(DType::F16, {48, 36})},
                              t))
@@ -177,10 +183,7 @@ TEST_CASE("spirv matrix: where k is a chunk multiple, aligned operands are copie
         std::vector<Shape>{Shape(DType::F16, {256, 128}), Shape(DType::F16, {128, 256})}}) {
     auto artifact = emit_spirv(testing::lower_gpu(kMatmul, shapes), t);
     REQUIRE(artifact.has_value());
-    if (plaidml::testing::spirv_val_knows_cooperative_matrix()) {
-      const std::string errors = plaidml::testing::spirv_val(artifact->bytes, "vulkan1.2");
-      CHECK_MESSAGE(errors.empty(), errors);
-    }
+    check_valid(*artifact);
   }
 }
 

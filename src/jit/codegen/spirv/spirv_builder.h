@@ -33,6 +33,8 @@ class SpvBuilder {
   Id type_int(int bits, bool is_signed);
   Id type_float(int bits);
   Id type_vector(Id component, int count);
+  // uvec4: the 16-byte vector that tile copies move (8 f16 elements).
+  Id type_uvec4() { return type_vector(type_int(32, false), 4); }
   Id type_pointer(spv::StorageClass storage, Id pointee);
   Id type_void_function();
   // elem[length] (no ArrayStride: for Function and Workgroup storage, which have no layout).

@@ -89,7 +89,7 @@ class ParamVariables {
     const uint32_t binding = static_cast<uint32_t>(at - params.begin());
     auto [it, added] = views_.emplace(binding, 0);
     if (!added) return it->second;
-    Id uvec4 = b_.type_vector(b_.type_int(32, false), 4);
+    Id uvec4 = b_.type_uvec4();
     Id block = b_.type_buffer_block(uvec4, 16);
     Id var = b_.global_variable(b_.type_pointer(spv::StorageClass::StorageBuffer, block),
                                 spv::StorageClass::StorageBuffer);

@@ -140,7 +140,7 @@ Id SpvEmitter::workgroup_pointer(int slot, const Expr& index_expr, const Workgro
   // One statement each: the order in which function arguments are evaluated is unspecified
   // (GCC and clang differ), and both of these may allocate ids.
   Id element = w.stored ? scalar_.storage_type(w.dtype) : scalar_.value_type(w.dtype);
-  if (w.vectors) element = b_.type_vector(b_.type_int(32, false), 4);
+  if (w.vectors) element = b_.type_uvec4();
   const Id pointer = b_.type_pointer(spv::StorageClass::Workgroup, element);
   const Id at = index(index_expr);
   return b_.op(Op::OpAccessChain, pointer, {w.var, at});

@@ -40,7 +40,7 @@ void declare_arrays(const gpu::GpuKernel& k, SpvEmitter& e, SpvBuilder& b) {
     Id element = a.stored ? e.scalar().storage_type(a.dtype) : e.scalar().value_type(a.dtype);
     int64_t length = a.elements;
     if (a.vectors) {  // 16-byte vectors of the storage form
-      element = b.type_vector(b.type_int(32, false), 4);
+      element = b.type_uvec4();
       length = a.elements * SpvScalar::storage_bytes(a.dtype) / 16;
     }
     Id array = b.type_array(element, static_cast<uint32_t>(length));

@@ -16,6 +16,14 @@ namespace {
 
 ExprPtr plus(ExprPtr a, int64_t b) { return loop::idx_add(std::move(a), loop::int_const(b)); }
 
+// `at`, or 0 where it is at or past `limit` (a positive limit; 0: none): the row or column an
+// operand reads for a fragment or segment whose results are never stored.
+ExprPtr limited(ExprPtr at, int64_t limit) {
+  if (limit <= 0) return at;
+  ExprPtr inside = loop::op(ir::OpKind::Lt, DType::Bool, {at, loop::int_const(limit)});
+  return loop::op(ir::OpKind::Select, DType::I64, {inside, at, loop::int_const(0)});
+}
+
 }  // namespace
 
 Id SpvEmitter::matrix_type(const MatrixOp& m, uint32_t use) {
@@ -95,11 +103,6 @@ void SpvEmitter::matrix_mul_add(const std::string& block, const MatrixOp& m) {
 // The fragment of `o` at (row0 + row, col0 + col), a row or column past the operand's limit
 // moved to 0 (a whole fragment: its results are never stored).
 Id SpvEmitter::matrix_load(const loop::MatrixOperand& o, int64_t row, int64_t col, Id type) {
-  auto limited = [](ExprPtr at, int64_t limit) {
-    if (limit <= 0) return at;
-    ExprPtr inside = loop::op(ir::OpKind::Lt, DType::Bool, {at, loop::int_const(limit)});
-    return loop::op(ir::OpKind::Select, DType::I64, {inside, at, loop::int_const(0)});
-  };
   const ExprPtr r = limited(plus(o.row0, row), o.rows);
   const ExprPtr c = limited(plus(o.col0, col), o.cols);
   ExprPtr at = loop::idx_add(o.base, loop::idx_add(loop::idx_mul(r, o.row_stride),
@@ -148,7 +151,7 @@ std::pair<ExprPtr, ExprPtr> SpvEmitter::copy_position(const MatrixOp& m, int64_t
 
 std::vector<Id>& SpvEmitter::copy_registers(const std::string& block, const MatrixOp& m) {
   std::vector<Id>& regs = copy_registers_[block];
-  const Id uvec4 = b_.type_vector(b_.type_int(32, false), 4);
+  const Id uvec4 = b_.type_uvec4();
   const size_t count = static_cast<size_t>(m.lines * m.width / 8 / m.threads);
   while (regs.size() < count) regs.push_back(b_.local_variable(uvec4));
   return regs;
@@ -163,14 +166,9 @@ void SpvEmitter::matrix_fetch(const std::string& block, const MatrixOp& m) {
     return;
   }
   const Id view = vector_view_(m.a.slot);
-  const Id uvec4 = b_.type_vector(b_.type_int(32, false), 4);
+  const Id uvec4 = b_.type_uvec4();
   const Id pointer = b_.type_pointer(spv::StorageClass::StorageBuffer, uvec4);
   std::vector<Id>& regs = copy_registers(block, m);
-  auto limited = [](ExprPtr at, int64_t limit) {
-    if (limit <= 0) return at;
-    ExprPtr inside = loop::op(ir::OpKind::Lt, DType::Bool, {at, loop::int_const(limit)});
-    return loop::op(ir::OpKind::Select, DType::I64, {inside, at, loop::int_const(0)});
-  };
   for (size_t r = 0; r < regs.size(); ++r) {
     auto [line, segment] = copy_position(m, static_cast<int64_t>(r));
     const ExprPtr l = limited(loop::idx_add(m.a.row0, line), m.a.rows);
@@ -183,7 +181,7 @@ void SpvEmitter::matrix_fetch(const std::string& block, const MatrixOp& m) {
 }
 
 void SpvEmitter::matrix_deposit(const std::string& block, const MatrixOp& m) {
-  const Id uvec4 = b_.type_vector(b_.type_int(32, false), 4);
+  const Id uvec4 = b_.type_uvec4();
   std::vector<Id>& regs = copy_registers(block, m);
   const int64_t row = (m.width + m.ldc) / 8;  // the padded line, in vectors
   for (size_t r = 0; r < regs.size(); ++r) {
