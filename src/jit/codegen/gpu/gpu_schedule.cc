@@ -1,6 +1,8 @@
 // One GPU schedule for both emitters (gpu_schedule.h).
 #include "jit/codegen/gpu/gpu_schedule.h"
 
+#include "jit/codegen/gpu/index_fold.h"
+
 namespace plaidml::jit::gpu {
 
 namespace {
@@ -48,6 +50,7 @@ GpuSchedule schedule_program(const LoweredProgram& lowered, const GpuTarget& tar
     } else {
       schedule.kernels.push_back(std::nullopt);
     }
+    if (schedule.kernels.back()) fold_indices(*schedule.kernels.back());
     schedule.tiled.push_back(std::move(tiled));
   }
   return schedule;
