@@ -6,6 +6,7 @@
 
 #include "devices/vulkan/vk_cooperative_matrix.h"
 #include "devices/vulkan/vk_inventory.h"
+#include "devices/vulkan/vk_pipeline_statistics.h"
 
 namespace plaidml::devices::vulkan {
 namespace {
@@ -205,6 +206,7 @@ bool describe_physical_device(VkInstance instance, VkPhysicalDevice physical, Vk
   read_properties(out, extensions);
   read_features(out, extensions);
   read_cooperative_matrix(instance, out, extensions);
+  read_pipeline_statistics(out, extensions);
   return true;
 }
 

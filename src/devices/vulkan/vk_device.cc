@@ -11,6 +11,7 @@
 #include "devices/vulkan/vk_errors.h"
 #include "devices/vulkan/vk_exit.h"
 #include "devices/vulkan/vk_memory.h"
+#include "devices/vulkan/vk_pipeline_statistics.h"
 #include "devices/vulkan/vk_program.h"
 
 namespace plaidml::devices::vulkan {
@@ -64,6 +65,8 @@ VkResult create_logical_device(const VkDeviceRecord& r, VkDevice* out) {
   matrix.matrix.cooperativeMatrix = VK_TRUE;
   matrix.memory_model.vulkanMemoryModel = VK_TRUE;
   if (f.cooperative_matrix) tail = matrix.chain(tail);
+  PipelineStatisticsEnable statistics;
+  if (f.pipeline_statistics) tail = statistics.chain(tail);
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{};

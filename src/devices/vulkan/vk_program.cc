@@ -8,6 +8,7 @@
 #include "devices/vulkan/vk_commands.h"
 #include "devices/vulkan/vk_errors.h"
 #include "devices/vulkan/vk_exit.h"
+#include "devices/vulkan/vk_pipeline_statistics.h"
 #include "devices/vulkan/vk_spirv.h"
 
 namespace plaidml::devices::vulkan {
@@ -137,6 +138,8 @@ plaidml_plugin_status create_pipeline(VkDeviceState* device, VulkanExecutable* e
   info.stage.module = module;
   info.stage.pName = symbol.c_str();
   info.layout = layout;
+  const bool statistics = device->record->features.pipeline_statistics;
+  if (statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkResult r = vk().vkCreateComputePipelines(device->device, device->pipeline_cache, 1, &info,
                                              nullptr, &pipeline);
@@ -145,6 +148,7 @@ plaidml_plugin_status create_pipeline(VkDeviceState* device, VulkanExecutable* e
                    std::string("entry point '") + symbol + "' does not build on " +
                        device->record->name);
   }
+  if (statistics) report_pipeline_statistics(device->device, pipeline, device->record->name, symbol);
   exe->pipelines.push_back(pipeline);
   exe->bindings.push_back(bindings);
   return PLAIDML_PLUGIN_OK;
