@@ -19,41 +19,13 @@
 #endif
 #include "jit/host_caches.h"
 #include "jit/passes/pipeline.h"
+#include "jit/gpu_codegen.h"
+#include "jit/tile_measure.h"
 
 namespace plaidml::jit {
 namespace {
 
 constexpr const char* kCpuFormat = "elf-object";
-
-GpuTarget gpu_target(const devices::DeviceInfo& info) {
-  GpuTarget t;
-  t.device_name = info.name;
-  t.max_workgroup_size = std::max(1, info.max_workgroup_size);
-  t.local_memory_bytes = info.local_memory_bytes;
-  t.compute_units = std::max(1, info.compute_units);
-  t.fp16 = info.fp16;
-  t.fp64 = info.fp64;
-  return t;
-}
-
-#ifdef PLAIDML_HAVE_SPIRV
-SpirvTarget spirv_target(const devices::DeviceInfo& info) {
-  SpirvTarget t;
-  t.device_name = info.name;
-  t.max_workgroup_size = std::max(1, info.max_workgroup_size);
-  t.shared_memory_bytes = info.local_memory_bytes;
-  t.compute_units = std::max(1, info.compute_units);
-  t.int8 = info.int8;
-  t.int16 = info.int16;
-  t.int64 = info.int64;
-  t.float16 = info.fp16;
-  t.float64 = info.fp64;
-  t.float_controls = info.ieee_float_controls;
-  t.matrix_shapes = parse_matrix_shapes(info.matrix_shapes);
-  t.subgroup_size = info.subgroup_size;
-  return t;
-}
-#endif
 
 // The generated formats, in the order generate() prefers them.
 std::string generated_formats() {
@@ -100,15 +72,20 @@ Expected<ArtifactTarget> choose_target(const devices::Device& device) {
   return t;
 }
 
-// Code generation for the format choose_target() picked.
-Expected<Artifact> generate(const LoweredProgram& lowered, const devices::Device& device,
-                            const std::string& format) {
-  if (format == kCpuFormat) return emit_llvm_object(lowered, cpu_target());
-  Expected<Artifact> artifact = Status(StatusCode::kInternal, "no generator for " + format);
-  if (format == kOpenClFormat) artifact = emit_opencl(lowered, gpu_target(device.info()));
+// Code generation for the format choose_target() picked; for a GPU, with the tiles the
+// measured search chose (its records kept in `artifacts`, which may be null).
+Expected<Artifact> generate(const LoweredProgram& lowered, devices::Device& device,
+                            const ArtifactTarget& target, ArtifactCache* artifacts) {
+  if (target.format == kCpuFormat) return emit_llvm_object(lowered, cpu_target());
+  bool gpu = target.format == kOpenClFormat;
 #ifdef PLAIDML_HAVE_SPIRV
-  if (format == kSpirvFormat) artifact = emit_spirv(lowered, spirv_target(device.info()));
+  gpu = gpu || target.format == kSpirvFormat;
 #endif
+  if (!gpu) return Status(StatusCode::kInternal, "no generator for " + target.format);
+  const GpuCodegen codegen = gpu_codegen(device.info(), target.format);
+  const gpu::TileHints hints = measured_tiles(lowered, device, codegen, target, artifacts,
+                                              tile_search_options(device.info()));
+  Expected<Artifact> artifact = codegen.emit(lowered, hints);
   if (!artifact) return artifact.status().with_context(fmt::format("device {}: ", device.id()));
   return artifact;
 }
@@ -160,11 +137,10 @@ bool dump_asks_for_code() {
 
 // The artifact from the cache (under `key`), or generated (and then cached). A program
 // without kernels needs no code and is not worth an entry.
-Expected<ArtifactCache::Lookup> artifact_for(const LoweredProgram& code,
-                                             const devices::Device& device,
+Expected<ArtifactCache::Lookup> artifact_for(const LoweredProgram& code, devices::Device& device,
                                              const ArtifactTarget& target, const ArtifactKey& key,
                                              ArtifactCache* artifacts) {
-  auto make = [&] { return generate(code, device, target.format); };
+  auto make = [&] { return generate(code, device, target, artifacts); };
   if (artifacts == nullptr) {
     PLAIDML_ASSIGN(Artifact artifact, make());
     return ArtifactCache::Lookup{std::make_shared<const Artifact>(std::move(artifact)),
@@ -330,7 +306,7 @@ Expected<std::shared_ptr<const CompiledPlan>> restore_plan(
     if (make_artifact_key(table.code, target).text != code_key.text) {
       return Status(StatusCode::kInternal, "the plan entry names kernels the program no longer has");
     }
-    return generate(table.code, *device, target.format);
+    return generate(table.code, *device, target, &artifacts);
   };
   auto found = artifacts.get_or_generate(code_key, regenerate);
   Expected<std::shared_ptr<const CompiledPlan>> plan =

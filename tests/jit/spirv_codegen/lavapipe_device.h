@@ -94,11 +94,12 @@ class Device {
 
 // The program `tile` lowered for GPUs as jit/compiler.cc lowers it, emitted for `target`, run
 // on `dev` with `inputs`: "" when every output matches the interpreter's (within `tolerance`),
-// else what differs. `artifact`, when given, receives the module that ran.
+// else what differs. `artifact`, when given, receives the module that ran; `hints` go to the
+// schedule.
 inline std::string run_spirv(Device& dev, const std::string& tile,
                              const std::vector<HostTensor>& inputs, const SpirvTarget& target,
                              std::optional<plaidml::testing::Tolerance> tolerance = std::nullopt,
-                             Artifact* artifact = nullptr) {
+                             Artifact* artifact = nullptr, const gpu::TileHints& hints = {}) {
   auto program = parse::parse_tile(tile, "test");
   if (!program) return program.status().message();
   std::vector<Shape> shapes;
@@ -112,7 +113,7 @@ inline std::string run_spirv(Device& dev, const std::string& tile,
   auto lowered = lower(*bound, options);
   if (!lowered) return lowered.status().message();
   if (Status s = passes::run_pipeline(*lowered); !s.is_ok()) return s.message();
-  auto module = emit_spirv(*lowered, target);
+  auto module = emit_spirv(*lowered, target, hints);
   if (!module) return module.status().message();
   if (artifact) *artifact = *module;
   std::vector<plaidml_plugin_buffer> buffers;

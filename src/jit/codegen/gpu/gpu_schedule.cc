@@ -19,19 +19,39 @@ bool launchable(const TileProblem& p, const TileChoice& c, const DispatchLimits&
 }  // namespace
 
 std::optional<TiledSchedule> schedule_tiled(const loop::Kernel& kernel, const GpuTarget& target,
-                                            const DispatchLimits& dispatch) {
+                                            const DispatchLimits& dispatch,
+                                            const TileChoice* hint) {
   std::optional<RegisterForm> form = match_register_form(kernel);
   if (!form) return std::nullopt;
   std::optional<TiledPlan> plan = plan_tiled(*form);
   if (!plan) return std::nullopt;
   std::optional<TileChoice> tiles = choose_tiles(plan->problem, target);
   if (!tiles || !launchable(plan->problem, *tiles, dispatch)) return std::nullopt;
+  if (hint && tiles_fit(plan->problem, *hint, target) &&
+      launchable(plan->problem, *hint, dispatch)) {
+    tiles = *hint;
+  }
   LaunchDims launch = tiled_launch(*plan, *tiles);
   return TiledSchedule{std::move(*plan), *tiles, launch};
 }
 
+std::vector<TileChoice> tiled_candidates(const loop::Kernel& kernel, const GpuTarget& target,
+                                         const DispatchLimits& dispatch, size_t max) {
+  if (schedule_matrix(kernel, target, dispatch.max_groups) ||
+      schedule_reduction(kernel, target, dispatch.max_groups)) {
+    return {};
+  }
+  std::optional<TiledSchedule> model = schedule_tiled(kernel, target, dispatch);
+  if (!model) return {};
+  std::vector<TileChoice> out;
+  for (const TileChoice& c : tile_candidates(model->plan.problem, target, max)) {
+    if (launchable(model->plan.problem, c, dispatch)) out.push_back(c);
+  }
+  return out;
+}
+
 GpuSchedule schedule_program(const LoweredProgram& lowered, const GpuTarget& target,
-                             const DispatchLimits& dispatch) {
+                             const DispatchLimits& dispatch, const TileHints& hints) {
   GpuSchedule schedule;
   for (const loop::Kernel& kernel : lowered.kernels) {
     // f16 products on a device with cooperative matrices: its tensor cores.
@@ -40,7 +60,11 @@ GpuSchedule schedule_program(const LoweredProgram& lowered, const GpuTarget& tar
     std::optional<GpuKernel> reduction;
     if (!matrix) reduction = schedule_reduction(kernel, target, dispatch.max_groups);
     std::optional<TiledSchedule> tiled;
-    if (!matrix && !reduction) tiled = schedule_tiled(kernel, target, dispatch);
+    if (!matrix && !reduction) {
+      auto hint = hints.by_kernel.find(kernel.name);
+      tiled = schedule_tiled(kernel, target, dispatch,
+                             hint == hints.by_kernel.end() ? nullptr : &hint->second);
+    }
     if (matrix) {
       schedule.kernels.push_back(std::move(matrix));
     } else if (reduction) {

@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "jit/codegen/gpu/gpu_target.h"
@@ -24,6 +26,13 @@ struct DispatchLimits {
   // Workgroups per grid dimension: Vulkan guarantees 65535 (maxComputeWorkGroupCount), an
   // OpenCL NDRange is bounded by the launch's 32-bit grid.
   int64_t max_groups = std::numeric_limits<int32_t>::max();
+};
+
+// Tile choices made elsewhere (the measured search, jit/tile_measure.h), by kernel name: a
+// kernel named here takes its hint instead of the cost model's choice where the hint fits the
+// device and the dispatch; any other kernel keeps the model's.
+struct TileHints {
+  std::map<std::string, TileChoice> by_kernel;
 };
 
 // The tiled schedule of one kernel (its kernel: build_tiled_kernel).
@@ -52,11 +61,19 @@ struct GpuSchedule {
 
 // The tiled schedule when `kernel` has the register form, a load can be staged, tiling pays
 // (tile_search.h) and the launch fits `dispatch` (tile origins and k positions stay below 2^31,
-// as the emitters' 32-bit workgroup arithmetic needs); else nullopt.
+// as the emitters' 32-bit workgroup arithmetic needs); else nullopt. `hint`, when it fits,
+// replaces the model's tiles.
 std::optional<TiledSchedule> schedule_tiled(const loop::Kernel& kernel, const GpuTarget& target,
-                                            const DispatchLimits& dispatch);
+                                            const DispatchLimits& dispatch,
+                                            const TileChoice* hint = nullptr);
+
+// The tile choices a measured search may time for `kernel` (tile_candidates, each one that
+// schedule_tiled would take as a hint), the model's first; empty when the kernel is not tiled
+// (a matrix, cooperative-reduction or band-mapped kernel).
+std::vector<TileChoice> tiled_candidates(const loop::Kernel& kernel, const GpuTarget& target,
+                                         const DispatchLimits& dispatch, size_t max);
 
 GpuSchedule schedule_program(const LoweredProgram& lowered, const GpuTarget& target,
-                             const DispatchLimits& dispatch);
+                             const DispatchLimits& dispatch, const TileHints& hints = {});
 
 }  // namespace plaidml::jit::gpu

@@ -28,6 +28,14 @@ constexpr int kLanes = 64;
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 
+// The shapes tile_candidates offers beside the model's choice, best first on the NVIDIA H200
+// (bench/RESULTS.md, issue 36, fourth session: the ResNet-50 convolutions and matmuls under
+// each): wide thread blocks with small register blocks first, where staging bounds the kernel.
+constexpr TileChoice kMeasuredShapes[] = {
+    {32, 32, 2, 2, 16}, {16, 16, 4, 8, 16}, {16, 16, 4, 4, 16}, {16, 16, 8, 8, 8},
+    {8, 8, 8, 8, 16},   {8, 8, 4, 4, 16},   {16, 16, 8, 4, 16}, {32, 8, 4, 8, 16},
+};
+
 bool within_limits(const TileProblem& p, const TileChoice& c, const GpuTarget& target) {
   if (int64_t{c.tx} * c.ty > target.max_workgroup_size) return false;
   if (c.rm * c.rn > kMaxAccumulators) return false;
@@ -38,6 +46,26 @@ bool within_limits(const TileProblem& p, const TileChoice& c, const GpuTarget& t
 }
 
 }  // namespace
+
+bool tiles_fit(const TileProblem& p, const TileChoice& c, const GpuTarget& target) {
+  return within_limits(p, c, target);
+}
+
+std::vector<TileChoice> tile_candidates(const TileProblem& p, const GpuTarget& target, size_t max) {
+  std::vector<TileChoice> out;
+  std::optional<TileChoice> model = choose_tiles(p, target);
+  if (!model || max == 0) return out;
+  out.push_back(*model);
+  for (TileChoice c : kMeasuredShapes) {
+    if (out.size() >= max) break;
+    if (!p.has_m) c.ty = c.rm = 1;
+    // A block twice the problem along a side computes mostly padding.
+    if (c.bn() >= 2 * p.n || (p.has_m && c.bm() >= 2 * p.m)) continue;
+    if (!within_limits(p, c, target) || std::find(out.begin(), out.end(), c) != out.end()) continue;
+    out.push_back(c);
+  }
+  return out;
+}
 
 int64_t staged_per_thread(const TileProblem& p, const TileChoice& c) {
   const int64_t threads = int64_t{c.tx} * c.ty;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "jit/codegen/gpu/gpu_target.h"
 
@@ -33,6 +34,9 @@ struct TileChoice {
   int bk = 1;          // reduction chunk staged per barrier pair
   int64_t bn() const { return int64_t{tx} * rn; }
   int64_t bm() const { return int64_t{ty} * rm; }
+  bool operator==(const TileChoice& o) const {
+    return tx == o.tx && ty == o.ty && rn == o.rn && rm == o.rm && bk == o.bk;
+  }
 };
 
 // Shared-memory bytes the tiles of `c` take (each row padded by one element against bank
@@ -47,6 +51,14 @@ inline constexpr int64_t kMaxStagedPerThread = 16;
 
 // The model's estimate for `c` (lower is better); exposed for tests.
 double tile_cost(const TileProblem& p, const TileChoice& c, const GpuTarget& target);
+
+// Whether `c` is within the limits below for `p` on `target`.
+bool tiles_fit(const TileProblem& p, const TileChoice& c, const GpuTarget& target);
+
+// What a measured search (jit/tile_measure.h) times: the model's choice first, then shapes of
+// other proportions that fit (wide thread blocks with small register blocks, which a
+// staging-bound kernel prefers, and square ones), at most `max` of them, all distinct.
+std::vector<TileChoice> tile_candidates(const TileProblem& p, const GpuTarget& target, size_t max);
 
 // The cheapest choice within the limits (TX*TY <= max_workgroup_size, local tiles <= half of
 // local_memory_bytes, RM*RN <= 64, at most 16384 accumulators TX*TY*RM*RN per workgroup, at

@@ -55,10 +55,11 @@ void dump_if_asked(const std::string& source) {
 
 }  // namespace
 
-Expected<Artifact> emit_opencl(const LoweredProgram& lowered, const GpuTarget& target) {
+Expected<Artifact> emit_opencl(const LoweredProgram& lowered, const GpuTarget& target,
+                               const gpu::TileHints& hints) {
   PLAIDML_TRY(check_f64(lowered, target));
   // The schedule is decided here, once; the kernel emitters only print it.
-  const gpu::GpuSchedule schedule = gpu::schedule_program(lowered, target, gpu::DispatchLimits{});
+  const gpu::GpuSchedule schedule = gpu::schedule_program(lowered, target, gpu::DispatchLimits{}, hints);
   const std::vector<const gpu::GpuKernel*> scheduled = schedule.scheduled_kernels();
   opencl::ClPrinter printer(lowered, opencl::ClPrinter::fits_index32(lowered, scheduled),
                             scheduled);

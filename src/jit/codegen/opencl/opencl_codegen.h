@@ -14,6 +14,7 @@
 
 #include "core/base/status.h"
 #include "jit/codegen/artifact.h"
+#include "jit/codegen/gpu/gpu_schedule.h"
 #include "jit/codegen/gpu/gpu_target.h"
 #include "jit/lower/lower.h"
 
@@ -22,7 +23,8 @@ namespace plaidml::jit {
 inline constexpr const char* kOpenClFormat = "opencl-c";
 
 // Errors: kUnsupported for a dtype the device cannot compute (f64 without cl_khr_fp64), naming
-// the kernel and the dtype.
-Expected<Artifact> emit_opencl(const LoweredProgram& lowered, const GpuTarget& target);
+// the kernel and the dtype. `hints`: tile choices that replace the cost model's (gpu_schedule.h).
+Expected<Artifact> emit_opencl(const LoweredProgram& lowered, const GpuTarget& target,
+                               const gpu::TileHints& hints = {});
 
 }  // namespace plaidml::jit

@@ -182,13 +182,18 @@ Expected<KernelModule> emit_kernel_module(const LoweredProgram& lowered,
 
 }  // namespace
 
-Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& target) {
-  PLAIDML_TRY(check_dtypes(lowered, target));
-  // The schedule is decided here, once; the kernel emitters only print it. Vulkan guarantees
-  // 65535 workgroups per dispatch dimension and the target does not say more.
+gpu::DispatchLimits spirv_dispatch_limits() {
   gpu::DispatchLimits dispatch;
   dispatch.max_groups = 65535;
-  const gpu::GpuSchedule schedule = gpu::schedule_program(lowered, target.limits(), dispatch);
+  return dispatch;
+}
+
+Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& target,
+                              const gpu::TileHints& hints) {
+  PLAIDML_TRY(check_dtypes(lowered, target));
+  // The schedule is decided here, once; the kernel emitters only print it.
+  const gpu::GpuSchedule schedule =
+      gpu::schedule_program(lowered, target.limits(), spirv_dispatch_limits(), hints);
   const std::vector<const gpu::GpuKernel*> scheduled = schedule.scheduled_kernels();
   Artifact artifact;
   artifact.format = kSpirvFormat;

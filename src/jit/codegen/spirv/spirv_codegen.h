@@ -30,6 +30,7 @@
 
 #include "core/base/status.h"
 #include "jit/codegen/artifact.h"
+#include "jit/codegen/gpu/gpu_schedule.h"
 #include "jit/codegen/gpu/gpu_target.h"
 #include "jit/lower/lower.h"
 
@@ -79,6 +80,12 @@ struct SpirvTarget {
   }
 };
 
-Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& target);
+// What a Vulkan dispatch can address: 65535 workgroups per dimension, what Vulkan guarantees
+// (maxComputeWorkGroupCount; the target does not say more).
+gpu::DispatchLimits spirv_dispatch_limits();
+
+// `hints`: tile choices that replace the cost model's (gpu_schedule.h).
+Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& target,
+                              const gpu::TileHints& hints = {});
 
 }  // namespace plaidml::jit

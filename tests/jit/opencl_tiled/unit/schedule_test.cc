@@ -67,6 +67,31 @@ TEST_CASE(
   CHECK_FALSE(schedule_tiled(tiny.kernels.back(), schedule_target(), DispatchLimits{}).has_value());
 }
 
+TEST_CASE("schedule: a tile hint replaces the model's choice where it fits") {
+  LoweredProgram p =
+      lower_gpu(kScheduleMatmulRelu, {Shape(DType::F32, {512, 256}), Shape(DType::F32, {256, 512})});
+  const loop::Kernel& k = p.kernels.back();
+  std::optional<TiledSchedule> model = schedule_tiled(k, schedule_target(), DispatchLimits{});
+  REQUIRE(model.has_value());
+  const std::vector<TileChoice> candidates =
+      tiled_candidates(k, schedule_target(), DispatchLimits{}, 6);
+  REQUIRE(candidates.size() >= 2);
+  CHECK(candidates[0] == model->tiles);
+  TileHints hints;
+  hints.by_kernel[k.name] = candidates[1];
+  GpuSchedule s = schedule_program(p, schedule_target(), DispatchLimits{}, hints);
+  REQUIRE(s.tiled.back().has_value());
+  CHECK(s.tiled.back()->tiles == candidates[1]);
+  CHECK(s.kernels.back()->launch.workgroup[0] == static_cast<uint32_t>(candidates[1].tx));
+  // A hint past the device's workgroup limit is ignored: the model's tiles stay.
+  hints.by_kernel[k.name] = TileChoice{64, 64, 1, 1, 8};
+  s = schedule_program(p, schedule_target(), DispatchLimits{}, hints);
+  CHECK(s.tiled.back()->tiles == model->tiles);
+  // A band-mapped kernel has no candidates.
+  LoweredProgram e = lower_gpu("function (X[N]) -> (Y) { Y = exp(X); }", {Shape(DType::F32, {64})});
+  CHECK(tiled_candidates(e.kernels.back(), schedule_target(), DispatchLimits{}, 6).empty());
+}
+
 }  // namespace
 }  // namespace plaidml::jit::gpu
 

@@ -106,5 +106,32 @@ TEST_CASE("without an m loop the thread block is one row") {
   CHECK(c->rm == 1);
 }
 
+TEST_CASE("tile candidates: the model's choice first, then distinct shapes that fit") {
+  GpuTarget t = big_gpu();
+  for (auto p : {matmul(4096, 4096, 4096), matmul(100352, 64, 256), matmul(49, 512, 2048)}) {
+    std::vector<TileChoice> c = tile_candidates(p, t, 6);
+    REQUIRE(c.size() >= 2);
+    CHECK(c.size() <= 6);
+    CHECK(c[0] == *choose_tiles(p, t));
+    for (size_t i = 0; i < c.size(); ++i) {
+      CHECK(tiles_fit(p, c[i], t));
+      for (size_t j = 0; j < i; ++j) CHECK_FALSE(c[i] == c[j]);
+      if (i > 0) CHECK(c[i].bm() < 2 * p.m);  // no block mostly padding
+    }
+  }
+  CHECK(tile_candidates(matmul(4096, 4096, 4096), t, 1).size() == 1);
+}
+
+TEST_CASE("tile candidates: a problem without an m side gets one row of threads") {
+  TileProblem p = matmul(1, 4096, 4096);
+  p.has_m = false;
+  p.m_tile_bytes = 0;
+  p.m_tiles = 0;
+  for (const TileChoice& c : tile_candidates(p, big_gpu(), 6)) {
+    CHECK(c.ty == 1);
+    CHECK(c.rm == 1);
+  }
+}
+
 }  // namespace
 }  // namespace plaidml::jit::gpu
