@@ -19,6 +19,7 @@
 #endif
 #include "jit/host_caches.h"
 #include "jit/passes/pipeline.h"
+#include "jit/codegen/gpu/split_k.h"
 #include "jit/gpu_codegen.h"
 #include "jit/tile_measure.h"
 
@@ -157,6 +158,7 @@ Expected<KernelTable> schedule(const ir::BoundProgram& bound, const devices::Dev
   options.gpu = wants_gpu_lowering(device);
   PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound, options));
   PLAIDML_TRY(passes::run_pipeline(lowered, pipeline_options(device)));
+  if (options.gpu) gpu::split_long_reductions(lowered, std::max(1, device.info().compute_units));
   KernelTable table = build_kernel_table(lowered);
   *lowered_out = std::move(lowered);
   return table;

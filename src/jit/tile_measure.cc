@@ -197,8 +197,15 @@ gpu::TileHints measured_tiles(const LoweredProgram& code, devices::Device& devic
   if (!options.enabled) return hints;
   const Clock::time_point start = Clock::now();
   int measured = 0;
+  // The heaviest kernels first: where the budget runs out, the ones left matter least.
+  std::vector<const loop::Kernel*> order;
   for (const loop::Kernel& kernel : code.kernels) {
-    if (kernel.work < options.min_work) continue;
+    if (kernel.work >= options.min_work) order.push_back(&kernel);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const loop::Kernel* a, const loop::Kernel* b) { return a->work > b->work; });
+  for (const loop::Kernel* heaviest : order) {
+    const loop::Kernel& kernel = *heaviest;
     std::vector<gpu::TileChoice> candidates =
         gpu::tiled_candidates(kernel, codegen.limits, codegen.dispatch, options.max_candidates);
     if (candidates.size() < 2) continue;

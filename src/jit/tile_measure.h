@@ -8,8 +8,9 @@
 //
 // On by default on devices of kind "gpu"; PLAIDML_GPU_TILE_SEARCH=0 turns it off and =1 on for
 // every device that takes GPU code (PoCL, lavapipe). PLAIDML_GPU_TILE_SEARCH_SECONDS bounds the
-// time one program's search may take (default 20): past it, the remaining kernels keep the
-// model's choice, unrecorded, so a later compile measures them. A failure to build, allocate
+// time one program's search may take (default 10; the heaviest kernels are measured first):
+// past it, the remaining kernels keep the model's choice, unrecorded, so a later compile of
+// another program with them measures them. A failure to build, allocate
 // or launch a candidate is never an error of the compile: that kernel keeps the model's choice.
 #pragma once
 
@@ -26,7 +27,7 @@ namespace plaidml::jit {
 
 struct TileSearchOptions {
   bool enabled = false;
-  double budget_seconds = 20;
+  double budget_seconds = 10;
   double min_work = 1e7;       // smaller kernels keep the model's choice: timing costs more
   size_t max_candidates = 6;   // per kernel, the model's choice included
 };

@@ -40,7 +40,8 @@ namespace plaidml::jit {
 // staged-elements limit of the tile search, cooperative reductions, SPIR-V Restrict and
 // NonWritable buffers; 23: f16 contractions through cooperative matrices on Vulkan devices
 // that have them (gpu/matrix_kernel.h), SPIR-V workgroup stores in statement order; 24: GPU
-// index arithmetic folded where decoded dims rebuild their flat position (gpu/index_fold.h).
+// index arithmetic folded where decoded dims rebuild their flat position (gpu/index_fold.h), GPU
+// tiles measured at first compile (tile_measure.h).
 inline constexpr int kCompilerRevision = 24;
 
 }  // namespace plaidml::jit

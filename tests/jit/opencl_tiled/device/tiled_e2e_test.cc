@@ -105,6 +105,18 @@ TEST_CASE("opencl tiled: matmul in f16 and i32") {
   run_case(kMatmul, {Shape(DType::I32, {19, 24}), Shape(DType::I32, {24, 21})}, true);
 }
 
+TEST_CASE("opencl tiled: a long reduction over a small output, split in two kernels (split-K)") {
+  // 8 x 16 outputs over 1024 terms: on PoCL's 2 compute units the compiler splits it in 4
+  // (jit/codegen/gpu/split_k.h); the fused bias and relu run in the combining kernel.
+  run_case(
+      "function (A[M, K], B[K, N], C[N]) -> (O) {\n"
+      "  T[i, j : M, N] = +(A[i, k] * B[k, j]);\n"
+      "  O = relu(T + C);\n"
+      "}",
+      {f32({8, 1024}), f32({1024, 16}), f32({16})}, true);
+  run_case(kMatmul, {f32({3, 2000}), f32({2000, 5})}, true);  // 2000 = 8 x 250: 4 parts of 500
+}
+
 TEST_CASE("opencl tiled: max-plus product: a max aggregation with an add combination") {
   run_case("function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = >(A[i, k] + B[k, j]); }",
            {f32({20, 30}), f32({30, 18})}, true);
