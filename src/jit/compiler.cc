@@ -17,10 +17,10 @@
 #ifdef PLAIDML_HAVE_SPIRV
 #include "jit/codegen/spirv/spirv_codegen.h"
 #endif
-#include "jit/host_caches.h"
-#include "jit/passes/pipeline.h"
 #include "jit/codegen/gpu/split_k.h"
 #include "jit/gpu_codegen.h"
+#include "jit/host_caches.h"
+#include "jit/passes/pipeline.h"
 #include "jit/tile_measure.h"
 
 namespace plaidml::jit {

@@ -86,7 +86,8 @@ Expected<std::vector<std::unique_ptr<devices::DeviceBuffer>>> scratch(
     const uint64_t bytes = std::max<uint64_t>(1, static_cast<uint64_t>(slot.shape.byte_size()));
     PLAIDML_ASSIGN(auto buffer, device.allocate(bytes));
     for (uint64_t at = 0; at < bytes; at += zeros.size()) {
-      PLAIDML_TRY(device.write(*buffer, at, zeros.data(), std::min<uint64_t>(zeros.size(), bytes - at)));
+      PLAIDML_TRY(
+          device.write(*buffer, at, zeros.data(), std::min<uint64_t>(zeros.size(), bytes - at)));
     }
     out.push_back(std::move(buffer));
   }

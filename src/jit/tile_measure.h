@@ -28,8 +28,8 @@ namespace plaidml::jit {
 struct TileSearchOptions {
   bool enabled = false;
   double budget_seconds = 10;
-  double min_work = 1e7;       // smaller kernels keep the model's choice: timing costs more
-  size_t max_candidates = 6;   // per kernel, the model's choice included
+  double min_work = 1e7;      // smaller kernels keep the model's choice: timing costs more
+  size_t max_candidates = 6;  // per kernel, the model's choice included
 };
 
 // From the environment (above) for `device`.

@@ -69,8 +69,8 @@ void** PipelineStatisticsEnable::chain(void** tail) {
   return &feature.pNext;
 }
 
-void report_pipeline_statistics(VkDevice device, VkPipeline pipeline, const std::string& device_name,
-                                const std::string& entry) {
+void report_pipeline_statistics(VkDevice device, VkPipeline pipeline,
+                                const std::string& device_name, const std::string& entry) {
   auto get_executables = device_function<PFN_vkGetPipelineExecutablePropertiesKHR>(
       "vkGetPipelineExecutablePropertiesKHR");
   auto get_statistics = device_function<PFN_vkGetPipelineExecutableStatisticsKHR>(
@@ -92,7 +92,8 @@ void report_pipeline_statistics(VkDevice device, VkPipeline pipeline, const std:
     std::vector<VkPipelineExecutableStatisticKHR> stats(count);
     for (auto& s : stats) s.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
     if (get_statistics(device, &which, &count, stats.data()) != VK_SUCCESS) continue;
-    for (uint32_t j = 0; j < count; ++j) line += (j == 0 && i == 0 ? " " : ", ") + statistic_text(stats[j]);
+    for (uint32_t j = 0; j < count; ++j)
+      line += (j == 0 && i == 0 ? " " : ", ") + statistic_text(stats[j]);
   }
   std::fprintf(stderr, "%s\n", line.c_str());
 }

@@ -13,8 +13,7 @@
 
 namespace plaidml::devices::vulkan {
 
-inline constexpr const char* kPipelineStatisticsExtension =
-    "VK_KHR_pipeline_executable_properties";
+inline constexpr const char* kPipelineStatisticsExtension = "VK_KHR_pipeline_executable_properties";
 
 struct VkDeviceRecord;
 
@@ -32,7 +31,7 @@ struct PipelineStatisticsEnable {
 };
 
 // The stderr line of `pipeline` (created with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR).
-void report_pipeline_statistics(VkDevice device, VkPipeline pipeline, const std::string& device_name,
-                                const std::string& entry);
+void report_pipeline_statistics(VkDevice device, VkPipeline pipeline,
+                                const std::string& device_name, const std::string& entry);
 
 }  // namespace plaidml::devices::vulkan

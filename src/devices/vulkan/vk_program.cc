@@ -148,7 +148,8 @@ plaidml_plugin_status create_pipeline(VkDeviceState* device, VulkanExecutable* e
                    std::string("entry point '") + symbol + "' does not build on " +
                        device->record->name);
   }
-  if (statistics) report_pipeline_statistics(device->device, pipeline, device->record->name, symbol);
+  if (statistics)
+    report_pipeline_statistics(device->device, pipeline, device->record->name, symbol);
   exe->pipelines.push_back(pipeline);
   exe->bindings.push_back(bindings);
   return PLAIDML_PLUGIN_OK;

@@ -2,12 +2,11 @@
 // without it, and each pipeline's statistics line reaches stderr exactly when the device has
 // VK_KHR_pipeline_executable_properties (asked of the loader here, not of the plugin).
 #include <unistd.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdio>
 #include <string>
 #include <vector>
-
-#include <vulkan/vulkan.h>
 
 #include "vulkan_test_util.h"
 

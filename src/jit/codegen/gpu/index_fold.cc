@@ -62,7 +62,8 @@ struct Sum {
   bool merge_one() {
     for (size_t i = 0; i < terms.size(); ++i) {
       const Expr& div = *terms[i].atom;
-      if (terms[i].coef == 0 || !is_index_op(div, ir::OpKind::Div) || !int_operand(div, 1)) continue;
+      if (terms[i].coef == 0 || !is_index_op(div, ir::OpKind::Div) || !int_operand(div, 1))
+        continue;
       const int64_t c = int_operand(div, 1)->int_value;
       if (c <= 0) continue;
       for (size_t j = 0; j < terms.size(); ++j) {

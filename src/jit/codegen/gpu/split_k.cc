@@ -50,7 +50,8 @@ bool is_f32_sum(const RegisterForm& form) {
 std::optional<Splittable> splittable(const loop::Kernel& kernel, int compute_units) {
   std::optional<RegisterForm> form = match_register_form(kernel);
   if (!form || kernel.body->body.size() != 1 || form->path.size() != 1) return std::nullopt;
-  if (!zero_based(form->k_loop()) || !is_f32_sum(*form) || loop::mentions(*kernel.body, kSplitVar)) {
+  if (!zero_based(form->k_loop()) || !is_f32_sum(*form) ||
+      loop::mentions(*kernel.body, kSplitVar)) {
     return std::nullopt;
   }
   Splittable s;
@@ -115,9 +116,8 @@ loop::Kernel partial_kernel(const loop::Kernel& original, const Splittable& s, i
        loop::idx_add(loop::idx_mul(loop::var(kSplitVar), part), loop::var(k_loop.var))}};
   StmtPtr step = loop::substitute(std::make_shared<loop::Stmt>(*s.form.assign), shifted);
   StmtPtr reduce = loop::for_loop(k_loop.var, 0, part, {step});
-  std::vector<StmtPtr> inner = {
-      loop::declare(acc, loop::zero(DType::F32)), reduce,
-      loop::store(temp, partial_index(s), loop::var(acc, DType::F32))};
+  std::vector<StmtPtr> inner = {loop::declare(acc, loop::zero(DType::F32)), reduce,
+                                loop::store(temp, partial_index(s), loop::var(acc, DType::F32))};
   StmtPtr split = loop::independent_loop(kSplitVar, 0, s.factor, {band_around(s, inner)}, true);
   return with_body(original, original.name + "_part", split, original.work);
 }
@@ -126,8 +126,9 @@ loop::Kernel partial_kernel(const loop::Kernel& original, const Splittable& s, i
 // band { acc = init; for ksplit in [0, S) { acc += T[ksplit, point] }; epilogue }
 loop::Kernel combine_kernel(const loop::Kernel& original, const Splittable& s, int temp) {
   const std::string& acc = s.form.declare->var;
-  ExprPtr sum = loop::op(ir::OpKind::Add, DType::F32,
-                         {loop::var(acc, DType::F32), loop::load(temp, DType::F32, partial_index(s))});
+  ExprPtr sum =
+      loop::op(ir::OpKind::Add, DType::F32,
+               {loop::var(acc, DType::F32), loop::load(temp, DType::F32, partial_index(s))});
   std::vector<StmtPtr> inner = s.form.band.back()->body;
   inner[1] = loop::for_loop(kSplitVar, 0, s.factor, {loop::assign(acc, sum)});
   StmtPtr band = band_around(s, std::move(inner));

@@ -2,8 +2,9 @@
 // reduction is long (GPT-2's MLP down-projection: 128 x 768 outputs, 3072 terms each): one
 // workgroup per output tile would leave most compute units idle and run each tile's 3072
 // steps in sequence. The kernel becomes two:
-//   partial: for s in [0, S), every output point: acc = 0; for k in [0, K/S): acc += term(s * K/S + k);
-//            T[s, point] = acc                   (S times the points, one temporary slot)
+//   partial: for s in [0, S), every output point:
+//              acc = 0; for k in [0, K/S): acc += term(s * K/S + k); T[s, point] = acc
+//            (S times the points, one temporary slot)
 //   combine: every output point: acc = init; for s in [0, S): acc += T[s, point]; epilogue
 // The partial kernel is a contraction like the original, tiled with S workgroups along grid
 // dimension 2; the combine kernel carries the original epilogue (bias, activation). Only f32

@@ -59,7 +59,8 @@ Expected<Artifact> emit_opencl(const LoweredProgram& lowered, const GpuTarget& t
                                const gpu::TileHints& hints) {
   PLAIDML_TRY(check_f64(lowered, target));
   // The schedule is decided here, once; the kernel emitters only print it.
-  const gpu::GpuSchedule schedule = gpu::schedule_program(lowered, target, gpu::DispatchLimits{}, hints);
+  const gpu::GpuSchedule schedule =
+      gpu::schedule_program(lowered, target, gpu::DispatchLimits{}, hints);
   const std::vector<const gpu::GpuKernel*> scheduled = schedule.scheduled_kernels();
   opencl::ClPrinter printer(lowered, opencl::ClPrinter::fits_index32(lowered, scheduled),
                             scheduled);

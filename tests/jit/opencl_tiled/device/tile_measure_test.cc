@@ -53,7 +53,8 @@ struct Search {
 
 TEST_CASE("tile search: measures the candidates, records the fastest, reuses the record") {
   Search s;
-  LoweredProgram p = testing::lower_gpu(kSearchMatmul, {Shape(DType::F32, {96, 80}), Shape(DType::F32, {80, 112})});
+  LoweredProgram p = testing::lower_gpu(
+      kSearchMatmul, {Shape(DType::F32, {96, 80}), Shape(DType::F32, {80, 112})});
   const loop::Kernel& k = p.kernels.back();
   const std::vector<gpu::TileChoice> candidates =
       gpu::tiled_candidates(k, s.codegen.limits, s.codegen.dispatch, 3);
@@ -92,10 +93,12 @@ TEST_CASE("tile search: a spent budget or no tiled kernel measures and records n
   s.options.budget_seconds = 0;
   TempDir dir;
   ArtifactCache cache(dir.path());
-  LoweredProgram p = testing::lower_gpu(kSearchMatmul, {Shape(DType::F32, {96, 80}), Shape(DType::F32, {80, 112})});
+  LoweredProgram p = testing::lower_gpu(
+      kSearchMatmul, {Shape(DType::F32, {96, 80}), Shape(DType::F32, {80, 112})});
   CHECK(s.run(p, &cache).by_kernel.empty());
   s.options.budget_seconds = 20;
-  LoweredProgram e = testing::lower_gpu("function (X[N]) -> (Y) { Y = exp(X); }", {Shape(DType::F32, {4096})});
+  LoweredProgram e =
+      testing::lower_gpu("function (X[N]) -> (Y) { Y = exp(X); }", {Shape(DType::F32, {4096})});
   CHECK(s.run(e, &cache).by_kernel.empty());
   CHECK(cache.stats().disk_writes == 0);
   s.options.enabled = false;

@@ -1,12 +1,13 @@
 // The folding of decoded-and-rebuilt index arithmetic (jit/codegen/gpu/index_fold.h): the
 // folded expression has the value of the original at every point (checked by evaluating both,
 // negative values included), and loses the divisions it can lose.
+#include "jit/codegen/gpu/index_fold.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "jit/codegen/gpu/gpu_schedule.h"
-#include "jit/codegen/gpu/index_fold.h"
 #include "jit/gpu_lowering.h"
 #include "jit/loop/printer.h"
 #include "jit/loop/rewrite.h"

@@ -68,8 +68,8 @@ TEST_CASE(
 }
 
 TEST_CASE("schedule: a tile hint replaces the model's choice where it fits") {
-  LoweredProgram p =
-      lower_gpu(kScheduleMatmulRelu, {Shape(DType::F32, {512, 256}), Shape(DType::F32, {256, 512})});
+  LoweredProgram p = lower_gpu(kScheduleMatmulRelu,
+                               {Shape(DType::F32, {512, 256}), Shape(DType::F32, {256, 512})});
   const loop::Kernel& k = p.kernels.back();
   std::optional<TiledSchedule> model = schedule_tiled(k, schedule_target(), DispatchLimits{});
   REQUIRE(model.has_value());

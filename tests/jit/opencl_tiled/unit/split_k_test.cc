@@ -2,10 +2,11 @@
 // kernels and the temporary a split makes, and the partial kernel's schedule (S workgroups
 // along grid dimension 2). Their results are checked against the interpreter end to end on
 // opencl:0 (tiled_e2e_test.cc) and by the conformance suite on every GPU device.
+#include "jit/codegen/gpu/split_k.h"
+
 #include <doctest/doctest.h>
 
 #include "jit/codegen/gpu/gpu_schedule.h"
-#include "jit/codegen/gpu/split_k.h"
 #include "jit/gpu_lowering.h"
 
 namespace plaidml::jit::gpu {
@@ -24,8 +25,8 @@ std::vector<Shape> gemm(int64_t m, int64_t k, int64_t n, DType dtype = DType::F3
 }
 
 TEST_CASE("split-K: the factor divides the reduction, parts of 256 or more, small outputs only") {
-  CHECK(split_factor(128 * 768, 3072, 132) == 8);  // GPT-2's MLP down-projection on the H200
-  CHECK(split_factor(128 * 768, 768, 132) == 0);   // too short a reduction
+  CHECK(split_factor(128 * 768, 3072, 132) == 8);    // GPT-2's MLP down-projection on the H200
+  CHECK(split_factor(128 * 768, 768, 132) == 0);     // too short a reduction
   CHECK(split_factor(4096 * 4096, 4096, 132) == 0);  // enough outputs to fill the device
   CHECK(split_factor(100, 1024, 1) == 4);            // 1024 / 8 < 256
   CHECK(split_factor(100, 1536, 1) == 4);            // 1536 / 8 = 192: 4 parts of 384
@@ -58,9 +59,9 @@ TEST_CASE("split-K: a long f32 sum over a small output becomes a partial and a c
 
 TEST_CASE("split-K: other contractions keep their one kernel") {
   for (auto [text, shapes] : std::vector<std::pair<const char*, std::vector<Shape>>>{
-           {kGemmBiasRelu, gemm(8, 512, 16)},                  // a short reduction
-           {kGemmBiasRelu, gemm(1024, 1024, 1024)},            // a large output
-           {kGemmBiasRelu, gemm(8, 1024, 16, DType::I32)},     // an integer sum
+           {kGemmBiasRelu, gemm(8, 512, 16)},               // a short reduction
+           {kGemmBiasRelu, gemm(1024, 1024, 1024)},         // a large output
+           {kGemmBiasRelu, gemm(8, 1024, 16, DType::I32)},  // an integer sum
            {"function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = >(A[i, k] + B[k, j]); }",
             {Shape(DType::F32, {8, 1024}), Shape(DType::F32, {1024, 16})}},  // a max
            {"function (I[N, H, W, C], F[KH, KW, C, CO]) -> (O) {\n"
