@@ -12,19 +12,9 @@
 namespace plaidml::jit {
 namespace {
 
-SpirvTarget large_gpu() {
-  SpirvTarget t;
-  t.device_name = "test";
-  t.max_workgroup_size = 1024;
-  t.shared_memory_bytes = 49152;
-  t.compute_units = 132;
-  t.int8 = t.int16 = t.int64 = t.float64 = t.float_controls = true;
-  return t;
-}
-
 TEST_CASE("spirv tiled lavapipe: every tile candidate of the measured search is right") {
   testing::Device dev;
-  const SpirvTarget target = large_gpu();
+  const SpirvTarget target = testing::tiled_target(1024, 49152, 132);  // a large GPU
   int runs = 0;
   for (const testing::TiledCase& c : testing::tiled_cases()) {
     CAPTURE(c.name);

@@ -11,16 +11,6 @@ namespace {
 
 using testing::Device;
 
-SpirvTarget target(int max_workgroup_size, int64_t shared_memory_bytes, int compute_units) {
-  SpirvTarget t;
-  t.device_name = "test";
-  t.max_workgroup_size = max_workgroup_size;
-  t.shared_memory_bytes = shared_memory_bytes;
-  t.compute_units = compute_units;
-  t.int8 = t.int16 = t.int64 = t.float64 = t.float_controls = true;
-  return t;
-}
-
 void run_all(const SpirvTarget& t) {
   Device dev;
   for (const testing::TiledCase& c : testing::tiled_cases()) {
@@ -36,8 +26,12 @@ void run_all(const SpirvTarget& t) {
   }
 }
 
-TEST_CASE("spirv tiled lavapipe: Vulkan's minimum limits") { run_all(target(128, 16384, 1)); }
-TEST_CASE("spirv tiled lavapipe: a large GPU's limits") { run_all(target(1024, 49152, 132)); }
+TEST_CASE("spirv tiled lavapipe: Vulkan's minimum limits") {
+  run_all(testing::tiled_target(128, 16384, 1));
+}
+TEST_CASE("spirv tiled lavapipe: a large GPU's limits") {
+  run_all(testing::tiled_target(1024, 49152, 132));
+}
 
 }  // namespace
 }  // namespace plaidml::jit

@@ -3,7 +3,7 @@
 // layouts, fused epilogues, a padded NHWC convolution (uniform and per-point guards), ragged
 // extents, a max aggregation and a k-only tile. Also how a test sees that the tiled path was
 // taken (the module declares Workgroup arrays and barriers) and whether a module computes in
-// 64-bit integers.
+// 64-bit integers, and the target they run for.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +23,19 @@ struct TiledCase {
 };
 
 inline Shape f32(std::vector<int64_t> dims) { return Shape(DType::F32, std::move(dims)); }
+
+// A Vulkan device with these limits and every optional integer and float feature the tiled
+// cases need.
+inline SpirvTarget tiled_target(int max_workgroup_size, int64_t shared_memory_bytes,
+                                int compute_units) {
+  SpirvTarget t;
+  t.device_name = "test";
+  t.max_workgroup_size = max_workgroup_size;
+  t.shared_memory_bytes = shared_memory_bytes;
+  t.compute_units = compute_units;
+  t.int8 = t.int16 = t.int64 = t.float64 = t.float_controls = true;
+  return t;
+}
 
 inline std::vector<TiledCase> tiled_cases() {
   const std::string matmul =

@@ -36,19 +36,15 @@ constexpr TileChoice kMeasuredShapes[] = {
     {8, 8, 8, 8, 16},   {8, 8, 4, 4, 16},   {16, 16, 8, 4, 16}, {32, 8, 4, 8, 16},
 };
 
-bool within_limits(const TileProblem& p, const TileChoice& c, const GpuTarget& target) {
+}  // namespace
+
+bool tiles_fit(const TileProblem& p, const TileChoice& c, const GpuTarget& target) {
   if (int64_t{c.tx} * c.ty > target.max_workgroup_size) return false;
   if (c.rm * c.rn > kMaxAccumulators) return false;
   if (int64_t{c.tx} * c.ty * c.rm * c.rn > kMaxGroupAccumulators) return false;
   if (!p.has_m && (c.ty != 1 || c.rm != 1)) return false;
   if (staged_per_thread(p, c) > kMaxStagedPerThread) return false;
   return local_bytes(p, c) <= target.local_memory_bytes / 2;
-}
-
-}  // namespace
-
-bool tiles_fit(const TileProblem& p, const TileChoice& c, const GpuTarget& target) {
-  return within_limits(p, c, target);
 }
 
 std::vector<TileChoice> tile_candidates(const TileProblem& p, const GpuTarget& target, size_t max) {
@@ -61,7 +57,7 @@ std::vector<TileChoice> tile_candidates(const TileProblem& p, const GpuTarget& t
     if (!p.has_m) c.ty = c.rm = 1;
     // A block twice the problem along a side computes mostly padding.
     if (c.bn() >= 2 * p.n || (p.has_m && c.bm() >= 2 * p.m)) continue;
-    if (!within_limits(p, c, target) || std::find(out.begin(), out.end(), c) != out.end()) continue;
+    if (!tiles_fit(p, c, target) || std::find(out.begin(), out.end(), c) != out.end()) continue;
     out.push_back(c);
   }
   return out;
@@ -108,7 +104,7 @@ std::optional<TileChoice> choose_tiles(const TileProblem& p, const GpuTarget& ta
         for (int rm : kRegisterCandidates) {
           for (int bk : kChunkCandidates) {
             TileChoice c{tx, p.has_m ? ty : 1, rn, p.has_m ? rm : 1, bk};
-            if (!within_limits(p, c, target)) continue;
+            if (!tiles_fit(p, c, target)) continue;
             double cost = tile_cost(p, c, target);
             if (!best || cost < best_cost) {
               best = c;

@@ -105,6 +105,20 @@ TEST_CASE("tile search: a spent budget or no tiled kernel measures and records n
   CHECK(s.run(p, &cache).by_kernel.empty());
 }
 
+TEST_CASE("tile search: candidates that fail to build leave the model's tiles, unrecorded") {
+  Search s;
+  s.codegen.emit = [](const LoweredProgram&, const gpu::TileHints&) -> Expected<Artifact> {
+    return Status(StatusCode::kDeviceError, "the driver refused the module");
+  };
+  TempDir dir;
+  ArtifactCache cache(dir.path());
+  LoweredProgram p = testing::lower_gpu(
+      kSearchMatmul, {Shape(DType::F32, {96, 80}), Shape(DType::F32, {80, 112})});
+  CHECK(s.run(p, &cache).by_kernel.empty());
+  CHECK(s.run(p, nullptr).by_kernel.empty());
+  CHECK(cache.stats().disk_writes == 0);
+}
+
 TEST_CASE("tile search: on by default for GPUs only; PLAIDML_GPU_TILE_SEARCH overrides") {
   devices::DeviceInfo gpu, cpu;
   gpu.kind = "gpu";
