@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from model_inputs import make_inputs
+from model_inputs import import_dims, make_inputs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -86,15 +86,7 @@ def child_plaidml(args, spec, feeds):
     import plaidml
     import plaidml.onnx
     start = time.perf_counter()
-    # The sizes are known here, as onnxruntime sees them at its first run: fixing them at import
-    # keeps exported shape arithmetic concrete (with the sequence symbolic, GPT-2's import
-    # builds dim expressions that grow without bound: docs/onnx.md, known issues).
-    dims = {"batch": args.batch} if args.symbolic else {}
-    named = {d for i in spec["inputs"] for d in i["dims"]}
-    if "sequence" in named:
-        dims["sequence"] = args.sequence
-    if "past" in named:  # a decode step (export_models.py gpt2_decode)
-        dims["past"] = args.sequence - 1
+    dims = import_dims(spec, args.batch, args.sequence)
     program = plaidml.onnx.load(args.path, **dims)
     imported = time.perf_counter() - start
     ctx = plaidml.Context(device=args.device, num_threads=args.threads, cache_dir=args.cache)
@@ -168,8 +160,6 @@ def run_child(args, which, name, path, spec, threads, batch, cache, timeout):
            "--sequence", str(args.sequence), "--device", args.device, "--cache", cache,
            "--warmup", str(args.warmup), "--runs", str(args.runs),
            "--ort-providers", args.ort_providers, "--name", name]
-    if any(d == "batch" for i in spec["inputs"] for d in i["dims"]):
-        cmd.append("--symbolic")
     # The import cache (plaidml.onnx.load) uses the folder contexts use by default: the same
     # fresh folder as the context's, so that the cold child finds nothing and the warm one all.
     env = dict(os.environ, PLAIDML_CACHE_DIR=cache) if cache else None
@@ -306,7 +296,6 @@ def main():
     p.add_argument("--path")
     p.add_argument("--spec")
     p.add_argument("--cache", default="")
-    p.add_argument("--symbolic", action="store_true")
     p.add_argument("--name", default="")
     args = p.parse_args()
     if args.child:

@@ -21,7 +21,7 @@ import onnxruntime as ort
 
 import plaidml
 import plaidml.onnx
-from model_inputs import make_inputs
+from model_inputs import import_dims, make_inputs
 
 
 def errors(ours, ref):
@@ -33,9 +33,9 @@ def errors(ours, ref):
     return {"max_abs": diff, "max_rel": diff / scale if scale else diff}
 
 
-def run_plaidml(path, feeds, device, outputs, channels_last):
+def run_plaidml(path, feeds, device, outputs, channels_last, dims):
     start = time.time()
-    program = plaidml.onnx.load(path, channels_last=channels_last)
+    program = plaidml.onnx.load(path, channels_last=channels_last, **dims)
     imported = time.time() - start
     ctx = plaidml.Context(device=device)
     start = time.time()
@@ -62,7 +62,8 @@ def compare(entry, folder, devices, batch, seq, threads, channels_last=True):
               "ort_run_s": round(time.time() - start, 4), "devices": {}}
     for device in devices:
         try:
-            ours, times = run_plaidml(path, feeds, device, entry["outputs"], channels_last)
+            ours, times = run_plaidml(path, feeds, device, entry["outputs"], channels_last,
+                                      import_dims(entry, batch, seq))
             result["devices"][device] = dict(
                 times, outputs={n: errors(o, r) for n, o, r in zip(entry["outputs"], ours, ref)})
         except Exception as e:  # an error is this device's result; the others still run

@@ -16,3 +16,13 @@ def make_inputs(spec, batch, seq, rng):
         else:
             feeds[inp["name"]] = rng.standard_normal(dims).astype(inp["dtype"])
     return feeds
+
+
+def import_dims(spec, batch, seq):
+    """The named dims of the spec's inputs fixed to the sizes asked for, as keyword arguments of
+    plaidml.onnx.load: onnxruntime sees the sizes at its first run, and fixing them at import
+    keeps exported shape arithmetic concrete (with the sequence symbolic, GPT-2's import builds
+    dim expressions that grow without bound: docs/onnx.md, known issues)."""
+    sizes = {"batch": batch, "sequence": seq, "past": seq - 1}
+    named = {d for i in spec["inputs"] for d in i["dims"] if isinstance(d, str)}
+    return {d: sizes[d] for d in named if d in sizes}

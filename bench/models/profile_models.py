@@ -22,7 +22,7 @@ import plaidml
 import plaidml.onnx
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_inputs import make_inputs  # noqa: E402
+from model_inputs import import_dims, make_inputs  # noqa: E402
 
 MODELS = os.environ.get("ONNX_MODEL_DIR", "/tmp/plaidml-onnx-models")
 OUT = os.environ.get("OUT", "/tmp")
@@ -37,10 +37,7 @@ def entry_of(manifest, name):
 
 
 def profile_ours(name, path, entry, feeds, threads, device):
-    dims = {"batch": 1}
-    if any("sequence" in i["dims"] for i in entry["inputs"]):
-        dims["sequence"] = 128
-    program = plaidml.onnx.load(path, **dims)
+    program = plaidml.onnx.load(path, **import_dims(entry, 1, 128))
     ctx = plaidml.Context(device=device, num_threads=threads)
     for _ in range(3):
         ctx.run(program, feeds)
