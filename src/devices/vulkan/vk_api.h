@@ -69,6 +69,7 @@ namespace plaidml::devices::vulkan {
   X(vkCreateFence)                           \
   X(vkDestroyFence)                          \
   X(vkResetFences)                           \
+  X(vkGetFenceStatus)                        \
   X(vkWaitForFences)                         \
   X(vkQueueSubmit)                           \
   X(vkDeviceWaitIdle)

@@ -25,11 +25,14 @@ plaidml_plugin_status ensure_staging(VkDeviceState* device, uint64_t bytes) {
   return create_allocation(device, bytes, device->staging_memory_type, &device->staging);
 }
 
-void record_copy(VkDeviceState* device, VkBuffer src, uint64_t src_offset, VkBuffer dst,
-                 uint64_t dst_offset, uint64_t bytes) {
+plaidml_plugin_status record_copy(VkDeviceState* device, VkBuffer src, uint64_t src_offset,
+                                  VkBuffer dst, uint64_t dst_offset, uint64_t bytes) {
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  if (auto s = begin_batch(device, &commands); s != PLAIDML_PLUGIN_OK) return s;
   VkBufferCopy region{src_offset, dst_offset, bytes};
-  vk().vkCmdCopyBuffer(device->batch.commands, src, dst, 1, &region);
+  vk().vkCmdCopyBuffer(commands, src, dst, 1, &region);
   record_barrier(device);
+  return PLAIDML_PLUGIN_OK;
 }
 
 // One staged transfer of at most kStagingChunk bytes; to_device picks the direction.
@@ -39,14 +42,11 @@ plaidml_plugin_status staged_chunk(VkDeviceState* device, VulkanBuffer* buffer,
     return s;
   }
   if (to_device) std::memcpy(device->staging.mapped, host, bytes);
-  if (auto s = begin_batch(device); s != PLAIDML_PLUGIN_OK) return s;
   VkBuffer staging = device->staging.buffer, target = buffer->allocation.buffer;
-  if (to_device) {
-    record_copy(device, staging, 0, target, offset, bytes);
-  } else {
-    record_copy(device, target, offset, staging, 0, bytes);
-  }
-  if (auto s = flush(device); s != PLAIDML_PLUGIN_OK) return s;
+  plaidml_plugin_status s = to_device ? record_copy(device, staging, 0, target, offset, bytes)
+                                      : record_copy(device, target, offset, staging, 0, bytes);
+  if (s == PLAIDML_PLUGIN_OK) s = flush(device);
+  if (s != PLAIDML_PLUGIN_OK) return s;
   if (!to_device) std::memcpy(host, device->staging.mapped, bytes);
   return PLAIDML_PLUGIN_OK;
 }
@@ -140,10 +140,8 @@ plaidml_plugin_status VulkanDevice::copy(plugin_support::Buffer& src, uint64_t s
   std::lock_guard<std::mutex> lock(device->mutex);
   if (auto s = check_usable(device); s != PLAIDML_PLUGIN_OK) return s;
   // Recorded among the launches: ordered by the barriers, run at the next flush.
-  if (auto s = begin_batch(device); s != PLAIDML_PLUGIN_OK) return s;
-  record_copy(device, vulkan_buffer(src).allocation.buffer, src_offset,
-              vulkan_buffer(dst).allocation.buffer, dst_offset, bytes);
-  return PLAIDML_PLUGIN_OK;
+  return record_copy(device, vulkan_buffer(src).allocation.buffer, src_offset,
+                     vulkan_buffer(dst).allocation.buffer, dst_offset, bytes);
 }
 
 }  // namespace plaidml::devices::vulkan

@@ -98,7 +98,7 @@ void release(VkDeviceState* d, bool idle) {
     for (VkAllocation& a : d->deferred_allocations) destroy_allocation(d->device, &a);
     for (VulkanExecutable* e : d->deferred_executables) release_executable(d->device, e);
     destroy_allocation(d->device, &d->staging);
-    destroy_batch(d);
+    destroy_batches(d);
     if (d->pipeline_cache) vk().vkDestroyPipelineCache(d->device, d->pipeline_cache, nullptr);
     vk().vkDestroyDevice(d->device, nullptr);
   }
@@ -115,7 +115,8 @@ plaidml_plugin_status init_device(VkDeviceState* d, const OpenOptions& options) 
   if (auto s = choose_memory_types(d, options.direct_host_access); s != PLAIDML_PLUGIN_OK) {
     return s;
   }
-  if (auto s = create_batch(d); s != PLAIDML_PLUGIN_OK) return s;
+  if (auto s = fence_spin_ns(*d->record, &d->fence_spin_ns); s != PLAIDML_PLUGIN_OK) return s;
+  if (auto s = create_batches(d); s != PLAIDML_PLUGIN_OK) return s;
   return create_pipeline_cache(d);
 }
 

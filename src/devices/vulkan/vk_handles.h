@@ -24,27 +24,40 @@ struct VkAllocation {
   uint64_t size = 0;  // of the VkBuffer (at least 4 bytes)
 };
 
-// The command buffer that launches and copies are recorded into until the next flush
-// (vk_commands.h): the kernels of a program go to the device in few submits, each of bounded
-// work (vk_launch.cc).
+// Descriptor sets live until the fence of the batch that runs their dispatches signals, then
+// their pools reset.
 struct DescriptorPool {
   VkDescriptorPool pool = VK_NULL_HANDLE;
   uint32_t max_sets = 0, max_descriptors = 0;
-  uint32_t sets_used = 0, descriptors_used = 0;  // since the last flush
+  uint32_t sets_used = 0, descriptors_used = 0;  // since the batch began
 };
 
+// One command buffer that launches and copies are recorded into, then submitted with its fence
+// (vk_commands.h).
 struct CommandBatch {
+  enum class State { kIdle, kRecording, kSubmitted };
   VkCommandPool pool = VK_NULL_HANDLE;
   VkCommandBuffer commands = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
-  bool recording = false;
+  State state = State::kIdle;
   size_t recorded = 0;  // commands since begin
   double work = 0;      // the launches' estimated scalar operations since begin
   // The kernels recorded since begin, in order: a lost device or a late submit names them.
   // Their executables' own names: unload and close flush before an executable goes.
   std::vector<const std::string*> kernels;
-  // Descriptor sets live until the flush that runs their dispatches, then their pools reset.
   std::vector<DescriptorPool> descriptor_pools;
+};
+
+// The batches of a device, used in turn: while the device runs the submitted ones the host
+// records the next, so a program's kernels start on the device before the last is recorded.
+inline constexpr size_t kBatchesInFlight = 4;
+struct CommandRing {
+  CommandBatch batches[kBatchesInFlight];
+  size_t current = 0;    // the batch recording, or the next to record
+  size_t submitted = 0;  // how many batches before `current` are submitted and not waited for
+  // The recording batch is submitted once it holds this many commands; it doubles with each
+  // early submit and starts small again once the device is idle (vk_commands.cc).
+  size_t submit_at = 0;
 };
 
 class VulkanExecutable;
@@ -62,10 +75,11 @@ struct VkDeviceState {
   bool direct_host_writes = false;
   bool direct_host_reads = false;
   uint64_t fence_timeout_ns = 60ull * 1000 * 1000 * 1000;
+  uint64_t fence_spin_ns = 0;  // how long a wait polls its fence before sleeping (vk_commands.h)
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
 
   std::mutex mutex;
-  CommandBatch batch;
+  CommandRing ring;
   VkAllocation staging;
   // Set when the device was lost or a submit did not finish in time: every later call fails
   // with it.

@@ -1,7 +1,6 @@
-// Kernel launches and synchronisation. A launch is recorded into the device's command batch
-// (bind pipeline, descriptor set of the buffers, dispatch, barrier); synchronize submits the
-// batch and waits for it. A batch that has gathered much work is submitted at once, so that no
-// submit runs for long on a slow device (a whole network on lavapipe, say).
+// Kernel launches and synchronisation. A launch is recorded into the device's recording batch
+// (bind pipeline, descriptor set of the buffers, dispatch, barrier), which goes to the device
+// once it holds enough (vk_commands.h); synchronize submits the rest and waits for it all.
 
 #include <algorithm>
 #include <cstddef>
@@ -14,12 +13,6 @@
 
 namespace plaidml::devices::vulkan {
 namespace {
-
-// A batch goes to the device once its launches' estimated work passes this many scalar
-// operations (about a second on a slow CPU device, a millisecond on a large GPU, where a few
-// waits per network cost little) or it holds this many commands.
-constexpr double kSubmitWork = 1e10;
-constexpr size_t kSubmitCommands = 1024;
 
 std::string dims(const uint32_t v[3]) {
   return std::to_string(v[0]) + "x" + std::to_string(v[1]) + "x" + std::to_string(v[2]);
@@ -65,8 +58,8 @@ plaidml_plugin_status record_dispatch(VkDeviceState* device, VulkanExecutable* e
                                       const plaidml_plugin_launch_info& info,
                                       const std::vector<plugin_support::Buffer*>& buffers) {
   if (auto s = check_usable(device); s != PLAIDML_PLUGIN_OK) return s;
-  if (auto s = begin_batch(device); s != PLAIDML_PLUGIN_OK) return s;
-  VkCommandBuffer commands = device->batch.commands;
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  if (auto s = begin_batch(device, &commands); s != PLAIDML_PLUGIN_OK) return s;
   const uint32_t bindings = executable->bindings[info.kernel];
   if (bindings > 0) {
     const auto& layout = executable->layouts.at(bindings);
@@ -83,11 +76,7 @@ plaidml_plugin_status record_dispatch(VkDeviceState* device, VulkanExecutable* e
                          executable->pipelines[info.kernel]);
   vk().vkCmdDispatch(commands, info.grid[0], info.grid[1], info.grid[2]);
   record_barrier(device);
-  CommandBatch& batch = device->batch;
-  batch.work += std::max(0.0, info.work);
-  batch.kernels.push_back(&executable->symbols()[info.kernel]);
-  if (batch.work >= kSubmitWork || batch.recorded >= kSubmitCommands) return flush(device);
-  return PLAIDML_PLUGIN_OK;
+  return note_launch(device, &executable->symbols()[info.kernel], info.work);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Launching hand-written SPIR-V (spirv/*.spvasm) through the plugin: two kernels of one module
-// recorded in one command buffer, ordering against reads and writes, launch errors, modules that
-// are not SPIR-V or do not build, a deliberate validation error, and launches from threads.
+// recorded in one command buffer, ordering against reads and writes and across submits in
+// flight, launch errors, modules that are not SPIR-V or do not build, a deliberate validation
+// error, late submits, fence polling, and launches from threads.
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -90,6 +92,60 @@ TEST_CASE("vulkan launch: a read runs the recorded launches first, a write waits
   REQUIRE(dev.p()->write(dev.get(), ba, 0, other.data(), kN * 4) == PLAIDML_PLUGIN_OK);
   auto b = dev.read<float>(bb, kN);
   for (int i = 0; i < kN; ++i) REQUIRE(b[i] == a[i] + 1.0f);
+}
+
+namespace {
+
+// x + n through n launches of add_one (out = in + 1) back and forth between x and a second
+// buffer: each launch reads what the one before wrote, so any launch that ran out of order,
+// or twice, or not at all, shows in the result.
+std::vector<float> add_one_chain(OpenDevice& dev, const std::vector<float>& x, int n) {
+  auto exe = dev.must_load(spirv_module("add_then_twice"), {"add_one", "twice"});
+  auto ba = dev.buffer_with(x), bb = dev.buffer(kN * 4);
+  for (int i = 0; i < n; ++i) {
+    auto from = i % 2 ? bb : ba, to = i % 2 ? ba : bb;
+    REQUIRE(dev.launch(exe, 0, {16, 1, 1}, {64, 1, 1}, {from, to}) == PLAIDML_PLUGIN_OK);
+  }
+  return dev.read<float>(n % 2 ? bb : ba, kN);
+}
+
+std::vector<float> plus(std::vector<float> v, float d) {
+  for (float& e : v) e += d;
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("vulkan launch: a long chain of launches spans several submits in flight, in order") {
+  // 300 launches: batches of 8, 16, 32, 64, 128 and the rest go to the device while the next
+  // is recorded, more than the device keeps in flight at once (vk_commands.h).
+  OpenDevice dev;
+  std::vector<float> a = ramp(kN);
+  CHECK(add_one_chain(dev, a, 300) == plus(a, 300));
+  // The next run starts with a small batch again and is as right.
+  CHECK(add_one_chain(dev, a, 7) == plus(a, 7));
+}
+
+TEST_CASE("vulkan launch: waits that poll their fence first (PLAIDML_VULKAN_FENCE_SPIN_US)") {
+  struct Env {
+    explicit Env(const char* value) { setenv("PLAIDML_VULKAN_FENCE_SPIN_US", value, 1); }
+    ~Env() { unsetenv("PLAIDML_VULKAN_FENCE_SPIN_US"); }
+  };
+  std::vector<float> a = ramp(kN);
+  for (const char* spin : {"0", "500", "100000"}) {
+    INFO("spin " << spin << " us");
+    Env env(spin);
+    OpenDevice dev;
+    CHECK(add_one_chain(dev, a, 40) == plus(a, 40));
+  }
+  Env env("soon");
+  const plaidml_plugin* p = vulkan_plugin();
+  plaidml_plugin_device dev = nullptr;
+  CHECK(p->open_device(0, nullptr, 0, &dev) == PLAIDML_PLUGIN_INVALID_ARGUMENT);
+  CHECK(dev == nullptr);
+  CHECK(last_error(p) ==
+        "PLAIDML_VULKAN_FENCE_SPIN_US must be a number of microseconds up to 10000000, got "
+        "'soon'");
 }
 
 TEST_CASE("vulkan launch: an artifact of several modules, back to back, loads each kernel") {
@@ -314,6 +370,19 @@ TEST_CASE("vulkan launch: a late submit of several launches names the first thre
   CHECK(p->synchronize(spin.dev) == PLAIDML_PLUGIN_DEVICE_ERROR);
   CHECK(last_error(p).find("running kernels 'main', 'main', 'main', ..., 'main' (5 in all) did "
                            "not finish within 1 ms") != std::string::npos);
+}
+
+TEST_CASE("vulkan launch: a late submit among several in flight names its own kernels") {
+  // Twenty launches against 1 ms: the first eight went to the device as one batch while the
+  // others were recorded; the wait for those eight runs out. Closing then waits for both batches.
+  SpinOnShortLimit spin(0, 3000);
+  const plaidml_plugin* p = spin.p;
+  for (int i = 0; i < 19; ++i) {
+    REQUIRE(p->launch(spin.dev, spin.exe, &spin.info, &spin.x, 1) == PLAIDML_PLUGIN_OK);
+  }
+  CHECK(p->synchronize(spin.dev) == PLAIDML_PLUGIN_DEVICE_ERROR);
+  CHECK(last_error(p).find("a submit of 8 commands running kernels 'main', 'main', 'main', ..., "
+                           "'main' (8 in all) did not finish within 1 ms") != std::string::npos);
 }
 
 TEST_CASE("vulkan launch: a long submit gets time in proportion to its work: slow is not hung") {
