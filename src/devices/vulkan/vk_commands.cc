@@ -40,8 +40,8 @@ CommandBatch& recording(VkDeviceState* device) {
 // The batch submitted longest ago that nobody has waited for (ring.submitted > 0).
 CommandBatch& oldest_in_flight(VkDeviceState* device) {
   const CommandRing& ring = device->ring;
-  return device->ring.batches[(ring.current + kBatchesInFlight - ring.submitted) %
-                              kBatchesInFlight];
+  return device->ring
+      .batches[(ring.current + kBatchesInFlight - ring.submitted) % kBatchesInFlight];
 }
 
 void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags dst_stages,
@@ -120,7 +120,8 @@ VkResult wait_fence(const VkDeviceState& device, VkFence fence, uint64_t limit_n
     spun = static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
   }
-  return vk().vkWaitForFences(device.device, 1, &fence, VK_TRUE, limit_ns - std::min(spun, limit_ns));
+  return vk().vkWaitForFences(device.device, 1, &fence, VK_TRUE,
+                              limit_ns - std::min(spun, limit_ns));
 }
 
 // The device was lost: nothing in flight will finish, and nothing recorded will run.
