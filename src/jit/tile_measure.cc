@@ -66,16 +66,6 @@ std::string choice_text(const gpu::TileChoice& c) {
   return fmt::format("{} {} {} {} {}", c.tx, c.ty, c.rn, c.rm, c.bk);
 }
 
-std::optional<gpu::TileChoice> parse_choice(const Artifact& a) {
-  gpu::TileChoice c;
-  std::string text(a.bytes.begin(), a.bytes.end());
-  if (a.format != kTileFormat ||
-      std::sscanf(text.c_str(), "%d %d %d %d %d", &c.tx, &c.ty, &c.rn, &c.rm, &c.bk) != 5) {
-    return std::nullopt;
-  }
-  return c;
-}
-
 // Zeroed device buffers for the program's slots (zeros: no denormals or NaNs to slow a
 // candidate down).
 Expected<std::vector<std::unique_ptr<devices::DeviceBuffer>>> scratch(
@@ -181,6 +171,20 @@ Expected<gpu::TileChoice> measure(const LoweredProgram& program,
 
 }  // namespace
 
+std::optional<gpu::TileChoice> recorded_choice(const Artifact& record,
+                                               const std::vector<gpu::TileChoice>& candidates) {
+  gpu::TileChoice c;
+  const std::string text(record.bytes.begin(), record.bytes.end());
+  char rest = 0;
+  if (record.format != kTileFormat ||
+      std::sscanf(text.c_str(), "%d %d %d %d %d %c", &c.tx, &c.ty, &c.rn, &c.rm, &c.bk, &rest) !=
+          5 ||
+      std::find(candidates.begin(), candidates.end(), c) == candidates.end()) {
+    return std::nullopt;
+  }
+  return c;
+}
+
 TileSearchOptions tile_search_options(const devices::DeviceInfo& device) {
   TileSearchOptions o;
   const std::string asked = env_string("PLAIDML_GPU_TILE_SEARCH", "");
@@ -230,10 +234,12 @@ gpu::TileHints measured_tiles(const LoweredProgram& code, devices::Device& devic
     } else {
       choice = generate();
     }
-    std::optional<gpu::TileChoice> parsed = choice ? parse_choice(*choice) : std::nullopt;
+    std::optional<gpu::TileChoice> parsed =
+        choice ? recorded_choice(*choice, candidates) : std::nullopt;
     if (!parsed) {
       logger().debug("tile search: {} keeps the model's tiles ({})", kernel.name,
-                     choice ? "unreadable record" : choice.status().message());
+                     choice ? "a record that is not one of its candidates"
+                            : choice.status().message());
       continue;
     }
     hints.by_kernel[kernel.name] = *parsed;

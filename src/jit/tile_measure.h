@@ -14,6 +14,9 @@
 // or launch a candidate is never an error of the compile: that kernel keeps the model's choice.
 #pragma once
 
+#include <optional>
+#include <vector>
+
 #include "core/base/status.h"
 #include "devices/device.h"
 #include "jit/cache/artifact_cache.h"
@@ -41,5 +44,11 @@ TileSearchOptions tile_search_options(const devices::DeviceInfo& device);
 gpu::TileHints measured_tiles(const LoweredProgram& code, devices::Device& device,
                               const GpuCodegen& codegen, const ArtifactTarget& target,
                               ArtifactCache* cache, const TileSearchOptions& options);
+
+// The choice a cache record holds, when it is one of `candidates` (the kernel's candidates
+// now): a record of another format, unreadable text or a choice the kernel no longer offers
+// (tiles that would not fit the device) is no choice, and the kernel keeps the model's tiles.
+std::optional<gpu::TileChoice> recorded_choice(const Artifact& record,
+                                               const std::vector<gpu::TileChoice>& candidates);
 
 }  // namespace plaidml::jit

@@ -119,6 +119,33 @@ TEST_CASE("tile search: candidates that fail to build leave the model's tiles, u
   CHECK(cache.stats().disk_writes == 0);
 }
 
+TEST_CASE("tile search: a record is taken only when it names one of the kernel's candidates") {
+  Search s;
+  LoweredProgram p = testing::lower_gpu(
+      kSearchMatmul, {Shape(DType::F32, {96, 80}), Shape(DType::F32, {80, 112})});
+  const std::vector<gpu::TileChoice> candidates =
+      gpu::tiled_candidates(p.kernels.back(), s.codegen.limits, s.codegen.dispatch, 3);
+  REQUIRE(candidates.size() >= 2);
+  auto record = [](const std::string& format, const std::string& text) {
+    Artifact a;
+    a.format = format;
+    a.bytes.assign(text.begin(), text.end());
+    return a;
+  };
+  const gpu::TileChoice& c = candidates[1];
+  const std::string good = std::to_string(c.tx) + " " + std::to_string(c.ty) + " " +
+                           std::to_string(c.rn) + " " + std::to_string(c.rm) + " " +
+                           std::to_string(c.bk);
+  auto taken = recorded_choice(record("tile-choice", good), candidates);
+  REQUIRE(taken.has_value());
+  CHECK(*taken == c);
+  CHECK_FALSE(recorded_choice(record("opencl-c", good), candidates));
+  CHECK_FALSE(recorded_choice(record("tile-choice", "16 16 4"), candidates));
+  CHECK_FALSE(recorded_choice(record("tile-choice", good + " 7"), candidates));
+  CHECK_FALSE(recorded_choice(record("tile-choice", "0 0 0 0 0"), candidates));
+  CHECK_FALSE(recorded_choice(record("tile-choice", "4096 4096 64 64 64"), candidates));
+}
+
 TEST_CASE("tile search: on by default for GPUs only; PLAIDML_GPU_TILE_SEARCH overrides") {
   devices::DeviceInfo gpu, cpu;
   gpu.kind = "gpu";
