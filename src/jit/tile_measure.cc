@@ -237,9 +237,9 @@ gpu::TileHints measured_tiles(const LoweredProgram& code, devices::Device& devic
     std::optional<gpu::TileChoice> parsed =
         choice ? recorded_choice(*choice, candidates) : std::nullopt;
     if (!parsed) {
-      logger().debug("tile search: {} keeps the model's tiles ({})", kernel.name,
-                     choice ? "a record that is not one of its candidates"
-                            : choice.status().message());
+      logger().debug(
+          "tile search: {} keeps the model's tiles ({})", kernel.name,
+          choice ? "a record that is not one of its candidates" : choice.status().message());
       continue;
     }
     hints.by_kernel[kernel.name] = *parsed;
