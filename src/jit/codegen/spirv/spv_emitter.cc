@@ -91,15 +91,27 @@ Id SpvEmitter::int32_index(const Expr& e) {
     case ir::OpKind::Add: return b_.op(Op::OpIAdd, i32, {a, c});
     case ir::OpKind::Sub: return b_.op(Op::OpISub, i32, {a, c});
     case ir::OpKind::Mul: return b_.op(Op::OpIMul, i32, {a, c});
-    // The ranges admit / and % only by a positive constant: never by 0 or MIN / -1.
-    case ir::OpKind::Div: return b_.op(Op::OpSDiv, i32, {a, c});
-    default: {
-      // % as a - (a / c) * c, C's truncating remainder: Vulkan leaves OpSRem undefined for
-      // negative operands.
-      Id q = b_.op(Op::OpSDiv, i32, {a, c});
-      return b_.op(Op::OpISub, i32, {a, b_.op(Op::OpIMul, i32, {q, c})});
-    }
+    default: return int32_divide(e, a, c);
   }
+}
+
+// a / c or a % c of an index (e), c a positive constant (the ranges admit no other divisor).
+// Where a >= 0 both are unsigned (OpUDiv, OpUMod: the same values, and a multiply-high and a
+// shift where the signed forms need sign fix-ups: NVIDIA's Vulkan compiler, unlike its OpenCL
+// one, does not prove the implicit GEMM's decoded positions non-negative by itself). Otherwise
+// OpSDiv, and % as a - (a / c) * c, C's truncating remainder: Vulkan leaves OpSRem undefined
+// for negative operands.
+Id SpvEmitter::int32_divide(const Expr& e, Id a, Id c) {
+  Id i32 = b_.type_int(32, true);
+  const bool divide = e.op == ir::OpKind::Div;
+  if (std::optional<gpu::IndexRange> r = int32_range(*e.args[0]); r && r->lo >= 0) {
+    Id u32 = b_.type_int(32, false);
+    Id ua = b_.op(Op::OpBitcast, u32, {a}), uc = b_.op(Op::OpBitcast, u32, {c});
+    return b_.op(Op::OpBitcast, i32, {b_.op(divide ? Op::OpUDiv : Op::OpUMod, u32, {ua, uc})});
+  }
+  Id q = b_.op(Op::OpSDiv, i32, {a, c});
+  if (divide) return q;
+  return b_.op(Op::OpISub, i32, {a, b_.op(Op::OpIMul, i32, {q, c})});
 }
 
 // Non-negative values are zero-extended: lavapipe (Mesa 22.3) miscompiles some sign extensions

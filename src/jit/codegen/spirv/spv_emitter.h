@@ -83,6 +83,7 @@ class SpvEmitter {
   // The range of an I64 index expression computed in i32 (index32 programs only).
   std::optional<gpu::IndexRange> int32_range(const loop::Expr& e) const;
   Id int32_index(const loop::Expr& e);  // e in i32 arithmetic: int32_range(e) must hold
+  Id int32_divide(const loop::Expr& e, Id a, Id c);  // e: / or % of a by the constant c
   // An I64 index expression (access-chain index, loop bound) as a value of the index type.
   Id index(const loop::Expr& e);
   Id element_pointer(int slot, const loop::Expr& index);
