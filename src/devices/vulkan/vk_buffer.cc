@@ -1,16 +1,18 @@
-// Device buffers and host <-> device copies. Buffers live in device-local memory; write/read
-// map it where it is host-visible and otherwise copy through the device's staging buffer in
-// chunks. Both first run the recorded launches, so they see (and do not disturb) the work
-// issued before them; copy is recorded among the launches.
+// Device buffers and host <-> device copies. Buffers live in device-local memory (freed ones are
+// kept for reuse: vk_allocation_cache.h); write/read map it where it is host-visible and
+// otherwise copy through the device's staging buffer in chunks. Both first run the recorded
+// launches, so they see (and do not disturb) the work issued before them; copy is recorded
+// among the launches.
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
 
+#include "devices/vulkan/vk_allocation_cache.h"
 #include "devices/vulkan/vk_commands.h"
 #include "devices/vulkan/vk_errors.h"
-#include "devices/vulkan/vk_handles.h"
 #include "devices/vulkan/vk_exit.h"
+#include "devices/vulkan/vk_handles.h"
 #include "devices/vulkan/vk_memory.h"
 
 namespace plaidml::devices::vulkan {
@@ -89,8 +91,7 @@ plaidml_plugin_status VulkanDevice::allocate(uint64_t bytes,
   std::lock_guard<std::mutex> lock(device->mutex);
   if (auto s = check_usable(device); s != PLAIDML_PLUGIN_OK) return s;
   auto buffer = std::make_unique<VulkanBuffer>(bytes);
-  if (auto s = create_allocation(device, bytes, device->buffer_memory_type, &buffer->allocation);
-      s != PLAIDML_PLUGIN_OK) {
+  if (auto s = allocate_buffer_memory(device, bytes, &buffer->allocation); s != PLAIDML_PLUGIN_OK) {
     return s;
   }
   if (auto s = check_validation(); s != PLAIDML_PLUGIN_OK) {
@@ -115,7 +116,7 @@ void VulkanDevice::free_buffer(std::unique_ptr<plugin_support::Buffer> buffer) {
   if (device->submit_pending) {
     device->deferred_allocations.push_back(allocation);
   } else {
-    destroy_allocation(device->device, &allocation);
+    release_buffer_memory(device, &allocation);
   }
 }
 

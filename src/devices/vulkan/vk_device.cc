@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "devices/vulkan/vk_allocation_cache.h"
 #include "devices/vulkan/vk_commands.h"
 #include "devices/vulkan/vk_cooperative_matrix.h"
 #include "devices/vulkan/vk_errors.h"
@@ -98,6 +99,7 @@ void release(VkDeviceState* d, bool idle) {
     for (VkAllocation& a : d->deferred_allocations) destroy_allocation(d->device, &a);
     for (VulkanExecutable* e : d->deferred_executables) release_executable(d->device, e);
     destroy_allocation(d->device, &d->staging);
+    clear_allocation_cache(d);
     destroy_batches(d);
     if (d->pipeline_cache) vk().vkDestroyPipelineCache(d->device, d->pipeline_cache, nullptr);
     vk().vkDestroyDevice(d->device, nullptr);

@@ -24,6 +24,12 @@ struct VkAllocation {
   uint64_t size = 0;  // of the VkBuffer (at least 4 bytes)
 };
 
+// Freed buffers kept for reuse, by size (vk_allocation_cache.h).
+struct AllocationCache {
+  std::multimap<uint64_t, VkAllocation> by_size;
+  uint64_t bytes = 0;
+};
+
 // Descriptor sets live until the fence of the batch that runs their dispatches signals, then
 // their pools reset.
 struct DescriptorPool {
@@ -81,6 +87,7 @@ struct VkDeviceState {
   std::mutex mutex;
   CommandRing ring;
   VkAllocation staging;
+  AllocationCache allocation_cache;
   // Set when the device was lost or a submit did not finish in time: every later call fails
   // with it.
   std::string broken;

@@ -64,4 +64,23 @@ bool choose_memory(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type
   return true;
 }
 
+namespace {
+
+constexpr uint64_t kMinClass = 256;
+constexpr uint64_t kClassedUpTo = uint64_t{64} << 20;
+constexpr uint64_t kLargeStep = 64 * 1024;
+
+}  // namespace
+
+uint64_t allocation_class(uint64_t bytes) {
+  if (bytes <= kMinClass) return kMinClass;
+  if (bytes > UINT64_MAX - kLargeStep) return bytes;  // no such buffer: creating it fails
+  if (bytes > kClassedUpTo) return (bytes + kLargeStep - 1) / kLargeStep * kLargeStep;
+  // The classes between 2^k and 2^(k+1): 2^k * (1, 1.25, 1.5, 1.75).
+  uint64_t power = kMinClass;
+  while (power * 2 < bytes) power *= 2;
+  const uint64_t step = power / 4;
+  return (bytes + step - 1) / step * step;
+}
+
 }  // namespace plaidml::devices::vulkan

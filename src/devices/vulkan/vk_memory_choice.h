@@ -1,6 +1,6 @@
-// Which memory types a device's buffers and staging copies use, and which host transfers may
-// go through a mapping instead of a copy: a pure function of the device's memory properties,
-// so that the choice for a discrete GPU is tested on a machine without one.
+// Which memory types a device's buffers and staging copies use, which host transfers may go
+// through a mapping instead of a copy, and the size classes of buffers: pure functions, so
+// that the choice for a discrete GPU is tested on a machine without one.
 #pragma once
 
 #include <cstdint>
@@ -30,5 +30,11 @@ bool find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t t
 // `allow_direct`: the device option "direct_host_access" (docs/devices.md).
 bool choose_memory(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type_bits,
                    bool allow_direct, MemoryChoice* out);
+
+// The size a buffer of `bytes` is created with, so that freed buffers serve later requests of
+// nearby sizes (vk_allocation_cache.h): 256 bytes at least, then four classes per doubling
+// (2^k times 1, 1.25, 1.5, 1.75: at most a quarter more than asked) up to 64 MiB, and 64 KiB
+// multiples above, where a quarter would be much memory.
+uint64_t allocation_class(uint64_t bytes);
 
 }  // namespace plaidml::devices::vulkan

@@ -2,6 +2,7 @@
 // devices, so that a discrete GPU's choice is tested where there is none.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "devices/vulkan/vk_memory_choice.h"
@@ -70,6 +71,30 @@ TEST_CASE("memory choice: a 256 MiB BAR window holds no buffers, a device with n
   CHECK_FALSE(c.direct_reads);
   auto none = layout({8 * kGiB}, {{kLocal, 0}});
   CHECK_FALSE(choose_memory(none, 0x1, true, &c));
+}
+
+TEST_CASE("memory choice: buffer sizes round up to classes at most a quarter larger") {
+  CHECK(allocation_class(0) == 256);
+  CHECK(allocation_class(4) == 256);
+  CHECK(allocation_class(256) == 256);
+  CHECK(allocation_class(257) == 320);
+  CHECK(allocation_class(1000) == 1024);
+  CHECK(allocation_class(1025) == 1280);
+  CHECK(allocation_class(4000) == 4096);
+  CHECK(allocation_class(602112) == 655360);  // a 224 x 224 x 3 f32 image
+  const uint64_t mib = uint64_t{1} << 20;
+  CHECK(allocation_class(64 * mib) == 64 * mib);
+  CHECK(allocation_class(64 * mib + 1) == 64 * mib + 65536);
+  CHECK(allocation_class(25731072) == 28 * mib);  // GPT-2's logits at sequence 128
+  for (uint64_t bytes : {uint64_t{300}, uint64_t{5000}, uint64_t{123457}, 9 * mib + 7}) {
+    INFO(bytes);
+    const uint64_t c = allocation_class(bytes);
+    CHECK(c >= bytes);
+    CHECK(c <= bytes + bytes / 4 + 64);
+    CHECK(c % 64 == 0);
+    CHECK(allocation_class(c) == c);  // a class is its own class: freed buffers stay findable
+  }
+  CHECK(allocation_class(UINT64_MAX) == UINT64_MAX);
 }
 
 }  // namespace

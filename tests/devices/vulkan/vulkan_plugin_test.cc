@@ -152,6 +152,30 @@ TEST_CASE("vulkan plugin: buffers round trip, with offsets, on both transfer pat
   }
 }
 
+TEST_CASE("vulkan plugin: freed buffers serve later ones of nearby sizes, contents their own") {
+  // 1000 and 1020 bytes share a size class (vk_memory_choice.h): the second buffer may be the
+  // first one's memory, and holds exactly what was written to it.
+  OpenDevice dev;
+  const plaidml_plugin* p = dev.p();
+  for (int round = 0; round < 3; ++round) {
+    const uint64_t bytes = round == 1 ? 1020 : 1000;
+    std::vector<uint8_t> data(bytes);
+    for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 7 + round);
+    plaidml_plugin_buffer b = nullptr;
+    REQUIRE(p->allocate(dev.get(), bytes, &b) == PLAIDML_PLUGIN_OK);
+    REQUIRE(p->write(dev.get(), b, 0, data.data(), bytes) == PLAIDML_PLUGIN_OK);
+    std::vector<uint8_t> back(bytes);
+    REQUIRE(p->read(dev.get(), b, 0, back.data(), bytes) == PLAIDML_PLUGIN_OK);
+    CHECK(back == data);
+    p->free_buffer(dev.get(), b);
+  }
+  // Two live buffers of one class never share memory.
+  auto x = dev.buffer_with(std::vector<float>(250, 1.0f));
+  auto y = dev.buffer_with(std::vector<float>(250, 2.0f));
+  CHECK(dev.read<float>(x, 250) == std::vector<float>(250, 1.0f));
+  CHECK(dev.read<float>(y, 250) == std::vector<float>(250, 2.0f));
+}
+
 TEST_CASE("vulkan plugin: device-side copies, recorded and run before a read") {
   for (const char* direct : {"1", "0"}) {
     INFO("direct_host_access = " << direct);
