@@ -24,6 +24,10 @@ thread count and batch, both runtimes report:
   - peak memory: the process's resident high-water mark (VmHWM), import to the last run (the
     largest of the rounds); the warm start figures are the rounds' medians.
 The ratio columns are ours / onnxruntime's (below 1.0: plaidml is faster or smaller).
+Beside a GPU device, --torch adds PyTorch eager on CUDA, timed like the others with the inputs
+from numpy and the outputs back to numpy in every run (the ratio to torch), and with both left
+on the device (its on-device column: GPT-2's 25.7 MB of logits alone take a millisecond or
+more to reach the host).
 """
 import argparse
 import json
@@ -120,9 +124,24 @@ def child_ort(args, spec, feeds):
             "provider": session.get_providers()[0], "rss_peak_bytes": vm_hwm_bytes()}
 
 
+def host_copies(outputs):
+    """Every tensor of a model's outputs (a tensor, or tuples, lists and dicts of them) copied to
+    host memory as numpy arrays."""
+    if hasattr(outputs, "cpu"):
+        return outputs.cpu().numpy()
+    if isinstance(outputs, dict) or hasattr(outputs, "values"):
+        return [host_copies(v) for v in outputs.values()]
+    if isinstance(outputs, (list, tuple)):
+        return [host_copies(v) for v in outputs]
+    return outputs
+
+
 def child_torch(args, spec, feeds):
     """PyTorch eager on CUDA, TF32 off, the same architecture built by export_models.py (the
-    same seed, so the same random weights as the exported file)."""
+    same seed, so the same random weights as the exported file). Timed twice: with the inputs
+    copied from numpy and the outputs back to numpy in each run, the work plaidml's and
+    onnxruntime's runs do (times_s, the figure compared), and with both left on the device
+    (device_times_s)."""
     import torch
     sys.path.insert(0, HERE)
     import export_models
@@ -131,17 +150,23 @@ def child_torch(args, spec, feeds):
     torch.manual_seed(export_models.SEED)
     start = time.perf_counter()
     model = export_models.MODELS[args.name](args.name)[0].cuda().eval()
-    inputs = [torch.from_numpy(feeds[i["name"]]).cuda() for i in spec["inputs"]]
+    host = [feeds[i["name"]] for i in spec["inputs"]]
+    inputs = [torch.from_numpy(x).cuda() for x in host]
 
-    def run():
+    def run_host():
+        with torch.no_grad():
+            host_copies(model(*[torch.from_numpy(x).cuda() for x in host]))
+
+    def run_device():
         with torch.no_grad():
             model(*inputs)
         torch.cuda.synchronize()
-    run()
+    run_host()
     ready = time.perf_counter() - start
-    times = timed_runs(run, args.warmup, args.runs)
-    return {"ready_s": ready, "times_s": times, "provider": "torch-cuda",
-            "rss_peak_bytes": vm_hwm_bytes(),
+    times = timed_runs(run_host, args.warmup, args.runs)
+    device_times = timed_runs(run_device, args.warmup, args.runs)
+    return {"ready_s": ready, "times_s": times, "device_times_s": device_times,
+            "provider": "torch-cuda", "rss_peak_bytes": vm_hwm_bytes(),
             "cuda_peak_bytes": int(torch.cuda.max_memory_allocated())}
 
 
@@ -187,6 +212,9 @@ def pooled(results):
                rounds=len(results),
                round_medians_s=[float(np.median(r["times_s"])) for r in results],
                rss_peak_bytes=max(r["rss_peak_bytes"] for r in results))
+    if "device_times_s" in out:
+        device = [t for r in results for t in r["device_times_s"]]
+        out.update(device_times_s=device, device_median_s=float(np.median(device)))
     for key in ("ready_s", "compiled_s", "import_s"):
         if key in out:
             out[key] = float(np.median([r[key] for r in results]))
@@ -226,9 +254,12 @@ def format_row(r):
     t = r.get("torch")
     torch_cols = ""
     if t is not None:
-        torch_cols = (" %s | %s |" % ("%.2f" % (t["median_s"] * 1e3), ratio(w["median_s"],
-                      t["median_s"])) if "median_s" in t and "median_s" in w else
-                      " %s | - |" % t.get("error", "-")[:60])
+        if "median_s" in t and "median_s" in w:
+            torch_cols = " %.2f | %s | %.2f | %s |" % (
+                t["median_s"] * 1e3, ratio(w["median_s"], t["median_s"]),
+                t["device_median_s"] * 1e3, ratio(w["median_s"], t["device_median_s"]))
+        else:
+            torch_cols = " %s | - | - | - |" % t.get("error", "-")[:60]
     if "error" in w or "error" in o or "error" in c:
         errors = "; ".join("%s: %s" % (which, x["error"]) for which, x in
                            (("cold", c), ("warm", w), ("onnxruntime", o)) if "error" in x)
@@ -306,7 +337,8 @@ def main():
     header = HEADER
     if args.torch:
         title, rule = HEADER.split("\n")
-        header = title + " torch ms | ratio to torch |\n" + rule + "---|---|"
+        header = (title + " torch ms | ratio to torch | torch on-device ms | ratio on-device |\n" +
+                  rule + "---|---|---|---|")
     print(header, flush=True)
     rows = []
     for name, path, spec in models_to_run(args):
