@@ -163,9 +163,9 @@ TEST_CASE("spirv matrix: where k is a chunk multiple, aligned operands are copie
   CAPTURE(text);
   const gpu::GpuKernel& k = *s.kernels[0];
   REQUIRE(k.arrays.size() == 3);
-  CHECK(k.arrays[0].vectors);
-  CHECK(k.arrays[1].vectors);
-  CHECK_FALSE(k.arrays[2].vectors);
+  CHECK(k.arrays[0].form == gpu::ArrayForm::kStorageVectors);
+  CHECK(k.arrays[1].form == gpu::ArrayForm::kStorageVectors);
+  CHECK(k.arrays[2].form == gpu::ArrayForm::kValues);
   // A: 64 rows (2 fragments along m: few tiles) of 32 k; B: 32 lines of k, 256 columns.
   CHECK(text.find("fetch 64x32 of s0[") != std::string::npos);
   CHECK(text.find("fetch 32x256 of s1[") != std::string::npos);
@@ -204,10 +204,10 @@ TEST_CASE("spirv matrix: the loop IR of a matrix kernel stages, multiplies and r
   CHECK(text.find("matrix @frags 2x4 of 16x16x16 f16: += w0[") != std::string::npos);
   CHECK(text.find("matrix @frags 2x4 of 16x16x16 f16: [1, 3] -> w2[") != std::string::npos);
   REQUIRE(k.arrays.size() == 3);
-  CHECK(k.arrays[0].stored);
+  CHECK(k.arrays[0].stored());
   CHECK(k.arrays[0].elements == 64 * 40);   // BM x (BK + 8)
   CHECK(k.arrays[1].elements == 32 * 264);  // BK x (BN + 8)
-  CHECK_FALSE(k.arrays[2].stored);
+  CHECK_FALSE(k.arrays[2].stored());
   CHECK(k.arrays[2].elements == 8 * 256);   // a 16 x 16 f32 fragment per subgroup
   CHECK(k.subgroups == 8);
   CHECK(k.subgroup_size == 32);

@@ -19,16 +19,22 @@
 
 namespace plaidml::jit::gpu {
 
+// How a workgroup array holds its elements.
+enum class ArrayForm {
+  kValues,   // as the dtype's value type (f16/bf16 as f32)
+  kStorage,  // in the dtype's storage form (f16/bf16 as 16-bit patterns, as in buffers), as
+             // cooperative-matrix loads read it; loads and stores convert
+  kStorageVectors,  // as 16-byte vectors of the storage form (eight f16), as 16-byte copies
+                    // fill it
+};
+
 struct WorkgroupArray {
   std::string name;  // unique within the kernel, a C identifier
-  DType dtype = DType::F32;  // of its values (f16/bf16 are held as f32, their value type)
-  int64_t elements = 0;
-  // Held in the dtype's storage form (f16/bf16 as 16-bit patterns, as in buffers), as
-  // cooperative-matrix loads read it; loads and stores convert.
-  bool stored = false;
-  // Stored as 16-byte vectors of that form (eight f16), as 16-byte copies fill it; `elements`
-  // still counts elements.
-  bool vectors = false;
+  DType dtype = DType::F32;
+  int64_t elements = 0;  // elements, whatever the form
+  ArrayForm form = ArrayForm::kValues;
+  bool stored() const { return form != ArrayForm::kValues; }
+  bool vectors() const { return form == ArrayForm::kStorageVectors; }
 };
 
 struct GpuKernel {

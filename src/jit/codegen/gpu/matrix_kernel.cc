@@ -245,16 +245,16 @@ class MatrixBuilder {
 
   std::vector<WorkgroupArray> arrays() const {
     const DType input = plan_.tiles[0].load.load->dtype;
-    WorkgroupArray scratch{"c", DType::F32, int64_t{t_.subgroups()} * fragment_points(), false};
+    WorkgroupArray scratch{"c", DType::F32, int64_t{t_.subgroups()} * fragment_points()};
     if (direct()) return {scratch};
     if (copied()) {
       const Copy a = copy(0), b = copy(1);
-      return {{"a", input, a.lines * (a.width + kPad), true, true},
-              {"b", input, b.lines * (b.width + kPad), true, true},
+      return {{"a", input, a.lines * (a.width + kPad), ArrayForm::kStorageVectors},
+              {"b", input, b.lines * (b.width + kPad), ArrayForm::kStorageVectors},
               scratch};
     }
-    return {{"a", input, t_.bm() * a_stride(), true},
-            {"b", input, t_.bk * b_stride(), true},
+    return {{"a", input, t_.bm() * a_stride(), ArrayForm::kStorage},
+            {"b", input, t_.bk * b_stride(), ArrayForm::kStorage},
             scratch};
   }
 

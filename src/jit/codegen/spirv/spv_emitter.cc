@@ -151,8 +151,8 @@ Id SpvEmitter::workgroup_pointer(int slot, const Expr& index_expr, const Workgro
   *array = &w;
   // One statement each: the order in which function arguments are evaluated is unspecified
   // (GCC and clang differ), and both of these may allocate ids.
-  Id element = w.stored ? scalar_.storage_type(w.dtype) : scalar_.value_type(w.dtype);
-  if (w.vectors) element = b_.type_uvec4();
+  Id element = w.stored() ? scalar_.storage_type(w.dtype) : scalar_.value_type(w.dtype);
+  if (w.vectors()) element = b_.type_uvec4();
   const Id pointer = b_.type_pointer(spv::StorageClass::Workgroup, element);
   const Id at = index(index_expr);
   return b_.op(Op::OpAccessChain, pointer, {w.var, at});
@@ -163,7 +163,7 @@ Id SpvEmitter::load(const Expr& e) {
     const WorkgroupVar* w = nullptr;
     Id ptr = workgroup_pointer(e.slot, *e.args[0], &w);
     if (ptr == 0) return scalar_.int_const(e.dtype, 0);
-    Id value = w->stored ? scalar_.from_storage(
+    Id value = w->stored() ? scalar_.from_storage(
                                w->dtype, b_.op(Op::OpLoad, scalar_.storage_type(w->dtype), {ptr}))
                          : b_.op(Op::OpLoad, scalar_.value_type(w->dtype), {ptr});
     return scalar_.cast(value, w->dtype, e.dtype);
@@ -319,7 +319,7 @@ void SpvEmitter::store(const Stmt& s) {
     Id ptr = workgroup_pointer(s.slot, *s.index, &w);
     if (ptr == 0 || copy_stored(s, ptr, *w)) return;
     Id value = scalar_.cast(expr(*s.value), s.value->dtype, w->dtype);
-    b_.op_void(Op::OpStore, {ptr, w->stored ? scalar_.to_storage(w->dtype, value) : value});
+    b_.op_void(Op::OpStore, {ptr, w->stored() ? scalar_.to_storage(w->dtype, value) : value});
     return;
   }
   DType t = program_.slots.at(static_cast<size_t>(s.slot)).shape.dtype;
@@ -330,7 +330,7 @@ void SpvEmitter::store(const Stmt& s) {
 
 bool SpvEmitter::copy_stored(const Stmt& s, Id to, const WorkgroupVar& array) {
   const Expr& v = *s.value;
-  if (!array.stored || v.kind != ExprKind::kLoad || gpu::is_workgroup_slot(v.slot) ||
+  if (!array.stored() || v.kind != ExprKind::kLoad || gpu::is_workgroup_slot(v.slot) ||
       v.lanes != 1 || program_.slots.at(static_cast<size_t>(v.slot)).shape.dtype != array.dtype ||
       v.dtype != array.dtype) {
     return false;

@@ -47,13 +47,14 @@ class SpvEmitter {
   void scoped(const std::function<void()>& f);
 
   // The Workgroup variables that workgroup slots (gpu::workgroup_slot) name, for the kernel
-  // being emitted: array i holds elements of `dtype`, as its value type or, `stored`, in its
-  // storage form (gpu::WorkgroupArray).
+  // being emitted: array i holds elements of `dtype` in `form` (gpu::WorkgroupArray; vectors
+  // are uvec4).
   struct WorkgroupVar {
     Id var = 0;
     DType dtype = DType::F32;
-    bool stored = false;
-    bool vectors = false;  // 16-byte vectors (uvec4) of the storage form
+    gpu::ArrayForm form = gpu::ArrayForm::kValues;
+    bool stored() const { return form != gpu::ArrayForm::kValues; }
+    bool vectors() const { return form == gpu::ArrayForm::kStorageVectors; }
   };
   // Per slot, a second StorageBuffer variable at its binding viewing it as 16-byte vectors
   // (uvec4), made on first use: 16-byte tile copies of matrix kernels read through it.

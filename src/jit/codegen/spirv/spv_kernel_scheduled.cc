@@ -37,9 +37,9 @@ void bind_coordinates(const gpu::GpuKernel& k, SpvEmitter& e, SpvBuilder& b, Bui
 void declare_arrays(const gpu::GpuKernel& k, SpvEmitter& e, SpvBuilder& b) {
   std::vector<SpvEmitter::WorkgroupVar> vars;
   for (const gpu::WorkgroupArray& a : k.arrays) {
-    Id element = a.stored ? e.scalar().storage_type(a.dtype) : e.scalar().value_type(a.dtype);
+    Id element = a.stored() ? e.scalar().storage_type(a.dtype) : e.scalar().value_type(a.dtype);
     int64_t length = a.elements;
-    if (a.vectors) {  // 16-byte vectors of the storage form
+    if (a.vectors()) {  // 16-byte vectors of the storage form
       element = b.type_uvec4();
       length = a.elements * SpvScalar::storage_bytes(a.dtype) / 16;
     }
@@ -47,7 +47,7 @@ void declare_arrays(const gpu::GpuKernel& k, SpvEmitter& e, SpvBuilder& b) {
     Id var = b.global_variable(b.type_pointer(spv::StorageClass::Workgroup, array),
                                spv::StorageClass::Workgroup);
     b.name(var, fmt::format("{}_{}", k.kernel.name, a.name));
-    vars.push_back({var, a.dtype, a.stored, a.vectors});
+    vars.push_back({var, a.dtype, a.form});
   }
   e.set_workgroup_arrays(std::move(vars));
 }

@@ -112,7 +112,7 @@ Id SpvEmitter::matrix_load(const loop::MatrixOperand& o, int64_t row, int64_t co
   int64_t per = 1;
   const size_t array = gpu::workgroup_array_index(o.slot);
   if (gpu::is_workgroup_slot(o.slot) && array < workgroup_vars_.size() &&
-      workgroup_vars_[array].vectors) {
+      workgroup_vars_[array].vectors()) {
     per = 16 / SpvScalar::storage_bytes(workgroup_vars_[array].dtype);
     at = loop::op(ir::OpKind::Div, DType::I64, {at, loop::int_const(per)});
   }
