@@ -22,7 +22,8 @@
 #   9. (STEPS=bench-models, not by default) whole models beside onnxruntime on the CPU and each
 #      device, on onnx-models' exports              -> $OUT/bench_models_<device>.{json,md}
 # The devices: PLAIDML_GPU_DEVICES (default "opencl:0 vulkan:0"); <device> is the id without
-# its colon (opencl0). Everything printed also goes to $OUT/device-run.log. STEPS="bench torch
+# its colon (opencl0). Everything printed also goes to $OUT/device-run.log; at the end every
+# other file of $OUT is moved into $OUT/results.tar.gz (BUNDLE_OUT=0: not). STEPS="bench torch
 # compare" runs a subset.
 # Without NVIDIA's OpenCL library (e.g. here, with PoCL) it uses the machine's own ICDs.
 # shellcheck disable=SC2317  # the step functions run through `bash -c` (export -f)
@@ -325,7 +326,15 @@ else
   echo "device-run: could not unpack $tarball"
 fi
 echo
-echo "=== summary (rc 124: timed out)"
+echo "=== summary (rc 124 means a step ran past its limit)"
 printf '%s\n' "${summary[@]}"
 [ -n "${work:-}" ] && rm -rf "$work"
+# The device tool brings back only a few files from $OUT: everything but this log goes into one
+# archive (BUNDLE_OUT=0 leaves the files as they are).
+if [ "${BUNDLE_OUT:-1}" = 1 ]; then
+  (cd "$OUT" && find . -maxdepth 1 -type f ! -name device-run.log ! -name results.tar.gz \
+    -printf '%P\n' | tar -czf results.tar.gz -T - && find . -maxdepth 1 -type f \
+    ! -name device-run.log ! -name results.tar.gz -delete) || echo "device-run: bundling failed"
+  echo "device-run: $OUT/results.tar.gz holds the other files: tar -xzf results.tar.gz"
+fi
 exit $failed
