@@ -205,5 +205,30 @@ TEST_CASE("a float sum over the contiguous axis is vectorized, in another order 
   CHECK(to_doubles(out[0]) == std::vector<double>{16, 16, 16});
 }
 
+TEST_CASE("GPU-only statements in a CPU kernel fail its code generation with the reason") {
+  // A barrier or a cooperative-matrix statement reaching the LLVM code generator (no CPU pass
+  // makes either) is an internal error naming the statement, not a miscompiled kernel.
+  ir::BoundProgram bound =
+      bind_tile("function (A[N]) -> (B) { B = A + 1; }", {Shape(DType::F32, {8})});
+  struct Case {
+    loop::StmtPtr statement;
+    const char* says;
+  };
+  const Case cases[] = {{loop::barrier(), "a workgroup barrier, which only GPU kernels hold"},
+                        {loop::matrix("frags", loop::MatrixOp{}),
+                         "a cooperative-matrix operation, which only Vulkan kernels hold"}};
+  for (const Case& c : cases) {
+    INFO(c.says);
+    auto lowered = lower(bound);
+    REQUIRE(lowered.has_value());
+    REQUIRE(!lowered->kernels.empty());
+    lowered->kernels[0].body->body.push_back(c.statement);
+    auto artifact = emit_llvm_object(*lowered, target());
+    REQUIRE_FALSE(artifact.has_value());
+    CHECK(artifact.status().code() == StatusCode::kInternal);
+    CHECK(artifact.status().message().find(c.says) != std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace plaidml::jit::testing

@@ -258,3 +258,15 @@ TEST_CASE("opencl printer: unroll hints, and min and select of int indices") {
         "  s0[(min(v_j, 3) + ((v_j < 5) ? v_j : 0))] = 0x1p+0f;\n"
         "}\n");
 }
+
+TEST_CASE("opencl printer: a cooperative-matrix statement is an internal error, not C") {
+  // The GPU schedule gives OpenCL targets no matrix kernels; a statement that reached the
+  // printer anyway fails the program instead of printing something that is not the kernel.
+  auto p = program_with({Shape(DType::F32, {4})});
+  ClPrinter printer(p, true);
+  std::string out;
+  printer.stmt(*loop::matrix("frags", loop::MatrixOp{}), 0, out);
+  CHECK(out.empty());
+  CHECK(printer.status().code() == StatusCode::kInternal);
+  CHECK(printer.status().message() == "OpenCL: a cooperative-matrix operation");
+}
