@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "jit/launch_params.h"
 #include "jit/lower/panel_packing.h"
 #include "jit/runtime_impl.h"
 
@@ -180,12 +181,8 @@ Status RunCall::launch() {
   std::vector<const devices::DeviceBuffer*> args;
   for (size_t k = 0; k < calls.size(); ++k) {
     const KernelEntry& entry = plan_->kernels()[static_cast<size_t>(calls[k].kernel)];
-    devices::LaunchParams params;
-    params.kernel = static_cast<uint32_t>(calls[k].kernel);
-    params.parallel_extent = entry.parallel_extent;
-    params.work = entry.work;
-    params.grid = entry.grid;
-    params.workgroup = entry.workgroup;
+    const devices::LaunchParams params =
+        launch_params(entry, static_cast<uint32_t>(calls[k].kernel));
     args.clear();
     for (int s : calls[k].args) args.push_back(slots[static_cast<size_t>(s)]);
     if (poison_arena()) PLAIDML_TRY(poison_temporaries(k, slots));

@@ -13,6 +13,7 @@
 
 #include "core/base/env.h"
 #include "core/base/logging.h"
+#include "jit/launch_params.h"
 #include "jit/loop/rewrite.h"
 
 namespace plaidml::jit {
@@ -91,16 +92,6 @@ struct Launch {
   double best = 0;  // seconds per launch, the fastest round
 };
 
-Launch launch_of(const KernelEntry& entry, uint32_t index) {
-  Launch l;
-  l.params.kernel = index;
-  l.params.parallel_extent = entry.parallel_extent;
-  l.params.work = entry.work;
-  l.params.grid = entry.grid;
-  l.params.workgroup = entry.workgroup;
-  return l;
-}
-
 // Seconds per launch over `times` launches.
 Expected<double> time_launch(devices::Device& device, const devices::Executable& exe,
                              const Launch& l, int times,
@@ -153,7 +144,7 @@ Expected<gpu::TileChoice> measure(const LoweredProgram& program,
   std::vector<Launch> launches;
   for (size_t i = 0; i < artifact.kernels.size(); ++i) {
     symbols.push_back(artifact.kernels[i].symbol);
-    launches.push_back(launch_of(artifact.kernels[i], static_cast<uint32_t>(i)));
+    launches.push_back(Launch{launch_params(artifact.kernels[i], static_cast<uint32_t>(i))});
   }
   PLAIDML_ASSIGN(auto exe, device.load(artifact.format, artifact.bytes, symbols));
   PLAIDML_ASSIGN(auto buffers, scratch(device, all.slots));

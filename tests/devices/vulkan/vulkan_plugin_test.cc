@@ -152,7 +152,7 @@ TEST_CASE("vulkan plugin: buffers round trip, with offsets, on both transfer pat
   }
 }
 
-TEST_CASE("vulkan plugin: freed buffers serve later ones of nearby sizes, contents their own") {
+TEST_CASE("vulkan plugin: buffers allocated after frees of nearby sizes hold their own contents") {
   // 1000 and 1020 bytes share a size class (vk_memory_choice.h): the second buffer may be the
   // first one's memory, and holds exactly what was written to it.
   OpenDevice dev;
