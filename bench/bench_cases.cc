@@ -1,6 +1,7 @@
 #include "bench_cases.h"
 
 #include <string>
+#include <utility>
 
 #include "bench_half.h"
 
@@ -147,6 +148,12 @@ std::vector<ConvOp> resnet50_gpu_convs() {
 
 std::vector<BenchCase> gpu_cases() {
   std::vector<BenchCase> out = {matmul_case(1024, 1024, 1024), matmul_case(2048, 2048, 2048)};
+  // BERT-base's and GPT-2 small's projections at sequence 128 and batch 1 (QKV, attention out,
+  // MLP up, MLP down): few output tiles for a device of 100+ compute units.
+  for (auto [k, n] :
+       {std::pair<int64_t, int64_t>{768, 768}, {768, 2304}, {768, 3072}, {3072, 768}}) {
+    out.push_back(matmul_case(128, k, n));
+  }
   for (int64_t batch : {1, 32}) {
     for (ConvOp op : resnet50_gpu_convs()) {
       op.n = batch;

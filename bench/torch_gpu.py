@@ -36,6 +36,9 @@ def conv_name(batch, hw, ci, co, k, stride):
 
 
 CASES = [("matmul_1024", "matmul", 1024), ("matmul_2048", "matmul", 2048)]
+# BERT-base's and GPT-2 small's projections at sequence 128 (bench_cases.cc's gpu_cases): M x K x N.
+CASES += [(f"matmul_128x{k}x{n}", "matmul", (128, k, n))
+          for k, n in ((768, 768), (768, 2304), (768, 3072), (3072, 768))]
 CASES += [(conv_name(n, hw, ci, co, k, st), "conv", (n, hw, ci, co, k, st, pad))
           for n in (1, 32) for hw, ci, co, k, st, pad in RESNET50_CONVS]
 CASES += [(f"matmul_f16_{n}", "matmul_f16", n) for n in (1024, 2048, 4096, 8192)]
@@ -55,11 +58,13 @@ def parse_args():
     return p.parse_args()
 
 
-def make_matmul(torch, n, dev, dtype=None):
+def make_matmul(torch, size, dev, dtype=None):
+    """size: n for an n x n x n matmul, or (m, k, n)."""
+    m, k, n = size if isinstance(size, tuple) else (size, size, size)
     dtype = dtype or torch.float32
-    a = (torch.rand(n, n, device=dev) * 2 - 1).to(dtype)
-    b = (torch.rand(n, n, device=dev) * 2 - 1).to(dtype)
-    out = torch.empty(n, n, device=dev, dtype=dtype)
+    a = (torch.rand(m, k, device=dev) * 2 - 1).to(dtype)
+    b = (torch.rand(k, n, device=dev) * 2 - 1).to(dtype)
+    out = torch.empty(m, n, device=dev, dtype=dtype)
 
     def run():
         torch.matmul(a, b, out=out)
@@ -69,8 +74,8 @@ def make_matmul(torch, n, dev, dtype=None):
         terms = a[i, :].double().cpu() * b[:, j].double().cpu()
         return float(terms.sum()), float(terms.abs().sum())
 
-    shape = f"{n}x{n}x{n}" + (", f16" if dtype == torch.float16 else "")
-    return run, out.view(-1), reference, 2.0 * n * n * n, shape
+    shape = f"{m}x{k}x{n}" + (", f16" if dtype == torch.float16 else "")
+    return run, out.view(-1), reference, 2.0 * m * k * n, shape
 
 
 def make_conv(torch, params, dev):

@@ -41,7 +41,9 @@ namespace plaidml::jit {
 // NonWritable buffers; 23: f16 contractions through cooperative matrices on Vulkan devices
 // that have them (gpu/matrix_kernel.h), SPIR-V workgroup stores in statement order; 24: GPU
 // index arithmetic folded where decoded dims rebuild their flat position (gpu/index_fold.h), GPU
-// tiles measured at first compile (tile_measure.h).
-inline constexpr int kCompilerRevision = 24;
+// tiles measured at first compile (tile_measure.h); 25: GPU tiled kernels whose points touch only
+// the tiles check their point guards without the extents (TiledPlan::extent_free_points), split-K
+// from 512 terms and up to 4096 points per compute unit in 2, 3, 4, 6 or 8 parts.
+inline constexpr int kCompilerRevision = 25;
 
 }  // namespace plaidml::jit

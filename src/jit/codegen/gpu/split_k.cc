@@ -18,7 +18,6 @@ using loop::ExprPtr;
 using loop::StmtPtr;
 
 constexpr const char* kSplitVar = "ksplit";
-constexpr int64_t kMinPartTrips = 256;
 
 bool zero_based(const loop::Stmt& loop) {
   return loop.kind == loop::StmtKind::kFor && loop.lo && loop.lo->is_int_const(0) && loop.hi &&
@@ -140,8 +139,8 @@ loop::Kernel combine_kernel(const loop::Kernel& original, const Splittable& s, i
 
 int split_factor(int64_t points, int64_t k, int compute_units) {
   if (k < kSplitMinReduction || points > int64_t{compute_units} * kSplitMaxPointsPerUnit) return 0;
-  for (int f : {8, 4, 2}) {
-    if (k % f == 0 && k / f >= kMinPartTrips) return f;
+  for (int f : {8, 6, 4, 3, 2}) {
+    if (k % f == 0 && k / f >= kSplitMinPart) return f;
   }
   return 0;
 }

@@ -20,12 +20,17 @@
 namespace plaidml::jit::gpu {
 
 // Splits are made where the reduction has at least this many trips...
-inline constexpr int64_t kSplitMinReduction = 1024;
-// ... and the output has at most this many points per compute unit.
-inline constexpr int64_t kSplitMaxPointsPerUnit = 1024;
+inline constexpr int64_t kSplitMinReduction = 512;
+// ... and the output has at most this many points per compute unit: BERT's and GPT-2's 128-row
+// projections over 768 features (745 to 2,978 points per unit on the H200's 132) ran 1.1-1.5x
+// faster split 6 ways (bench/RESULTS.md, issue 36, sixth session).
+inline constexpr int64_t kSplitMaxPointsPerUnit = 4096;
+// Each part sums at least this many terms.
+inline constexpr int64_t kSplitMinPart = 128;
 
 // The split factor for a contraction of `points` outputs over `k` terms on `compute_units`
-// units: 0 for no split, else 2, 4 or 8, dividing k, with at least 256 terms per part.
+// units: 0 for no split, else the largest of 8, 6, 4, 3 and 2 that divides k into parts of at
+// least kSplitMinPart terms.
 int split_factor(int64_t points, int64_t k, int compute_units);
 
 // `lowered` with every such kernel split in two (a temporary slot added per split kernel).

@@ -326,8 +326,9 @@ std::vector<StmtPtr> TiledBuilder::operand_registers() const {
 }
 
 // The point guards that do not read k hold or fail for a whole chunk loop: they are evaluated
-// once before it, with the point's validity, as one bool per m point where none reads n
-// (rather than one per point: a register each), else one per point.
+// once before it, with the point's validity (unless TiledPlan::extent_free_points), as one bool
+// per m point where none reads n (rather than one per point: a register each), else one per
+// point.
 bool TiledBuilder::guards_by_m() const {
   for (const ExprPtr& g : plan_.point_guards) {
     if (loop::mentions(*g, form_.n_loop().var)) return false;
@@ -342,8 +343,11 @@ std::vector<StmtPtr> TiledBuilder::hoisted_guards() const {
   for (int rm = 0; rm < c_.rm; ++rm) {
     for (int rn = 0; rn < (by_m ? 1 : c_.rn); ++rn) {
       const Bindings b = point(rm, rn);
-      ExprPtr cond = by_m ? (form_.has_m() ? less(m_at(rm), c(form_.m_extent())) : nullptr)
-                          : point_valid(rm, rn);
+      ExprPtr cond;
+      if (!plan_.extent_free_points) {
+        cond = by_m ? (form_.has_m() ? less(m_at(rm), c(form_.m_extent())) : nullptr)
+                    : point_valid(rm, rn);
+      }
       for (const ExprPtr& g : plan_.point_guards) {
         if (!loop::mentions(*g, form_.k_loop().var)) cond = both(cond, loop::substitute(g, b));
       }
@@ -356,8 +360,9 @@ std::vector<StmtPtr> TiledBuilder::hoisted_guards() const {
 
 ExprPtr TiledBuilder::hoisted_guard(int rm, int rn) const {
   if (!guards_by_m()) return loop::var(guard_name(rm, rn), DType::Bool);
-  return both(loop::var(guard_name(rm, -1), DType::Bool),
-              less(n_at(rn), c(loop::trip_count(form_.n_loop()))));
+  ExprPtr by_m = loop::var(guard_name(rm, -1), DType::Bool);
+  if (plan_.extent_free_points) return by_m;
+  return both(std::move(by_m), less(n_at(rn), c(loop::trip_count(form_.n_loop()))));
 }
 
 // Every point of the register block, in the reference's order along k; the guards of the path

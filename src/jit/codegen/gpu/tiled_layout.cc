@@ -100,7 +100,7 @@ void conjuncts(const ExprPtr& cond, std::vector<ExprPtr>& out) {
 }
 
 std::optional<TiledPlan> plan_tiled(const RegisterForm& form) {
-  TiledPlan plan{form, {}, {}, {}, false, {}};
+  TiledPlan plan{form, {}, {}, {}, false, false, {}};
   size_t global_loads = 0;
   for (const ClassifiedLoad& load : classify_loads(form)) {
     if (load.side == LoadSide::kGlobal) {
@@ -123,6 +123,9 @@ std::optional<TiledPlan> plan_tiled(const RegisterForm& form) {
     }
   }
   plan.unguarded_points = plan.point_guards.empty() && global_loads == 0;
+  plan.extent_free_points =
+      global_loads == 0 && std::none_of(plan.point_guards.begin(), plan.point_guards.end(),
+                                        [](const ExprPtr& g) { return has_load(*g); });
   plan.problem = describe(form, plan.tiles, global_loads);
   return plan;
 }

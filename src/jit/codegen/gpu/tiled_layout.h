@@ -39,6 +39,11 @@ struct TiledPlan {
   // past the output extents then reads the tiles' zero fill into an accumulator that is never
   // stored, and touches no memory outside the tiles.
   bool unguarded_points = false;
+  // Every load staged and no guard reads memory: a point past the output extents touches only
+  // the tiles (their zero fill) and its accumulator is never stored, so the compute step checks
+  // only the point guards, not the extents (one condition per m point instead of one per point:
+  // a predicate per multiply-add halves the rate of the inner loop).
+  bool extent_free_points = false;
   TileProblem problem;
 };
 

@@ -3,6 +3,8 @@
 // SPIR-V emitters.
 #include <doctest/doctest.h>
 
+#include <vector>
+
 #include "jit/codegen/gpu/gpu_schedule.h"
 #include "jit/gpu_lowering.h"
 
@@ -103,6 +105,47 @@ const GpuKernel& last_scheduled(const GpuSchedule& s) {
   REQUIRE(!s.kernels.empty());
   REQUIRE(s.kernels.back().has_value());
   return *s.kernels.back();
+}
+
+// The conditions of the multiply-adds inside the k-step loop ("@kk") of a tiled kernel.
+void step_conditions(const loop::Stmt& s, bool inside, std::vector<const loop::Expr*>& out) {
+  const bool in_step = inside || (s.kind == loop::StmtKind::kFor && s.var == "@kk");
+  if (in_step && s.kind == loop::StmtKind::kIf) out.push_back(s.cond.get());
+  for (const auto& b : s.body) step_conditions(*b, in_step, out);
+}
+
+TEST_CASE("schedule: a padded convolution's multiply-adds check their padding, not the extents") {
+  // 2 * 9 * 9 = 162 rows and 40 channels out: no tile divides either, so points past the
+  // extents exist; they read only the tiles' zero fill and are never stored.
+  LoweredProgram p = lower_gpu(
+      "function (I[N, H, W, CI], K[KH, KW, CI, CO]) -> (O) {\n"
+      "  O[n, y, x, co : N, H, W, CO] = +(I[n, y + i - 1, x + j - 1, ci] * K[i, j, ci, co]);\n"
+      "}",
+      {Shape(DType::F32, {2, 9, 9, 64}), Shape(DType::F32, {3, 3, 64, 40})});
+  GpuSchedule s = schedule_program(p, schedule_target(), DispatchLimits{});
+  REQUIRE(s.tiled.back().has_value());
+  CHECK(s.tiled.back()->plan.extent_free_points);
+  std::vector<const loop::Expr*> conditions;
+  step_conditions(*last_scheduled(s).kernel.body, false, conditions);
+  const TileChoice& c = s.tiled.back()->tiles;
+  CHECK(conditions.size() == static_cast<size_t>(c.rm * c.rn));
+  // Each is the point's hoisted padding guard alone (one bool per m point), not a conjunction
+  // with the n extent: a predicate per multiply-add halves the inner loop's rate on a GPU.
+  for (const loop::Expr* cond : conditions) CHECK(cond->kind == loop::ExprKind::kVar);
+  // A load read from global memory at each point (its index reads both m and n) keeps the
+  // extents in the condition: past them it would read outside its buffer.
+  LoweredProgram sheared = lower_gpu(
+      "function (I[N, H, W, CI], K[KH, KW, CI, CW]) -> (O) {\n"
+      "  O[n, y, x, co : N, H, W, 40] = +(I[n, y + i - 1, x + j - 1, ci] * K[i, j, ci, co + x]);\n"
+      "}",
+      {Shape(DType::F32, {2, 9, 9, 64}), Shape(DType::F32, {3, 3, 64, 48})});
+  GpuSchedule g = schedule_program(sheared, schedule_target(), DispatchLimits{});
+  REQUIRE(g.tiled.back().has_value());
+  CHECK_FALSE(g.tiled.back()->plan.extent_free_points);
+  conditions.clear();
+  step_conditions(*last_scheduled(g).kernel.body, false, conditions);
+  REQUIRE_FALSE(conditions.empty());
+  for (const loop::Expr* cond : conditions) CHECK(cond->kind != loop::ExprKind::kVar);
 }
 
 TEST_CASE("schedule: a long row reduction is cooperative, a workgroup per row") {

@@ -24,18 +24,22 @@ std::vector<Shape> gemm(int64_t m, int64_t k, int64_t n, DType dtype = DType::F3
   return {Shape(dtype, {m, k}), Shape(dtype, {k, n}), Shape(dtype, {n})};
 }
 
-TEST_CASE("split-K: the factor divides the reduction, parts of 256 or more, small outputs only") {
+TEST_CASE("split-K: the factor divides the reduction, parts of 128 or more, small outputs only") {
   CHECK(split_factor(128 * 768, 3072, 132) == 8);    // GPT-2's MLP down-projection on the H200
-  CHECK(split_factor(128 * 768, 768, 132) == 0);     // too short a reduction
+  CHECK(split_factor(128 * 768, 768, 132) == 6);     // BERT's attention projections
+  CHECK(split_factor(128 * 3072, 768, 132) == 6);    // its MLP up-projection: 2,978 per unit
+  CHECK(split_factor(128 * 768, 384, 132) == 0);     // too short a reduction
   CHECK(split_factor(4096 * 4096, 4096, 132) == 0);  // enough outputs to fill the device
-  CHECK(split_factor(100, 1024, 1) == 4);            // 1024 / 8 < 256
-  CHECK(split_factor(100, 1536, 1) == 4);            // 1536 / 8 = 192: 4 parts of 384
+  CHECK(split_factor(128 * 4608, 768, 132) == 0);    // 4,468 points per unit: enough
+  CHECK(split_factor(100, 520, 1) == 4);             // 520 / 8 < 128, 6 does not divide it
+  CHECK(split_factor(100, 900, 1) == 6);             // 8 does not divide it
+  CHECK(split_factor(100, 513, 1) == 3);             // odd: 3 parts of 171
   CHECK(split_factor(100, 1030, 1) == 2);            // only 2 divides it
   CHECK(split_factor(100, 1031, 1) == 0);            // nothing does
 }
 
 TEST_CASE("split-K: a long f32 sum over a small output becomes a partial and a combine kernel") {
-  LoweredProgram p = lower_gpu(kGemmBiasRelu, gemm(8, 1024, 16));
+  LoweredProgram p = lower_gpu(kGemmBiasRelu, gemm(8, 512, 16));  // 4 parts of 128
   const size_t slots = p.slots.size(), kernels = p.kernels.size();
   split_long_reductions(p, 2);
   REQUIRE(p.kernels.size() == kernels + 1);
@@ -59,7 +63,7 @@ TEST_CASE("split-K: a long f32 sum over a small output becomes a partial and a c
 
 TEST_CASE("split-K: other contractions keep their one kernel") {
   for (auto [text, shapes] : std::vector<std::pair<const char*, std::vector<Shape>>>{
-           {kGemmBiasRelu, gemm(8, 512, 16)},               // a short reduction
+           {kGemmBiasRelu, gemm(8, 256, 16)},               // a short reduction
            {kGemmBiasRelu, gemm(1024, 1024, 1024)},         // a large output
            {kGemmBiasRelu, gemm(8, 1024, 16, DType::I32)},  // an integer sum
            {"function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = >(A[i, k] + B[k, j]); }",
