@@ -1,8 +1,9 @@
 // Device buffers and host <-> device copies. Buffers live in device-local memory (freed ones are
-// kept for reuse: vk_allocation_cache.h); write/read map it where it is host-visible and
-// otherwise copy through the device's staging buffer in chunks. Both first run the recorded
-// launches, so they see (and do not disturb) the work issued before them; copy is recorded
-// among the launches.
+// kept for reuse: vk_allocation_cache.h); write/read map it where it is host-visible, a large
+// read copies straight into the caller's pages where the device can import them
+// (vk_host_import.h), and otherwise both copy through the device's staging buffer in chunks.
+// Both first run the recorded launches, so they see (and do not disturb) the work issued before
+// them; copy is recorded among the launches.
 
 #include <algorithm>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "devices/vulkan/vk_errors.h"
 #include "devices/vulkan/vk_exit.h"
 #include "devices/vulkan/vk_handles.h"
+#include "devices/vulkan/vk_host_import.h"
 #include "devices/vulkan/vk_memory.h"
 
 namespace plaidml::devices::vulkan {
@@ -67,6 +69,20 @@ plaidml_plugin_status transfer(VkDeviceState* device, VulkanBuffer* buffer,
       std::memcpy(host, mapped + offset, bytes);
     }
     return PLAIDML_PLUGIN_OK;
+  }
+  if (HostImport import; !to_device && import_host_range(device, host, bytes, &import)) {
+    plaidml_plugin_status s =
+        record_copy(device, buffer->allocation.buffer, offset, import.buffer, import.offset, bytes);
+    if (s == PLAIDML_PLUGIN_OK) s = flush(device);
+    if (device->submit_pending) {
+      // A copy that did not finish in time may still write those pages: they stay imported
+      // (pinned) until close_device sees the device idle, like a buffer a late submit uses.
+      device->deferred_allocations.push_back(
+          VkAllocation{import.buffer, import.memory, nullptr, 0});
+    } else {
+      release_host_import(device->device, &import);
+    }
+    return s;
   }
   for (uint64_t done = 0; done < bytes;) {
     uint64_t n = std::min(kStagingChunk, bytes - done);

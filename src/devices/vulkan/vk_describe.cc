@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "devices/vulkan/vk_cooperative_matrix.h"
+#include "devices/vulkan/vk_host_import.h"
 #include "devices/vulkan/vk_inventory.h"
 #include "devices/vulkan/vk_pipeline_statistics.h"
 
@@ -207,6 +208,7 @@ bool describe_physical_device(VkInstance instance, VkPhysicalDevice physical, Vk
   read_features(out, extensions);
   read_cooperative_matrix(instance, out, extensions);
   read_pipeline_statistics(out, extensions);
+  read_host_import(out, has(extensions, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME));
   return true;
 }
 

@@ -11,6 +11,7 @@
 #include "devices/vulkan/vk_cooperative_matrix.h"
 #include "devices/vulkan/vk_errors.h"
 #include "devices/vulkan/vk_exit.h"
+#include "devices/vulkan/vk_host_import.h"
 #include "devices/vulkan/vk_memory.h"
 #include "devices/vulkan/vk_pipeline_statistics.h"
 #include "devices/vulkan/vk_program.h"
@@ -20,6 +21,7 @@ namespace {
 
 struct OpenOptions {
   bool direct_host_access = true;
+  bool host_import = true;
   uint64_t fence_timeout_ms = 60000;
 };
 
@@ -27,6 +29,8 @@ plaidml_plugin_status parse_options(const plugin_support::Options& options, Open
   for (const auto& [key, value] : options) {
     if (key == "direct_host_access") {
       out->direct_host_access = value != "0";
+    } else if (key == "host_import") {
+      out->host_import = value != "0";
     } else if (key == "fence_timeout_ms") {
       char* end = nullptr;
       unsigned long long ms = std::strtoull(value.c_str(), &end, 10);
@@ -117,6 +121,7 @@ plaidml_plugin_status init_device(VkDeviceState* d, const OpenOptions& options) 
   if (auto s = choose_memory_types(d, options.direct_host_access); s != PLAIDML_PLUGIN_OK) {
     return s;
   }
+  enable_host_import(d, options.host_import);
   if (auto s = fence_spin_ns(*d->record, &d->fence_spin_ns); s != PLAIDML_PLUGIN_OK) return s;
   if (auto s = create_batches(d); s != PLAIDML_PLUGIN_OK) return s;
   return create_pipeline_cache(d);

@@ -1,6 +1,8 @@
 // Opening Vulkan devices. Options: "direct_host_access" = "0" makes write/read go through the
 // staging buffer even where buffer memory is host-visible (tests use it to cover the
-// discrete-GPU path); "fence_timeout_ms" bounds every wait for the device (default 60000).
+// discrete-GPU path); "host_import" = "0" keeps large reads on the staging buffer too, where
+// they would import the destination's pages (vk_host_import.h); "fence_timeout_ms" bounds every
+// wait for the device (default 60000).
 #pragma once
 
 #include <memory>

@@ -83,6 +83,8 @@ struct VkDeviceState {
   uint64_t fence_timeout_ns = 60ull * 1000 * 1000 * 1000;
   uint64_t fence_spin_ns = 0;  // how long a wait polls its fence before sleeping (vk_commands.h)
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  // Set where large reads import the destination's pages (vk_host_import.h).
+  PFN_vkGetMemoryHostPointerPropertiesEXT host_pointer_properties = nullptr;
 
   std::mutex mutex;
   CommandRing ring;

@@ -37,6 +37,9 @@ struct VkDeviceRecord : plugin_support::DeviceRecord {
   uint32_t max_storage_buffers_per_stage = 0;
   ShaderFeatures features;
   VkPhysicalDeviceMemoryProperties memory{};
+  // VK_EXT_external_memory_host's minimum host-pointer alignment; 0 without the extension
+  // (vk_host_import.h).
+  uint64_t host_import_alignment = 0;
 };
 
 // The devices (VkDeviceRecords), or why there are none, and the instance they came from.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <map>
 #include <set>
 
@@ -118,8 +119,8 @@ bool split_spirv(const std::vector<uint32_t>& words, std::vector<std::vector<uin
   size_t start = 0;
   for (size_t at = kHeaderWords; at <= words.size();) {
     if (at == words.size() || words[at] == kMagic) {
-      out->emplace_back(words.begin() + static_cast<ptrdiff_t>(start),
-                        words.begin() + static_cast<ptrdiff_t>(at));
+      out->emplace_back(words.begin() + static_cast<std::ptrdiff_t>(start),
+                        words.begin() + static_cast<std::ptrdiff_t>(at));
       if (at == words.size()) return true;
       if (at + kHeaderWords > words.size()) {
         *error = "malformed SPIR-V: a module header at word " + std::to_string(at) +
