@@ -2,6 +2,7 @@
 #include "devices/vulkan/vk_host_import.h"
 
 #include "devices/vulkan/vk_inventory.h"
+#include "devices/vulkan/vk_memory_choice.h"
 
 namespace plaidml::devices::vulkan {
 namespace {
@@ -10,20 +11,6 @@ constexpr VkExternalMemoryHandleTypeFlagBits kHostHandle =
     VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
 constexpr VkMemoryPropertyFlags kImportCoherent =
     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-
-// A host-coherent type among `bits` (the host sees the device's writes once the read's fence
-// signals, as with staging), host-cached first; false when there is none.
-bool coherent_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t bits, uint32_t* out) {
-  bool found = false;
-  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-    const VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
-    if (!(bits & (1u << i)) || (flags & kImportCoherent) != kImportCoherent) continue;
-    if (!found || (flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT)) *out = i;
-    found = true;
-    if (flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) break;
-  }
-  return found;
-}
 
 VkResult create_import_buffer(VkDevice device, uint64_t size, VkBuffer* out) {
   VkExternalMemoryBufferCreateInfo external{};
@@ -78,9 +65,12 @@ bool import_host_range(VkDeviceState* device, void* host, uint64_t bytes, HostIm
   if (create_import_buffer(device->device, size, &import.buffer) != VK_SUCCESS) return false;
   VkMemoryRequirements needs{};
   vk().vkGetBufferMemoryRequirements(device->device, import.buffer, &needs);
+  // Host-coherent (the host sees the device's writes once the read's fence signals, as with
+  // staging), host-cached where a type is.
   uint32_t type = 0;
-  if (needs.size > size || !coherent_type(device->record->memory,
-                                          needs.memoryTypeBits & pointer.memoryTypeBits, &type)) {
+  if (needs.size > size ||
+      !find_memory_type(device->record->memory, needs.memoryTypeBits & pointer.memoryTypeBits,
+                        kImportCoherent, VK_MEMORY_PROPERTY_HOST_CACHED_BIT, &type)) {
     release_host_import(device->device, &import);
     return false;
   }

@@ -27,14 +27,16 @@ enum class ArrayForm {
   kStorageVectors,  // as 16-byte vectors of the storage form (eight f16), as 16-byte copies
                     // fill it
 };
+inline bool stored_form(ArrayForm f) { return f != ArrayForm::kValues; }
+inline bool vector_form(ArrayForm f) { return f == ArrayForm::kStorageVectors; }
 
 struct WorkgroupArray {
   std::string name;  // unique within the kernel, a C identifier
   DType dtype = DType::F32;
   int64_t elements = 0;  // elements, whatever the form
   ArrayForm form = ArrayForm::kValues;
-  bool stored() const { return form != ArrayForm::kValues; }
-  bool vectors() const { return form == ArrayForm::kStorageVectors; }
+  bool stored() const { return stored_form(form); }
+  bool vectors() const { return vector_form(form); }
 };
 
 struct GpuKernel {

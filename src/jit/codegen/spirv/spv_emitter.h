@@ -53,8 +53,8 @@ class SpvEmitter {
     Id var = 0;
     DType dtype = DType::F32;
     gpu::ArrayForm form = gpu::ArrayForm::kValues;
-    bool stored() const { return form != gpu::ArrayForm::kValues; }
-    bool vectors() const { return form == gpu::ArrayForm::kStorageVectors; }
+    bool stored() const { return gpu::stored_form(form); }
+    bool vectors() const { return gpu::vector_form(form); }
   };
   // Per slot, a second StorageBuffer variable at its binding viewing it as 16-byte vectors
   // (uvec4), made on first use: 16-byte tile copies of matrix kernels read through it.
