@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -206,6 +207,14 @@ inline HostTensor random_tensor(const Shape& shape, uint64_t seed, RandomOptions
     write_element(t, i, v);
   }
   return t;
+}
+
+// Writes +inf, NaN and -inf at the first, middle and last elements of a float tensor.
+inline void plant_nonfinite(HostTensor& t) {
+  const int64_t n = t.elements();
+  write_element(t, 0, std::numeric_limits<double>::infinity());
+  write_element(t, n / 2, std::numeric_limits<double>::quiet_NaN());
+  write_element(t, n - 1, -std::numeric_limits<double>::infinity());
 }
 
 // |actual - expected| <= atol + rtol * |expected| for floats; integers and bool are exact.

@@ -43,7 +43,9 @@ namespace plaidml::jit {
 // index arithmetic folded where decoded dims rebuild their flat position (gpu/index_fold.h), GPU
 // tiles measured at first compile (tile_measure.h); 25: GPU tiled kernels whose points touch only
 // the tiles check their point guards without the extents (TiledPlan::extent_free_points), split-K
-// from 512 terms and up to 4096 points per compute unit in 2, 3, 4, 6 or 8 parts.
-inline constexpr int kCompilerRevision = 25;
+// from 512 terms and up to 4096 points per compute unit in 2, 3, 4, 6 or 8 parts; 26: padding
+// guards of a GPU sum of products zero-filled (TiledPlan::zero_fill), with a workgroup's exact
+// recompute where it staged a non-finite factor.
+inline constexpr int kCompilerRevision = 26;
 
 }  // namespace plaidml::jit

@@ -19,10 +19,7 @@ TEST_CASE("spirv tiled lavapipe: every tile candidate of the measured search is 
   for (const testing::TiledCase& c : testing::tiled_cases()) {
     CAPTURE(c.name);
     LoweredProgram lowered = testing::lower_gpu(c.tile, c.shapes);
-    std::vector<HostTensor> inputs;
-    for (size_t i = 0; i < c.shapes.size(); ++i) {
-      inputs.push_back(plaidml::testing::random_tensor(c.shapes[i], 31 + i));
-    }
+    const std::vector<HostTensor> inputs = testing::case_inputs(c, 31);
     for (const loop::Kernel& kernel : lowered.kernels) {
       const std::vector<gpu::TileChoice> candidates =
           gpu::tiled_candidates(kernel, target.limits(), spirv_dispatch_limits(), 6);

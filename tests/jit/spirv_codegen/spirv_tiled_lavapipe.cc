@@ -15,10 +15,7 @@ void run_all(const SpirvTarget& t) {
   Device dev;
   for (const testing::TiledCase& c : testing::tiled_cases()) {
     CAPTURE(c.name);
-    std::vector<HostTensor> inputs;
-    for (size_t i = 0; i < c.shapes.size(); ++i) {
-      inputs.push_back(plaidml::testing::random_tensor(c.shapes[i], 21 + i));
-    }
+    const std::vector<HostTensor> inputs = testing::case_inputs(c, 21);
     Artifact artifact;
     std::string report = testing::run_spirv(dev, c.tile, inputs, t, std::nullopt, &artifact);
     CHECK_MESSAGE(report.empty(), c.name << ": " << report);

@@ -1,7 +1,9 @@
 // The contractions the tiled SPIR-V kernels are tested on (spirv_tiled_test.cc checks their
 // modules with spirv-val, spirv_tiled_lavapipe.cc runs them on lavapipe): a matmul in both
 // layouts, fused epilogues, a padded NHWC convolution (uniform and per-point guards), ragged
-// extents, a max aggregation and a k-only tile. Also how a test sees that the tiled path was
+// extents, a max aggregation, a k-only tile, and the padded convolution with inf and NaN
+// weights (its zero-filled padding must fall back to the reference's order of terms: 0 * inf is
+// NaN where the reference has no term). Also how a test sees that the tiled path was
 // taken (the module declares Workgroup arrays and barriers) and whether a module computes in
 // 64-bit integers, and the target they run for.
 #pragma once
@@ -13,6 +15,7 @@
 
 #include "core/types/shape.h"
 #include "jit/codegen/spirv/spirv_codegen.h"
+#include "support/tensors.h"
 
 namespace plaidml::jit::testing {
 
@@ -20,7 +23,21 @@ struct TiledCase {
   std::string name;
   std::string tile;
   std::vector<Shape> shapes;
+  int nonfinite_input = -1;  // a float input that case_inputs gives inf, -inf and NaN elements
 };
+
+// The case's random inputs (seeds seed, seed + 1, ...), its nonfinite input with
+// plant_nonfinite's elements.
+inline std::vector<HostTensor> case_inputs(const TiledCase& c, uint64_t seed) {
+  std::vector<HostTensor> inputs;
+  for (size_t i = 0; i < c.shapes.size(); ++i) {
+    inputs.push_back(plaidml::testing::random_tensor(c.shapes[i], seed + i));
+  }
+  if (c.nonfinite_input >= 0) {
+    plaidml::testing::plant_nonfinite(inputs[static_cast<size_t>(c.nonfinite_input)]);
+  }
+  return inputs;
+}
 
 inline Shape f32(std::vector<int64_t> dims) { return Shape(DType::F32, std::move(dims)); }
 
@@ -57,6 +74,12 @@ inline std::vector<TiledCase> tiled_cases() {
        "  O[n, x, y, co : N, H, W, CO] = +(I[n, x + i - 1, y + j - 1, c] * F[i, j, c, co]);\n"
        "}",
        {f32({2, 9, 11, 8}), f32({3, 3, 8, 12})}},
+      {"padded 3x3 conv NHWC with inf and NaN weights",
+       "function (I[N, H, W, C], F[KH, KW, C, CO]) -> (O) {\n"
+       "  O[n, x, y, co : N, H, W, CO] = +(I[n, x + i - 1, y + j - 1, c] * F[i, j, c, co]);\n"
+       "}",
+       {f32({2, 9, 11, 8}), f32({3, 3, 8, 12})},
+       1},
       {"max-plus product (max aggregation)",
        "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = >(A[i, k] + B[k, j]); }",
        {f32({20, 30}), f32({30, 18})}},

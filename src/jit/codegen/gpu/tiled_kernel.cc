@@ -26,6 +26,13 @@ using namespace build;  // NOLINT: the short builders are this file's vocabulary
 // The kernel's own variables (reserved: lowering names nothing with '@').
 const char* const kChunk = "@k0";  // the first k position of the staged chunk
 const char* const kKStep = "@kk";   // the k step within the chunk
+// TiledPlan::zero_fill: whether this work-item staged a non-finite value into the checked tile,
+// and the point a flagged workgroup recomputes.
+const char* const kNotFinite = "@nonfinite";
+const char* const kExactPoint = "@pt";
+const char* const kExactAcc = "@exact";
+const char* const kFlagged = "@flagged";  // the workgroup's flag, raised or not
+const char* const kClean = "@clean";
 
 void append(std::vector<StmtPtr>& out, std::vector<StmtPtr> more) {
   for (StmtPtr& s : more) out.push_back(std::move(s));
@@ -50,8 +57,9 @@ class TiledBuilder {
 
   std::vector<StmtPtr> body() {
     std::vector<StmtPtr> out = accumulators();
-    for (StmtPtr& s : reduction(0, nullptr)) out.push_back(std::move(s));
-    for (StmtPtr& s : epilogue()) out.push_back(std::move(s));
+    if (checks_finite()) append(out, clear_flag());
+    append(out, reduction(0, nullptr));
+    append(out, checks_finite() ? exact_if_flagged() : epilogue());
     return out;
   }
 
@@ -59,17 +67,20 @@ class TiledBuilder {
   static ExprPtr id(const std::string& name) { return loop::var(name); }
   ExprPtr tid() const { return add(mul(id(local_id(1)), c_.tx), id(local_id(0))); }
   // The band positions of point rn / rm of this work-item.
-  ExprPtr n_at(int rn) const {
-    return add(mul(id(group_id(0)), c_.bn()), add(id(local_id(0)), c(int64_t{rn} * c_.tx)));
+  ExprPtr n_at(int rn) const { return n_at(c(rn)); }
+  ExprPtr m_at(int rm) const { return m_at(c(rm)); }
+  ExprPtr n_at(ExprPtr rn) const {
+    return add(mul(id(group_id(0)), c_.bn()), add(id(local_id(0)), mul(std::move(rn), c_.tx)));
   }
-  ExprPtr m_at(int rm) const {
-    return add(mul(id(group_id(1)), c_.bm()), add(id(local_id(1)), c(int64_t{rm} * c_.ty)));
+  ExprPtr m_at(ExprPtr rm) const {
+    return add(mul(id(group_id(1)), c_.bm()), add(id(local_id(1)), mul(std::move(rm), c_.ty)));
   }
   // Points past the output extents keep a zero and never touch memory.
-  ExprPtr point_valid(int rm, int rn) const {
-    ExprPtr n_ok = less(n_at(rn), c(loop::trip_count(form_.n_loop())));
+  ExprPtr point_valid(int rm, int rn) const { return point_valid(c(rm), c(rn)); }
+  ExprPtr point_valid(ExprPtr rm, ExprPtr rn) const {
+    ExprPtr n_ok = less(n_at(std::move(rn)), c(loop::trip_count(form_.n_loop())));
     if (!form_.has_m()) return n_ok;
-    return both(less(m_at(rm), c(form_.m_extent())), n_ok);
+    return both(less(m_at(std::move(rm)), c(form_.m_extent())), n_ok);
   }
   std::string acc(int rm, int rn) const { return fmt::format("@acc{}_{}", rm, rn); }
   ExprPtr acc_var(int rm, int rn) const {
@@ -77,11 +88,12 @@ class TiledBuilder {
   }
   static std::string operand(size_t tile, int r) { return fmt::format("@t{}_{}", tile, r); }
   // The band variables, the uniform ones and the accumulator at point (rm, rn).
-  Bindings point(int rm, int rn) const {
+  Bindings point(int rm, int rn) const { return point(c(rm), c(rn), acc_var(rm, rn)); }
+  Bindings point(ExprPtr rm, ExprPtr rn, ExprPtr accumulator) const {
     Bindings b = uniform_;
-    b[form_.n_loop().var] = value_of(form_.n_loop(), n_at(rn));
-    bind_m(m_at(rm), b);
-    b[form_.declare->var] = acc_var(rm, rn);
+    b[form_.n_loop().var] = value_of(form_.n_loop(), n_at(std::move(rn)));
+    bind_m(m_at(std::move(rm)), b);
+    b[form_.declare->var] = std::move(accumulator);
     return b;
   }
   // A tile row: its side's extent plus one element of padding, so that a walk down a column
@@ -125,6 +137,15 @@ class TiledBuilder {
   }
   std::vector<StmtPtr> operand_registers() const;
   std::vector<StmtPtr> epilogue() const;
+  // TiledPlan::zero_fill with a checked tile: the workgroup's flag (the array after the tiles),
+  // cleared before the reduction; after it, the epilogue, or where a work-item of the group
+  // flagged a non-finite value, every point recomputed the reference's way.
+  bool checks_finite() const { return plan_.zero_fill && plan_.zero_fill->checked_tile; }
+  ExprPtr flag_read(ir::OpKind compare) const;
+  std::vector<StmtPtr> clear_flag() const;
+  StmtPtr note_not_finite(size_t tile, const std::string& v) const;
+  std::vector<StmtPtr> exact_if_flagged() const;
+  StmtPtr exact_points() const;
 
   const TiledPlan& plan_;
   const RegisterForm& form_;
@@ -252,9 +273,11 @@ std::vector<StmtPtr> TiledBuilder::fetch(size_t tile, const Element& el, ExprPtr
   ExprPtr safe;
   for (const ExprPtr& g : t.safety) safe = both(safe, loop::substitute(g, at));
   // A copy of the load's root, so that the kernel owns every node it holds.
-  StmtPtr read = loop::assign(v, loop::substitute(std::make_shared<loop::Expr>(*t.load.load), at));
-  if (safe) read = loop::if_then(safe, {read});
-  return {loop::assign(v, loop::zero(tile_dtype(tile))), loop::if_then(in_range, {read})};
+  std::vector<StmtPtr> read = {
+      loop::assign(v, loop::substitute(std::make_shared<loop::Expr>(*t.load.load), at))};
+  if (StmtPtr note = note_not_finite(tile, v)) read.push_back(std::move(note));
+  if (safe) read = {loop::if_then(safe, std::move(read))};
+  return {loop::assign(v, loop::zero(tile_dtype(tile))), loop::if_then(in_range, std::move(read))};
 }
 
 StmtPtr TiledBuilder::deposit(size_t tile, const Element& el, const std::string& v) const {
@@ -338,7 +361,7 @@ bool TiledBuilder::guards_by_m() const {
 
 std::vector<StmtPtr> TiledBuilder::hoisted_guards() const {
   std::vector<StmtPtr> out;
-  if (plan_.unguarded_points) return out;
+  if (plan_.unguarded_points || plan_.zero_fill) return out;
   const bool by_m = guards_by_m();
   for (int rm = 0; rm < c_.rm; ++rm) {
     for (int rn = 0; rn < (by_m ? 1 : c_.rn); ++rn) {
@@ -391,7 +414,7 @@ StmtPtr TiledBuilder::compute() const {
       b.insert(at_k.begin(), at_k.end());
       ExprPtr value = loop::substitute(replace_staged(form_.assign->value, staged), b);
       StmtPtr update = loop::assign(acc(rm, rn), std::move(value));
-      if (!plan_.unguarded_points) {
+      if (!plan_.unguarded_points && !plan_.zero_fill) {
         ExprPtr cond = hoisted_guard(rm, rn);
         for (const ExprPtr& g : plan_.point_guards) {
           if (loop::mentions(*g, form_.k_loop().var)) cond = both(cond, loop::substitute(g, b));
@@ -417,6 +440,64 @@ std::vector<StmtPtr> TiledBuilder::epilogue() const {
   return out;
 }
 
+// flag != 0 (Ne) or flag == 0 (Eq).
+ExprPtr TiledBuilder::flag_read(ir::OpKind compare) const {
+  const int slot = workgroup_slot(plan_.tiles.size());
+  return loop::op(compare, DType::Bool,
+                  {loop::load(slot, DType::I32, c(0)), loop::int_const(0, DType::I32)});
+}
+
+// Cleared by one work-item; the barrier orders it before any work-item raises it.
+std::vector<StmtPtr> TiledBuilder::clear_flag() const {
+  const int slot = workgroup_slot(plan_.tiles.size());
+  return {loop::declare(kNotFinite, loop::int_const(0, DType::Bool)),
+          loop::if_then(loop::op(ir::OpKind::Eq, DType::Bool, {tid(), c(0)}),
+                        {loop::store(slot, c(0), loop::int_const(0, DType::I32))}),
+          loop::barrier()};
+}
+
+// After a value of the checked tile is read from global memory: nonfinite |= isnan | isinf.
+StmtPtr TiledBuilder::note_not_finite(size_t tile, const std::string& v) const {
+  if (!checks_finite() || *plan_.zero_fill->checked_tile != tile) return nullptr;
+  const ExprPtr value = loop::var(v, tile_dtype(tile));
+  ExprPtr bad = loop::op(ir::OpKind::BitOr, DType::Bool,
+                         {loop::op(ir::OpKind::IsNan, DType::Bool, {value}),
+                          loop::op(ir::OpKind::IsInf, DType::Bool, {value})});
+  return loop::assign(kNotFinite, loop::op(ir::OpKind::BitOr, DType::Bool,
+                                           {loop::var(kNotFinite, DType::Bool), std::move(bad)}));
+}
+
+// The flag is raised by any work-item that saw a non-finite value and read by all after a
+// barrier, so the branch is uniform across the workgroup.
+std::vector<StmtPtr> TiledBuilder::exact_if_flagged() const {
+  const int slot = workgroup_slot(plan_.tiles.size());
+  std::vector<StmtPtr> out = {
+      loop::if_then(loop::var(kNotFinite, DType::Bool),
+                    {loop::store(slot, c(0), loop::int_const(1, DType::I32))}),
+      loop::barrier()};
+  out.push_back(loop::declare(kFlagged, flag_read(ir::OpKind::Ne)));
+  out.push_back(loop::if_then(loop::var(kFlagged, DType::Bool), {exact_points()}));
+  out.push_back(loop::declare(kClean, flag_read(ir::OpKind::Eq)));
+  out.push_back(loop::if_then(loop::var(kClean, DType::Bool), epilogue()));
+  return out;
+}
+
+// Each point of the work-item in turn (a loop, not unrolled: this path is rare), computed as
+// the reference does: the accumulator's start, the reduction's loops and guards as lowered,
+// reading global memory, then the epilogue.
+StmtPtr TiledBuilder::exact_points() const {
+  const ExprPtr p = loop::var(kExactPoint);
+  const ExprPtr rm = index_op(ir::OpKind::Div, p, c(c_.rn));
+  const ExprPtr rn = index_op(ir::OpKind::Mod, p, c(c_.rn));
+  const DType dtype = form_.declare->value->dtype;
+  const Bindings b = point(rm, rn, loop::var(kExactAcc, dtype));
+  std::vector<StmtPtr> stmts = {loop::declare(kExactAcc, loop::substitute(form_.declare->value, b)),
+                                rebind(*form_.path.front(), b)};
+  for (const Stmt* s : form_.epilogue) stmts.push_back(rebind(*s, b));
+  return counted(kExactPoint, c(0), c(int64_t{c_.rm} * c_.rn), 1,
+                 {loop::if_then(point_valid(rm, rn), std::move(stmts))});
+}
+
 }  // namespace
 
 GpuKernel build_tiled_kernel(const loop::Kernel& kernel, const TiledPlan& plan,
@@ -429,6 +510,9 @@ GpuKernel build_tiled_kernel(const loop::Kernel& kernel, const TiledPlan& plan,
                             ? 1
                             : (t.load.side == LoadSide::kM ? tiles.bm() : tiles.bn()) + 1;
     out.arrays.push_back(WorkgroupArray{t.name, t.load.load->dtype, tiles.bk * row});
+  }
+  if (plan.zero_fill && plan.zero_fill->checked_tile) {
+    out.arrays.push_back(WorkgroupArray{"nonfinite_seen", DType::I32, 1});
   }
   out.launch = launch;
   return out;

@@ -1,10 +1,14 @@
 #include "jit/codegen/gpu/tiled_layout.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+
+#include "jit/loop/printer.h"
 
 namespace plaidml::jit::gpu {
 
+using loop::ExprKind;
 using loop::ExprPtr;
 using loop::Stmt;
 using loop::StmtKind;
@@ -87,6 +91,65 @@ TileProblem describe(const RegisterForm& form, const std::vector<StagedTile>& ti
   return p;
 }
 
+const StagedTile* tile_of(const std::vector<StagedTile>& tiles, const loop::Expr& load) {
+  const std::string key = loop::to_string(load);
+  for (const StagedTile& t : tiles) {
+    if (t.load.key == key) return &t;
+  }
+  return nullptr;
+}
+
+bool is_positive_zero(const loop::Expr& e) {
+  if (!e.is_const()) return false;
+  if (!dtype_is_float(e.dtype)) return true;  // an integer sum: 0 * y is exactly 0
+  return e.float_value == 0.0 && !std::signbit(e.float_value);
+}
+
+// Whether every conjunct of every point guard is one of `tile`'s safety guards: where a point
+// guard fails, the element the point reads from the tile is the zero fill.
+bool guards_zero_fill(const std::vector<ExprPtr>& point_guards, const StagedTile& tile) {
+  std::set<std::string> safety;
+  for (const ExprPtr& g : tile.safety) safety.insert(loop::to_string(*g));
+  for (const ExprPtr& g : point_guards) {
+    std::vector<ExprPtr> parts;
+    conjuncts(g, parts);
+    for (const ExprPtr& p : parts) {
+      if (safety.count(loop::to_string(*p)) == 0) return false;
+    }
+  }
+  return true;
+}
+
+// TiledPlan::zero_fill of a plan whose points are extent-free.
+std::optional<TiledPlan::ZeroFill> find_zero_fill(const TiledPlan& plan) {
+  const RegisterForm& form = plan.form;
+  if (plan.point_guards.empty() || !is_positive_zero(*form.declare->value)) return std::nullopt;
+  const loop::Expr& sum = *form.assign->value;
+  if (sum.kind != ExprKind::kOp || sum.op != ir::OpKind::Add || sum.args.size() != 2) {
+    return std::nullopt;
+  }
+  const loop::Expr& acc = *sum.args[0];
+  const loop::Expr& product = *sum.args[1];
+  if (acc.kind != ExprKind::kVar || acc.name != form.declare->var ||
+      product.kind != ExprKind::kOp || product.op != ir::OpKind::Mul || product.args.size() != 2 ||
+      product.dtype != acc.dtype) {
+    return std::nullopt;
+  }
+  for (int x = 0; x < 2; ++x) {
+    const loop::Expr& xe = *product.args[static_cast<size_t>(x)];
+    const loop::Expr& ye = *product.args[static_cast<size_t>(1 - x)];
+    if (xe.kind != ExprKind::kLoad || ye.kind != ExprKind::kLoad) return std::nullopt;
+    const StagedTile* xt = tile_of(plan.tiles, xe);
+    const StagedTile* yt = tile_of(plan.tiles, ye);
+    if (!xt || !yt || !guards_zero_fill(plan.point_guards, *xt)) continue;
+    TiledPlan::ZeroFill z;
+    z.zeroed_tile = static_cast<size_t>(xt - plan.tiles.data());
+    if (dtype_is_float(ye.dtype)) z.checked_tile = static_cast<size_t>(yt - plan.tiles.data());
+    return z;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void conjuncts(const ExprPtr& cond, std::vector<ExprPtr>& out) {
@@ -100,7 +163,7 @@ void conjuncts(const ExprPtr& cond, std::vector<ExprPtr>& out) {
 }
 
 std::optional<TiledPlan> plan_tiled(const RegisterForm& form) {
-  TiledPlan plan{form, {}, {}, {}, false, false, {}};
+  TiledPlan plan{form, {}, {}, {}, false, false, std::nullopt, {}};
   size_t global_loads = 0;
   for (const ClassifiedLoad& load : classify_loads(form)) {
     if (load.side == LoadSide::kGlobal) {
@@ -126,6 +189,7 @@ std::optional<TiledPlan> plan_tiled(const RegisterForm& form) {
   plan.extent_free_points =
       global_loads == 0 && std::none_of(plan.point_guards.begin(), plan.point_guards.end(),
                                         [](const ExprPtr& g) { return has_load(*g); });
+  if (plan.extent_free_points) plan.zero_fill = find_zero_fill(plan);
   plan.problem = describe(form, plan.tiles, global_loads);
   return plan;
 }

@@ -55,7 +55,9 @@ std::string opencl_source(const std::string& text, const std::vector<Shape>& sha
   return std::string(artifact->bytes.begin(), artifact->bytes.end());
 }
 
-void run_case(const std::string& text, const std::vector<Shape>& shapes, bool tiled) {
+// `nonfinite_input`: an input given plant_nonfinite's inf and NaN elements.
+void run_case(const std::string& text, const std::vector<Shape>& shapes, bool tiled,
+              int nonfinite_input = -1) {
   INFO(text);
   std::string source = opencl_source(text, shapes);
   INFO(source);
@@ -65,6 +67,9 @@ void run_case(const std::string& text, const std::vector<Shape>& shapes, bool ti
   REQUIRE(program.has_value());
   std::vector<HostTensor> inputs;
   for (size_t i = 0; i < shapes.size(); ++i) inputs.push_back(random_tensor(shapes[i], 11 + i));
+  if (nonfinite_input >= 0) {
+    plaidml::testing::plant_nonfinite(inputs[static_cast<size_t>(nonfinite_input)]);
+  }
   auto bound = ir::bind(*program, shapes);
   REQUIRE(bound.has_value());
   auto want = eval::evaluate(*bound, inputs);
@@ -128,6 +133,17 @@ TEST_CASE("opencl tiled: strided padded conv") {
       "  O[n, x, y, co : 1, 4, 4, 5] = +(I[n, 2 * x + i - 1, 2 * y + j - 1, c] * F[i, j, c, co]);\n"
       "}",
       {f32({1, 8, 8, 6}), f32({3, 3, 6, 5})}, true);
+}
+
+TEST_CASE("opencl tiled: padded conv with inf and NaN weights, in the reference's order of terms") {
+  // The padding is zero-filled (TiledPlan::zero_fill); a workgroup that staged a non-finite
+  // weight recomputes its points with the reference's guards, where 0 * inf would be NaN.
+  const char* conv =
+      "function (I[N, H, W, C], F[KH, KW, C, CO]) -> (O) {\n"
+      "  O[n, x, y, co : N, H, W, CO] = +(I[n, x + i - 1, y + j - 1, c] * F[i, j, c, co]);\n"
+      "}";
+  run_case(conv, {f32({2, 9, 11, 8}), f32({3, 3, 8, 12})}, true, 1);
+  run_case(conv, {f32({1, 30, 30, 4}), f32({3, 3, 4, 40})}, true, 1);  // several workgroups
 }
 
 TEST_CASE("opencl tiled: max pool") {

@@ -114,24 +114,61 @@ void step_conditions(const loop::Stmt& s, bool inside, std::vector<const loop::E
   for (const auto& b : s.body) step_conditions(*b, in_step, out);
 }
 
-TEST_CASE("schedule: a padded convolution's multiply-adds check their padding, not the extents") {
+const char* kPaddedConv =
+    "function (I[N, H, W, CI], K[KH, KW, CI, CO]) -> (O) {\n"
+    "  O[n, y, x, co : N, H, W, CO] = +(I[n, y + i - 1, x + j - 1, ci] * K[i, j, ci, co]);\n"
+    "}";
+
+TEST_CASE("schedule: a padded convolution's multiply-adds run unguarded on zero-filled tiles") {
   // 2 * 9 * 9 = 162 rows and 40 channels out: no tile divides either, so points past the
-  // extents exist; they read only the tiles' zero fill and are never stored.
-  LoweredProgram p = lower_gpu(
-      "function (I[N, H, W, CI], K[KH, KW, CI, CO]) -> (O) {\n"
-      "  O[n, y, x, co : N, H, W, CO] = +(I[n, y + i - 1, x + j - 1, ci] * K[i, j, ci, co]);\n"
-      "}",
-      {Shape(DType::F32, {2, 9, 9, 64}), Shape(DType::F32, {3, 3, 64, 40})});
+  // extents exist; they read only the tiles' zero fill and are never stored. Where a point's
+  // padding guard fails, the input tile holds a zero there too (the guard is one of its loads'
+  // safety guards), so no multiply-add is guarded at all.
+  LoweredProgram p =
+      lower_gpu(kPaddedConv, {Shape(DType::F32, {2, 9, 9, 64}), Shape(DType::F32, {3, 3, 64, 40})});
   GpuSchedule s = schedule_program(p, schedule_target(), DispatchLimits{});
   REQUIRE(s.tiled.back().has_value());
-  CHECK(s.tiled.back()->plan.extent_free_points);
+  const TiledPlan& plan = s.tiled.back()->plan;
+  CHECK(plan.extent_free_points);
+  REQUIRE(plan.zero_fill.has_value());
+  REQUIRE(plan.zero_fill->checked_tile.has_value());
+  // The input is zero-filled; the weights are checked for inf and NaN (0 * inf is NaN where
+  // the reference has no term), through a flag in workgroup memory after the tiles.
+  CHECK(plan.tiles[plan.zero_fill->zeroed_tile].load.side == LoadSide::kM);
+  CHECK(plan.tiles[*plan.zero_fill->checked_tile].load.side == LoadSide::kN);
   std::vector<const loop::Expr*> conditions;
   step_conditions(*last_scheduled(s).kernel.body, false, conditions);
-  const TileChoice& c = s.tiled.back()->tiles;
+  CHECK(conditions.empty());
+  REQUIRE(last_scheduled(s).arrays.size() == plan.tiles.size() + 1);
+  CHECK(last_scheduled(s).arrays.back().dtype == DType::I32);
+
+  // Integers: 0 * y is 0 for every y, nothing to check.
+  LoweredProgram ints =
+      lower_gpu(kPaddedConv, {Shape(DType::I32, {2, 9, 9, 64}), Shape(DType::I32, {3, 3, 64, 40})});
+  GpuSchedule si = schedule_program(ints, schedule_target(), DispatchLimits{});
+  REQUIRE(si.tiled.back().has_value());
+  REQUIRE(si.tiled.back()->plan.zero_fill.has_value());
+  CHECK_FALSE(si.tiled.back()->plan.zero_fill->checked_tile.has_value());
+  CHECK(last_scheduled(si).arrays.size() == si.tiled.back()->plan.tiles.size());
+
+  // A max aggregation adds a zero product where the reference has no term: its multiply-adds
+  // keep the point's hoisted padding guard alone (one bool per m point), not a conjunction with
+  // the n extent: a predicate per multiply-add halves the inner loop's rate on a GPU.
+  LoweredProgram max_conv = lower_gpu(
+      "function (I[N, H, W, CI], K[KH, KW, CI, CO]) -> (O) {\n"
+      "  O[n, y, x, co : N, H, W, CO] = >(I[n, y + i - 1, x + j - 1, ci] * K[i, j, ci, co]);\n"
+      "}",
+      {Shape(DType::F32, {2, 9, 9, 64}), Shape(DType::F32, {3, 3, 64, 40})});
+  GpuSchedule m = schedule_program(max_conv, schedule_target(), DispatchLimits{});
+  REQUIRE(m.tiled.back().has_value());
+  CHECK(m.tiled.back()->plan.extent_free_points);
+  CHECK_FALSE(m.tiled.back()->plan.zero_fill.has_value());
+  conditions.clear();
+  step_conditions(*last_scheduled(m).kernel.body, false, conditions);
+  const TileChoice& c = m.tiled.back()->tiles;
   CHECK(conditions.size() == static_cast<size_t>(c.rm * c.rn));
-  // Each is the point's hoisted padding guard alone (one bool per m point), not a conjunction
-  // with the n extent: a predicate per multiply-add halves the inner loop's rate on a GPU.
   for (const loop::Expr* cond : conditions) CHECK(cond->kind == loop::ExprKind::kVar);
+
   // A load read from global memory at each point (its index reads both m and n) keeps the
   // extents in the condition: past them it would read outside its buffer.
   LoweredProgram sheared = lower_gpu(
@@ -142,6 +179,7 @@ TEST_CASE("schedule: a padded convolution's multiply-adds check their padding, n
   GpuSchedule g = schedule_program(sheared, schedule_target(), DispatchLimits{});
   REQUIRE(g.tiled.back().has_value());
   CHECK_FALSE(g.tiled.back()->plan.extent_free_points);
+  CHECK_FALSE(g.tiled.back()->plan.zero_fill.has_value());
   conditions.clear();
   step_conditions(*last_scheduled(g).kernel.body, false, conditions);
   REQUIRE_FALSE(conditions.empty());
