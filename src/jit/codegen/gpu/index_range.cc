@@ -51,6 +51,8 @@ IndexRanges::IndexRanges(const LoweredProgram& program,
   for (const auto& slot : program.slots) {
     if (slot.shape.elements() > static_cast<int64_t>(kIntMax)) slots_fit_ = false;
   }
+  for (const auto& k : program.kernels) find_assigned(*k.body);
+  for (const GpuKernel* k : scheduled) find_assigned(*k->kernel.body);
   for (const auto& k : program.kernels) scan(*k.body);
   for (const GpuKernel* k : scheduled) {
     for (int d = 0; d < 3; ++d) {
@@ -73,7 +75,7 @@ std::optional<IndexRange> IndexRanges::range(const Expr& e) const {
   switch (e.kind) {
     case ExprKind::kConst:
       return known(IndexRange{double(e.int_value), double(e.int_value)});
-    case ExprKind::kVar: {
+    case ExprKind::kVar: {  // a loop variable or an index local
       auto it = loops_.find(e.name);
       if (it == loops_.end() || is_local(e.name)) return std::nullopt;
       return known(it->second);
@@ -112,8 +114,22 @@ void IndexRanges::add_loop(const std::string& name, std::optional<IndexRange> r)
 
 // Statements in program order: a loop's bounds only name enclosing loops, whose ranges are
 // known by then.
+void IndexRanges::find_assigned(const Stmt& s) {
+  if (s.kind == StmtKind::kAssign) assigned_.insert(s.var);
+  for (const auto& b : s.body) find_assigned(*b);
+}
+
 void IndexRanges::scan(const Stmt& s) {
-  if (s.kind == StmtKind::kDeclare) locals_.insert(s.var);
+  if (s.kind == StmtKind::kDeclare) {
+    std::optional<IndexRange> r;
+    if (s.value->dtype == DType::I64 && assigned_.count(s.var) == 0) r = range(*s.value);
+    if (r) {
+      index_locals_.insert(s.var);
+      add_loop(s.var, r);
+    } else {
+      locals_.insert(s.var);
+    }
+  }
   if (s.kind == StmtKind::kFor) {
     std::optional<IndexRange> lo = range(*s.lo), hi = range(*s.hi), r;
     if (lo && hi) r = IndexRange{lo->lo, std::max(lo->lo, hi->hi - 1)};

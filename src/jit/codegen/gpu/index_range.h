@@ -41,13 +41,22 @@ class IndexRanges {
   std::optional<IndexRange> range(const loop::Expr& e) const;
   // Declared as a local by some kernel: its values are data, never index ranges.
   bool is_local(const std::string& name) const { return locals_.count(name) != 0; }
+  // An index local: every declaration of the name is an I64 index expression of known range
+  // and none is assigned again (a position decoded once and read in loops, TiledBuilder's
+  // hoisted sides). It holds an index like a loop variable: range() knows it, and the
+  // generators declare it in 32 bits.
+  bool is_index_local(const std::string& name) const {
+    return index_locals_.count(name) != 0 && locals_.count(name) == 0;
+  }
 
  private:
   void scan(const loop::Stmt& s);
+  void find_assigned(const loop::Stmt& s);
   void add_loop(const std::string& name, std::optional<IndexRange> r);
 
   std::map<std::string, std::optional<IndexRange>> loops_;  // nullopt: unknown
   std::set<std::string> locals_;
+  std::set<std::string> index_locals_, assigned_;
   bool slots_fit_ = true;
   bool bounds_fit_ = true;
 };

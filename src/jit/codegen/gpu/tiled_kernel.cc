@@ -57,6 +57,7 @@ class TiledBuilder {
 
   std::vector<StmtPtr> body() {
     std::vector<StmtPtr> out = accumulators();
+    append(out, decoded_sides());
     if (checks_finite()) append(out, clear_flag());
     append(out, reduction(0, nullptr));
     append(out, checks_finite() ? exact_if_flagged() : epilogue());
@@ -120,8 +121,19 @@ class TiledBuilder {
     return fmt::format("@p{}_{}", tile, step);
   }
   Element element(size_t tile, ExprPtr step) const;
-  std::vector<StmtPtr> fetch(size_t tile, const Element& el, ExprPtr k0,
+  // `step`: the element's constant step (fetch_all), or -1 (a loop's step, stage()).
+  std::vector<StmtPtr> fetch(size_t tile, const Element& el, int64_t step, ExprPtr k0,
                              const std::string& v) const;
+  // An m-side tile's safety guards read the m group's variables, decoded from the element's m
+  // position (a division by each loop's trips) at each fetch. With prefetching, an element's m
+  // position is the same in every chunk and every outer reduction step, so the variables the
+  // guards read are decoded once, before the reduction, where that takes a few registers.
+  std::vector<std::string> guarded_m_vars(size_t tile) const;
+  bool hoists_sides(size_t tile) const;
+  static std::string side_local(size_t tile, int64_t step, const std::string& var) {
+    return fmt::format("@side{}_{}_{}", tile, step, var);
+  }
+  std::vector<StmtPtr> decoded_sides() const;
   StmtPtr deposit(size_t tile, const Element& el, const std::string& v) const;
   std::vector<StmtPtr> within(size_t tile, const Element& el, std::vector<StmtPtr> body) const;
   std::vector<StmtPtr> fetch_all(size_t tile, const ExprPtr& k0) const;
@@ -252,7 +264,7 @@ TiledBuilder::Element TiledBuilder::element(size_t tile, ExprPtr step) const {
 // v = the load at element `el` of the chunk at `k0` where it lies inside the extents and the
 // guards that protect this access hold; elsewhere v = 0 (never used: the point's guards are
 // evaluated again at compute time).
-std::vector<StmtPtr> TiledBuilder::fetch(size_t tile, const Element& el, ExprPtr k0,
+std::vector<StmtPtr> TiledBuilder::fetch(size_t tile, const Element& el, int64_t step, ExprPtr k0,
                                          const std::string& v) const {
   const StagedTile& t = plan_.tiles[tile];
   const ExprPtr k_at = add(std::move(k0), el.kk);
@@ -270,14 +282,55 @@ std::vector<StmtPtr> TiledBuilder::fetch(size_t tile, const Element& el, ExprPtr
       at[form_.n_loop().var] = value_of(form_.n_loop(), side_at);
     }
   }
+  Bindings guard_at = at;
+  if (step >= 0 && hoists_sides(tile)) {
+    for (const std::string& var : guarded_m_vars(tile)) {
+      guard_at[var] = loop::var(side_local(tile, step, var));
+    }
+  }
   ExprPtr safe;
-  for (const ExprPtr& g : t.safety) safe = both(safe, loop::substitute(g, at));
+  for (const ExprPtr& g : t.safety) safe = both(safe, loop::substitute(g, guard_at));
   // A copy of the load's root, so that the kernel owns every node it holds.
   std::vector<StmtPtr> read = {
       loop::assign(v, loop::substitute(std::make_shared<loop::Expr>(*t.load.load), at))};
   if (StmtPtr note = note_not_finite(tile, v)) read.push_back(std::move(note));
   if (safe) read = {loop::if_then(safe, std::move(read))};
   return {loop::assign(v, loop::zero(tile_dtype(tile))), loop::if_then(in_range, std::move(read))};
+}
+
+std::vector<std::string> TiledBuilder::guarded_m_vars(size_t tile) const {
+  std::vector<std::string> out;
+  const StagedTile& t = plan_.tiles[tile];
+  if (t.load.side != LoadSide::kM) return out;
+  for (const Stmt* m : form_.m_loops()) {
+    for (const ExprPtr& g : t.safety) {
+      if (loop::mentions(*g, m->var)) {
+        out.push_back(m->var);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+bool TiledBuilder::hoists_sides(size_t tile) const {
+  const size_t vars = guarded_m_vars(tile).size();
+  return prefetched() && vars > 0 && stage_steps(tile) * static_cast<int64_t>(vars) <= 16;
+}
+
+std::vector<StmtPtr> TiledBuilder::decoded_sides() const {
+  std::vector<StmtPtr> out;
+  for (size_t t = 0; t < plan_.tiles.size(); ++t) {
+    if (!hoists_sides(t)) continue;
+    for (int64_t i = 0; i < stage_steps(t); ++i) {
+      Bindings b;
+      bind_m(add(mul(id(group_id(1)), c_.bm()), element(t, c(i)).side), b);
+      for (const std::string& var : guarded_m_vars(t)) {
+        out.push_back(loop::declare(side_local(t, i, var), b.at(var)));
+      }
+    }
+  }
+  return out;
 }
 
 StmtPtr TiledBuilder::deposit(size_t tile, const Element& el, const std::string& v) const {
@@ -299,7 +352,7 @@ std::vector<StmtPtr> TiledBuilder::fetch_all(size_t tile, const ExprPtr& k0) con
   std::vector<StmtPtr> out;
   for (int64_t i = 0; i < stage_steps(tile); ++i) {
     const Element el = element(tile, c(i));
-    append(out, within(tile, el, fetch(tile, el, k0, staged_register(tile, i))));
+    append(out, within(tile, el, fetch(tile, el, i, k0, staged_register(tile, i))));
   }
   return out;
 }
@@ -321,7 +374,7 @@ StmtPtr TiledBuilder::stage(size_t tile) const {
   const std::string v = fmt::format("@v{}", tile);
   const Element el = element(tile, loop::var(step));
   std::vector<StmtPtr> body = {loop::declare(v, loop::zero(tile_dtype(tile)))};
-  append(body, fetch(tile, el, loop::var(kChunk), v));
+  append(body, fetch(tile, el, -1, loop::var(kChunk), v));
   body.push_back(deposit(tile, el, v));
   return counted(step, c(0), c(steps), 1, within(tile, el, std::move(body)),
                  steps > 1 ? static_cast<int>(steps) : 0);

@@ -171,9 +171,13 @@ void ClPrinter::body(const std::vector<loop::StmtPtr>& stmts, int indent, std::s
       if (!saved.count(s->var)) {
         saved[s->var] = it == bound_.end() ? std::nullopt : std::optional(it->second);
       }
-      std::string init = expr(*s->value);  // before the name is rebound: `x = f(x)` is legal
+      // An index local is an int like a loop variable (IndexRanges::is_index_local).
+      const bool index_local = index32_ && ranges_.is_index_local(s->var);
+      // Before the name is rebound: `x = f(x)` is legal.
+      std::string init = index_local ? int_index(*s->value) : expr(*s->value);
       if (it != bound_.end()) bound_.erase(s->var);
-      out += fmt::format("{}{} {} = {};\n", pad(indent), value_type(s->value->dtype),
+      out += fmt::format("{}{} {} = {};\n", pad(indent),
+                         index_local ? std::string("int") : value_type(s->value->dtype),
                          identifier(s->var), init);
       continue;
     }

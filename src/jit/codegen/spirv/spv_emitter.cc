@@ -278,8 +278,11 @@ void SpvEmitter::body(const std::vector<loop::StmtPtr>& stmts) {
 }
 
 void SpvEmitter::declare(const Stmt& s) {
-  DType t = s.value->dtype;
-  Id init = expr(*s.value);  // before the name is rebound: `x = f(x)` is legal
+  // An index local is an i32 like a loop variable (IndexRanges::is_index_local).
+  const bool index_local = index32_ && ranges_.is_index_local(s.var);
+  DType t = index_local ? DType::I32 : s.value->dtype;
+  // Before the name is rebound: `x = f(x)` is legal.
+  Id init = index_local ? int32_index(*s.value) : expr(*s.value);
   Id ptr = b_.local_variable(scalar_.value_type(t));
   b_.op_void(Op::OpStore, {ptr, init});
   bound_[s.var] = Binding{ptr, true, t};

@@ -1,6 +1,7 @@
 // The folding of decoded-and-rebuilt index arithmetic (jit/codegen/gpu/index_fold.h): the
 // folded expression has the value of the original at every point (checked by evaluating both,
-// negative values included), and loses the divisions it can lose.
+// negative values included), and loses the divisions it can lose. Also the index ranges
+// (jit/codegen/gpu/index_range.h) of the locals that hold decoded positions.
 #include "jit/codegen/gpu/index_fold.h"
 
 #include <doctest/doctest.h>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "jit/codegen/gpu/gpu_schedule.h"
+#include "jit/codegen/gpu/index_range.h"
 #include "jit/gpu_lowering.h"
 #include "jit/loop/printer.h"
 #include "jit/loop/rewrite.h"
@@ -84,6 +86,45 @@ TEST_CASE("index fold: a scheduled 1x1 convolution reads its input without divis
   std::string text = loop::to_string(s.kernels[0]->kernel);
   CHECK(text.find("/ 14") == std::string::npos);
   CHECK(text.find("% 14") == std::string::npos);
+}
+
+}  // namespace
+}  // namespace plaidml::jit::gpu
+
+namespace plaidml::jit::gpu {
+namespace {
+
+// A scheduled kernel over a 4 x 64 launch whose body is `stmts`.
+GpuKernel kernel_of(std::vector<loop::StmtPtr> stmts) {
+  GpuKernel k;
+  k.kernel.name = "k";
+  k.kernel.body = loop::block(std::move(stmts));
+  k.launch.grid = {4, 1, 1};
+  k.launch.workgroup = {64, 1, 1};
+  return k;
+}
+
+TEST_CASE("index ranges: a local declared once from an index of known range is an index") {
+  // position = group * 64 + local decoded as y = position / 11 % 9: 0 .. 8.
+  ExprPtr position = loop::op(ir::OpKind::Add, DType::I64,
+                              {loop::idx_mul(loop::var(group_id(0)), 64), loop::var(local_id(0))});
+  ExprPtr y = mod(div(position, 11), 9);
+  GpuKernel kernel =
+      kernel_of({loop::declare("@y", y), loop::declare("@data", loop::load(0, DType::I64, k(0))),
+                 loop::declare("@sum", k(0)), loop::assign("@sum", v("@y"))});
+  LoweredProgram program;
+  program.slots.push_back({});
+  IndexRanges ranges(program, {&kernel});
+  CHECK(ranges.is_index_local("@y"));
+  auto r = ranges.range(*loop::op(ir::OpKind::Add, DType::I64, {v("@y"), k(1)}));
+  REQUIRE(r.has_value());
+  CHECK(r->lo == 1);  // y + 1
+  CHECK(r->hi == 9);
+  // A local of a loaded value, or one assigned again, holds data: no range.
+  CHECK_FALSE(ranges.is_index_local("@data"));
+  CHECK(ranges.is_local("@data"));
+  CHECK_FALSE(ranges.is_index_local("@sum"));
+  CHECK_FALSE(ranges.range(*v("@sum")).has_value());
 }
 
 }  // namespace
