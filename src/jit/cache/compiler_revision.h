@@ -45,7 +45,8 @@ namespace plaidml::jit {
 // the tiles check their point guards without the extents (TiledPlan::extent_free_points), split-K
 // from 512 terms and up to 4096 points per compute unit in 2, 3, 4, 6 or 8 parts; 26: padding
 // guards of a GPU sum of products zero-filled (TiledPlan::zero_fill), with a workgroup's exact
-// recompute where it staged a non-finite factor.
-inline constexpr int kCompilerRevision = 26;
+// recompute where it staged a non-finite factor; 27: short GPU reduction loops merged into one
+// staged k (gpu/reduction_merge.h), an m-side tile's staging guards on hoisted 32-bit locals.
+inline constexpr int kCompilerRevision = 27;
 
 }  // namespace plaidml::jit

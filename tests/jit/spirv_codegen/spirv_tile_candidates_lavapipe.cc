@@ -33,7 +33,7 @@ TEST_CASE("spirv tiled lavapipe: every tile candidate of the measured search is 
         gpu::TileHints hints;
         hints.by_kernel[kernel.name] = t;
         std::string report =
-            testing::run_spirv(dev, c.tile, inputs, target, std::nullopt, nullptr, hints);
+            testing::run_spirv(dev, c.tile, inputs, target, c.tolerance, nullptr, hints);
         CHECK_MESSAGE(report.empty(), c.name << ": " << report);
         ++runs;
       }

@@ -17,7 +17,7 @@ void run_all(const SpirvTarget& t) {
     CAPTURE(c.name);
     const std::vector<HostTensor> inputs = testing::case_inputs(c, 21);
     Artifact artifact;
-    std::string report = testing::run_spirv(dev, c.tile, inputs, t, std::nullopt, &artifact);
+    std::string report = testing::run_spirv(dev, c.tile, inputs, t, c.tolerance, &artifact);
     CHECK_MESSAGE(report.empty(), c.name << ": " << report);
     CHECK_MESSAGE(testing::has_tiled_kernel(artifact.bytes), c.name << ": not tiled");
   }

@@ -1,7 +1,8 @@
 // The contractions the tiled SPIR-V kernels are tested on (spirv_tiled_test.cc checks their
 // modules with spirv-val, spirv_tiled_lavapipe.cc runs them on lavapipe): a matmul in both
 // layouts, fused epilogues, a padded NHWC convolution (uniform and per-point guards), ragged
-// extents, a max aggregation, a k-only tile, and the padded convolution with inf and NaN
+// extents, a 7x7 stride-2 stem (its short reduction loops merged), a max aggregation, a k-only
+// tile, and the padded convolution with inf and NaN
 // weights (its zero-filled padding must fall back to the reference's order of terms: 0 * inf is
 // NaN where the reference has no term). Also how a test sees that the tiled path was
 // taken (the module declares Workgroup arrays and barriers) and whether a module computes in
@@ -9,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <spirv/unified1/spirv.hpp11>
 #include <string>
 #include <vector>
@@ -24,6 +26,8 @@ struct TiledCase {
   std::string tile;
   std::vector<Shape> shapes;
   int nonfinite_input = -1;  // a float input that case_inputs gives inf, -inf and NaN elements
+  // The comparison's, where the default is too tight for the number of terms.
+  std::optional<plaidml::testing::Tolerance> tolerance;
 };
 
 // The case's random inputs (seeds seed, seed + 1, ...), its nonfinite input with
@@ -80,6 +84,14 @@ inline std::vector<TiledCase> tiled_cases() {
        "}",
        {f32({2, 9, 11, 8}), f32({3, 3, 8, 12})},
        1},
+      {"7x7 stride-2 stem conv over 3 channels (merged reduction loops)",
+       "function (I[N, H, W, C], F[KH, KW, C, CO]) -> (O) {\n"
+       "  O[n, x, y, co : N, (H + 1) / 2, (W + 1) / 2, CO] =\n"
+       "      +(I[n, 2 * x + i - 3, 2 * y + j - 3, c] * F[i, j, c, co]);\n"
+       "}",
+       {f32({2, 23, 30, 3}), f32({7, 7, 3, 16})},
+       -1,
+       plaidml::testing::Tolerance{1e-5, 1e-5}},  // 147 terms, FMA-contracted
       {"max-plus product (max aggregation)",
        "function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = >(A[i, k] + B[k, j]); }",
        {f32({20, 30}), f32({30, 18})}},

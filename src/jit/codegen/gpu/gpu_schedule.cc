@@ -2,6 +2,7 @@
 #include "jit/codegen/gpu/gpu_schedule.h"
 
 #include "jit/codegen/gpu/index_fold.h"
+#include "jit/codegen/gpu/reduction_merge.h"
 
 namespace plaidml::jit::gpu {
 
@@ -16,11 +17,8 @@ bool launchable(const TileProblem& p, const TileChoice& c, const DispatchLimits&
          groups(p.m, c.bm()) <= dispatch.max_groups;
 }
 
-}  // namespace
-
-std::optional<TiledSchedule> schedule_tiled(const loop::Kernel& kernel, const GpuTarget& target,
-                                            const DispatchLimits& dispatch,
-                                            const TileChoice* hint) {
+std::optional<TiledSchedule> schedule_form(const loop::Kernel& kernel, const GpuTarget& target,
+                                           const DispatchLimits& dispatch, const TileChoice* hint) {
   std::optional<RegisterForm> form = match_register_form(kernel);
   if (!form) return std::nullopt;
   std::optional<TiledPlan> plan = plan_tiled(*form);
@@ -32,7 +30,23 @@ std::optional<TiledSchedule> schedule_tiled(const loop::Kernel& kernel, const Gp
     tiles = *hint;
   }
   LaunchDims launch = tiled_launch(*plan, *tiles);
-  return TiledSchedule{std::move(*plan), *tiles, launch};
+  return TiledSchedule{std::move(*plan), *tiles, launch, nullptr};
+}
+
+}  // namespace
+
+std::optional<TiledSchedule> schedule_tiled(const loop::Kernel& kernel, const GpuTarget& target,
+                                            const DispatchLimits& dispatch,
+                                            const TileChoice* hint) {
+  if (std::optional<loop::Kernel> merged = merge_short_reductions(kernel)) {
+    auto source = std::make_shared<const loop::Kernel>(std::move(*merged));
+    std::optional<TiledSchedule> s = schedule_form(*source, target, dispatch, hint);
+    if (s && (s->plan.point_guards.empty() || s->plan.zero_fill)) {
+      s->merged = std::move(source);
+      return s;
+    }
+  }
+  return schedule_form(kernel, target, dispatch, hint);
 }
 
 std::vector<TileChoice> tiled_candidates(const loop::Kernel& kernel, const GpuTarget& target,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ struct TiledSchedule {
   TiledPlan plan;
   TileChoice tiles;
   LaunchDims launch;
+  // The kernel the plan points into, where it is not the lowered one: the lowered kernel with
+  // its short reduction loops merged (reduction_merge.h).
+  std::shared_ptr<const loop::Kernel> merged;
 };
 
 // Per kernel of a program, what the emitters print: a scheduled kernel (tiled, a cooperative
@@ -62,7 +66,8 @@ struct GpuSchedule {
 // The tiled schedule when `kernel` has the register form, a load can be staged, tiling pays
 // (tile_search.h) and the launch fits `dispatch` (tile origins and k positions stay below 2^31,
 // as the emitters' 32-bit workgroup arithmetic needs); else nullopt. `hint`, when it fits,
-// replaces the model's tiles.
+// replaces the model's tiles. Short reduction loops are merged first (reduction_merge.h) where
+// the merged kernel's point guards are zero-filled or absent.
 std::optional<TiledSchedule> schedule_tiled(const loop::Kernel& kernel, const GpuTarget& target,
                                             const DispatchLimits& dispatch,
                                             const TileChoice* hint = nullptr);

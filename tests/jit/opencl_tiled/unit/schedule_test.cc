@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "jit/codegen/gpu/gpu_schedule.h"
+#include "jit/codegen/gpu/reduction_merge.h"
 #include "jit/gpu_lowering.h"
 
 namespace plaidml::jit::gpu {
@@ -129,6 +130,7 @@ TEST_CASE("schedule: a padded convolution's multiply-adds run unguarded on zero-
   GpuSchedule s = schedule_program(p, schedule_target(), DispatchLimits{});
   REQUIRE(s.tiled.back().has_value());
   const TiledPlan& plan = s.tiled.back()->plan;
+  CHECK(s.tiled.back()->merged == nullptr);  // 64 channels fill the chunks: loops as lowered
   CHECK(plan.extent_free_points);
   REQUIRE(plan.zero_fill.has_value());
   REQUIRE(plan.zero_fill->checked_tile.has_value());
@@ -184,6 +186,41 @@ TEST_CASE("schedule: a padded convolution's multiply-adds run unguarded on zero-
   step_conditions(*last_scheduled(g).kernel.body, false, conditions);
   REQUIRE_FALSE(conditions.empty());
   for (const loop::Expr* cond : conditions) CHECK(cond->kind != loop::ExprKind::kVar);
+}
+
+TEST_CASE("schedule: a stem conv's short reduction loops merge into one staged k") {
+  // ResNet's 7x7 stride-2 stem over 3 channels: k = ci alone would stage chunks of 3 terms
+  // 49 times; merged with j and i (reduction_merge.h), one k of 7 * 7 * 3 = 147 terms, the
+  // padding guards inside it, zero-filled.
+  const char* stem =
+      "function (I[N, H, W, CI], K[KH, KW, CI, CO]) -> (O) {\n"
+      "  O[n, y, x, co : N, (H + 1) / 2, (W + 1) / 2, CO] =\n"
+      "      +(I[n, 2 * y + i - 3, 2 * x + j - 3, ci] * K[i, j, ci, co]);\n"
+      "}";
+  LoweredProgram p =
+      lower_gpu(stem, {Shape(DType::F32, {2, 30, 30, 3}), Shape(DType::F32, {7, 7, 3, 16})});
+  GpuSchedule s = schedule_program(p, schedule_target(), DispatchLimits{});
+  REQUIRE(s.tiled.back().has_value());
+  const TiledSchedule& t = *s.tiled.back();
+  CHECK(t.merged != nullptr);
+  CHECK(t.plan.problem.k == 147);
+  CHECK(t.plan.problem.serial == 1);
+  CHECK(t.plan.zero_fill.has_value());
+  std::vector<const loop::Expr*> conditions;
+  step_conditions(*last_scheduled(s).kernel.body, false, conditions);
+  CHECK(conditions.empty());
+  // A max aggregation cannot zero-fill its guards: merged, they would be checked at every
+  // point and k step, so its loops stay as lowered.
+  LoweredProgram max_stem = lower_gpu(
+      "function (I[N, H, W, CI], K[KH, KW, CI, CO]) -> (O) {\n"
+      "  O[n, y, x, co : N, (H + 1) / 2, (W + 1) / 2, CO] =\n"
+      "      >(I[n, 2 * y + i - 3, 2 * x + j - 3, ci] * K[i, j, ci, co]);\n"
+      "}",
+      {Shape(DType::F32, {2, 30, 30, 3}), Shape(DType::F32, {7, 7, 3, 16})});
+  REQUIRE(merge_short_reductions(max_stem.kernels.back()).has_value());
+  GpuSchedule m = schedule_program(max_stem, schedule_target(), DispatchLimits{});
+  const bool merged = m.tiled.back() && m.tiled.back()->merged != nullptr;
+  CHECK_FALSE(merged);
 }
 
 TEST_CASE("schedule: a long row reduction is cooperative, a workgroup per row") {
