@@ -112,13 +112,13 @@ void IndexRanges::add_loop(const std::string& name, std::optional<IndexRange> r)
   }
 }
 
-// Statements in program order: a loop's bounds only name enclosing loops, whose ranges are
-// known by then.
 void IndexRanges::find_assigned(const Stmt& s) {
   if (s.kind == StmtKind::kAssign) assigned_.insert(s.var);
   for (const auto& b : s.body) find_assigned(*b);
 }
 
+// Statements in program order: a loop's bounds (and an index local's value) only name enclosing
+// loops and earlier locals, whose ranges are known by then.
 void IndexRanges::scan(const Stmt& s) {
   if (s.kind == StmtKind::kDeclare) {
     std::optional<IndexRange> r;

@@ -262,8 +262,8 @@ TiledBuilder::Element TiledBuilder::element(size_t tile, ExprPtr step) const {
 }
 
 // v = the load at element `el` of the chunk at `k0` where it lies inside the extents and the
-// guards that protect this access hold; elsewhere v = 0 (never used: the point's guards are
-// evaluated again at compute time).
+// guards that protect this access hold; elsewhere v = 0: the zero fill, which the point's
+// guards skip again at compute time, or which stands for them (TiledPlan::zero_fill).
 std::vector<StmtPtr> TiledBuilder::fetch(size_t tile, const Element& el, int64_t step, ExprPtr k0,
                                          const std::string& v) const {
   const StagedTile& t = plan_.tiles[tile];
@@ -521,7 +521,9 @@ StmtPtr TiledBuilder::note_not_finite(size_t tile, const std::string& v) const {
 }
 
 // The flag is raised by any work-item that saw a non-finite value and read by all after a
-// barrier, so the branch is uniform across the workgroup.
+// barrier, so the branch is uniform across the workgroup. Work-items that raise it store the
+// same 1 without an atomic: a race of equal values, as cheap as a flag can be, on every driver
+// tried (PoCL, lavapipe, NVIDIA's OpenCL and Vulkan).
 std::vector<StmtPtr> TiledBuilder::exact_if_flagged() const {
   const int slot = workgroup_slot(plan_.tiles.size());
   std::vector<StmtPtr> out = {
