@@ -1,6 +1,5 @@
 #include "jit/codegen/gpu/reduction_merge.h"
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -30,7 +29,7 @@ StmtPtr replaced(const StmtPtr& s, const Stmt* target, const StmtPtr& replacemen
 StmtPtr merged_loop(const Stmt& outer, const Stmt* guard, const Stmt& k, const std::string& kk) {
   const int64_t inner = loop::trip_count(k);
   const ExprPtr at = loop::var(kk);
-  std::map<std::string, ExprPtr> values = {
+  const build::Bindings values = {
       {outer.var, build::value_of(outer, build::index_op(ir::OpKind::Div, at, build::c(inner)))},
       {k.var, build::value_of(k, build::index_op(ir::OpKind::Mod, at, build::c(inner)))}};
   std::vector<StmtPtr> body;

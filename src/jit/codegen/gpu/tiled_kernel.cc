@@ -152,7 +152,8 @@ class TiledBuilder {
   // TiledPlan::zero_fill with a checked tile: the workgroup's flag (the array after the tiles),
   // cleared before the reduction; after it, the epilogue, or where a work-item of the group
   // flagged a non-finite value, every point recomputed the reference's way.
-  bool checks_finite() const { return plan_.zero_fill && plan_.zero_fill->checked_tile; }
+  bool checks_finite() const { return plan_.checks_finite(); }
+  int flag_slot() const { return workgroup_slot(plan_.tiles.size()); }
   ExprPtr flag_read(ir::OpKind compare) const;
   std::vector<StmtPtr> clear_flag() const;
   StmtPtr note_not_finite(size_t tile, const std::string& v) const;
@@ -495,17 +496,15 @@ std::vector<StmtPtr> TiledBuilder::epilogue() const {
 
 // flag != 0 (Ne) or flag == 0 (Eq).
 ExprPtr TiledBuilder::flag_read(ir::OpKind compare) const {
-  const int slot = workgroup_slot(plan_.tiles.size());
   return loop::op(compare, DType::Bool,
-                  {loop::load(slot, DType::I32, c(0)), loop::int_const(0, DType::I32)});
+                  {loop::load(flag_slot(), DType::I32, c(0)), loop::int_const(0, DType::I32)});
 }
 
 // Cleared by one work-item; the barrier orders it before any work-item raises it.
 std::vector<StmtPtr> TiledBuilder::clear_flag() const {
-  const int slot = workgroup_slot(plan_.tiles.size());
   return {loop::declare(kNotFinite, loop::int_const(0, DType::Bool)),
           loop::if_then(loop::op(ir::OpKind::Eq, DType::Bool, {tid(), c(0)}),
-                        {loop::store(slot, c(0), loop::int_const(0, DType::I32))}),
+                        {loop::store(flag_slot(), c(0), loop::int_const(0, DType::I32))}),
           loop::barrier()};
 }
 
@@ -525,10 +524,9 @@ StmtPtr TiledBuilder::note_not_finite(size_t tile, const std::string& v) const {
 // same 1 without an atomic: a race of equal values, as cheap as a flag can be, on every driver
 // tried (PoCL, lavapipe, NVIDIA's OpenCL and Vulkan).
 std::vector<StmtPtr> TiledBuilder::exact_if_flagged() const {
-  const int slot = workgroup_slot(plan_.tiles.size());
   std::vector<StmtPtr> out = {
       loop::if_then(loop::var(kNotFinite, DType::Bool),
-                    {loop::store(slot, c(0), loop::int_const(1, DType::I32))}),
+                    {loop::store(flag_slot(), c(0), loop::int_const(1, DType::I32))}),
       loop::barrier()};
   out.push_back(loop::declare(kFlagged, flag_read(ir::OpKind::Ne)));
   out.push_back(loop::if_then(loop::var(kFlagged, DType::Bool), {exact_points()}));
@@ -566,9 +564,7 @@ GpuKernel build_tiled_kernel(const loop::Kernel& kernel, const TiledPlan& plan,
                             : (t.load.side == LoadSide::kM ? tiles.bm() : tiles.bn()) + 1;
     out.arrays.push_back(WorkgroupArray{t.name, t.load.load->dtype, tiles.bk * row});
   }
-  if (plan.zero_fill && plan.zero_fill->checked_tile) {
-    out.arrays.push_back(WorkgroupArray{"nonfinite_seen", DType::I32, 1});
-  }
+  if (plan.checks_finite()) out.arrays.push_back(WorkgroupArray{"nonfinite_seen", DType::I32, 1});
   out.launch = launch;
   return out;
 }

@@ -58,6 +58,9 @@ struct TiledPlan {
     std::optional<size_t> checked_tile;  // y's tile, when y is a float
   };
   std::optional<ZeroFill> zero_fill;
+  // Zero-filled with a checked tile: the kernel has the workgroup's non-finite flag, an array
+  // after the tiles.
+  bool checks_finite() const { return zero_fill && zero_fill->checked_tile; }
   TileProblem problem;
 };
 
