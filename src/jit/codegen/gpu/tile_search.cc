@@ -28,12 +28,16 @@ constexpr int kLanes = 64;
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 
-// The shapes tile_candidates offers beside the model's choice, best first on the NVIDIA H200
-// (bench/RESULTS.md, issue 36, fourth session: the ResNet-50 convolutions and matmuls under
-// each): wide thread blocks with small register blocks first, where staging bounds the kernel.
+// The shapes tile_candidates offers beside the model's choice (tx, ty, rn, rm, bk), best first
+// on the NVIDIA H200 (bench/RESULTS.md, issue 36, eighth session: 14 shapes under the batch-32
+// 3x3 convolutions, whose guards are zero-filled; the fourth session's under the matmuls and 1x1
+// convolutions). Blocks of 64 x 128 or 128 x 64 points came first on the convolutions whose
+// 128 x 128 tiles leave compute units idle (14x14x256: 98 tiles on 132 units); those the
+// problem's extents filter out (a block twice a side) leave room for the ones after them.
 constexpr TileChoice kMeasuredShapes[] = {
-    {32, 32, 2, 2, 16}, {16, 16, 4, 8, 16}, {16, 16, 4, 4, 16}, {16, 16, 8, 8, 8},
-    {8, 8, 8, 8, 16},   {8, 8, 4, 4, 16},   {16, 16, 8, 4, 16}, {32, 8, 4, 8, 16},
+    {32, 8, 4, 8, 8},   {16, 16, 4, 4, 16}, {16, 16, 4, 8, 16}, {8, 32, 8, 4, 8},
+    {16, 16, 4, 4, 8},  {16, 16, 8, 8, 8},  {16, 16, 8, 4, 16}, {16, 8, 8, 8, 8},
+    {32, 32, 2, 2, 16}, {8, 8, 8, 8, 16},   {8, 8, 4, 4, 16},
 };
 
 }  // namespace
