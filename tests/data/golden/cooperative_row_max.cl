@@ -4,7 +4,7 @@
 __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void k0_M(__global float* restrict s0, __global float* restrict s1) {
   const int local0 = (int)get_local_id(0);
   const int group0 = (int)get_group_id(0);
-  __local float partials[256];
+  __local float partials[256] __attribute__((aligned(16)));
   float v__40part = (-INFINITY);
   #pragma unroll
   for (int v__40w = 0; v__40w < 2; v__40w += 1) {

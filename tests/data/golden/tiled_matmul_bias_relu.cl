@@ -7,8 +7,8 @@ __kernel __attribute__((reqd_work_group_size(8, 8, 1))) void k0_C(__global float
   const int group0 = (int)get_group_id(0);
   const int local1 = (int)get_local_id(1);
   const int group1 = (int)get_group_id(1);
-  __local float tile0[288];
-  __local float tile1[288];
+  __local float tile0[288] __attribute__((aligned(16)));
+  __local float tile1[288] __attribute__((aligned(16)));
   float v__40acc0__0 = 0x0p+0f;
   if (((((group1 * 8) + local1) < 33) & (((group0 * 8) + local0) < 18))) {
     v__40acc0__0 = 0x0p+0f;

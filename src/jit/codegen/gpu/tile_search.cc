@@ -73,8 +73,11 @@ int64_t staged_per_thread(const TileProblem& p, const TileChoice& c) {
          p.k_tiles * ceil_div(c.bk, threads);
 }
 
+int register_group(int registers) { return registers % 4 == 0 ? 4 : registers % 2 == 0 ? 2 : 1; }
+
 int64_t local_bytes(const TileProblem& p, const TileChoice& c) {
-  return c.bk * ((c.bm() + 1) * p.m_tile_bytes + (c.bn() + 1) * p.n_tile_bytes + p.k_tile_bytes);
+  return c.bk * (padded_row(c.bm(), c.rm) * p.m_tile_bytes +
+                 padded_row(c.bn(), c.rn) * p.n_tile_bytes + p.k_tile_bytes);
 }
 
 double tile_cost(const TileProblem& p, const TileChoice& c, const GpuTarget& target) {

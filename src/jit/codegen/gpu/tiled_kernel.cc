@@ -71,10 +71,21 @@ class TiledBuilder {
   ExprPtr n_at(int rn) const { return n_at(c(rn)); }
   ExprPtr m_at(int rm) const { return m_at(c(rm)); }
   ExprPtr n_at(ExprPtr rn) const {
-    return add(mul(id(group_id(0)), c_.bn()), add(id(local_id(0)), mul(std::move(rn), c_.tx)));
+    return add(mul(id(group_id(0)), c_.bn()), grouped(std::move(rn), local_id(0), c_.tx, c_.rn));
   }
   ExprPtr m_at(ExprPtr rm) const {
-    return add(mul(id(group_id(1)), c_.bm()), add(id(local_id(1)), mul(std::move(rm), c_.ty)));
+    return add(mul(id(group_id(1)), c_.bm()), grouped(std::move(rm), local_id(1), c_.ty, c_.rm));
+  }
+  // Register r's position within the block along a side of `threads` work-items (this one
+  // `lid`) and `registers` registers, in groups of register_group(registers) consecutive
+  // positions, the groups threads * group apart.
+  static ExprPtr grouped(ExprPtr r, const std::string& lid, int threads, int registers) {
+    const int64_t g = register_group(registers);
+    const ExprPtr own = mul(id(lid), g);
+    if (g == 1) return add(own, mul(std::move(r), threads));
+    if (r->is_const()) return add(own, c((r->int_value / g) * g * threads + r->int_value % g));
+    return add(own, add(mul(index_op(ir::OpKind::Div, r, c(g)), g * threads),
+                        index_op(ir::OpKind::Mod, r, c(g))));
   }
   // Points past the output extents keep a zero and never touch memory.
   ExprPtr point_valid(int rm, int rn) const { return point_valid(c(rm), c(rn)); }
@@ -97,10 +108,12 @@ class TiledBuilder {
     b[form_.declare->var] = std::move(accumulator);
     return b;
   }
-  // A tile row: its side's extent plus one element of padding, so that a walk down a column
-  // (k fastest) meets different banks.
-  int64_t width(const StagedTile& t) const {
-    return (t.load.side == LoadSide::kM ? c_.bm() : c_.bn()) + 1;
+  // A tile row: its side's extent plus padding, so that a walk down a column (k fastest) meets
+  // different banks.
+  int64_t width(const StagedTile& t) const { return tile_row(t, c_); }
+  // The tile's side: BM or BN elements per k position.
+  int64_t side_extent(const StagedTile& t) const {
+    return t.load.side == LoadSide::kM ? c_.bm() : c_.bn();
   }
 
   void bind_m(ExprPtr m, Bindings& b) const { build::bind_m(form_, std::move(m), b); }
@@ -233,7 +246,7 @@ int64_t TiledBuilder::stage_steps(size_t tile) const {
 
 int64_t TiledBuilder::stage_elements(size_t tile) const {
   const StagedTile& t = plan_.tiles[tile];
-  return c_.bk * (t.load.side == LoadSide::kK ? 1 : width(t) - 1);
+  return c_.bk * (t.load.side == LoadSide::kK ? 1 : side_extent(t));
 }
 
 bool TiledBuilder::prefetched() const {
@@ -251,7 +264,7 @@ TiledBuilder::Element TiledBuilder::element(size_t tile, ExprPtr step) const {
   el.kk = el.e;
   el.side = c(0);
   if (t.load.side == LoadSide::kK) return el;
-  const int64_t row = width(t) - 1;
+  const int64_t row = side_extent(t);
   if (t.k_fastest) {
     el.kk = index_op(ir::OpKind::Mod, el.e, c(c_.bk));
     el.side = index_op(ir::OpKind::Div, el.e, c(c_.bk));
@@ -391,9 +404,9 @@ std::vector<StmtPtr> TiledBuilder::operand_registers() const {
     for (int r = 0; r < operand_register_count(t, c_); ++r) {
       ExprPtr index = kk;
       if (t.load.side == LoadSide::kM) {
-        index = add(mul(kk, width(t)), add(id(local_id(1)), c(int64_t{r} * c_.ty)));
+        index = add(mul(kk, width(t)), grouped(c(r), local_id(1), c_.ty, c_.rm));
       } else if (t.load.side == LoadSide::kN) {
-        index = add(mul(kk, width(t)), add(id(local_id(0)), c(int64_t{r} * c_.tx)));
+        index = add(mul(kk, width(t)), grouped(c(r), local_id(0), c_.tx, c_.rn));
       }
       out.push_back(loop::declare(
           operand(i, r), loop::load(workgroup_slot(i), t.load.load->dtype, std::move(index))));
@@ -559,10 +572,7 @@ GpuKernel build_tiled_kernel(const loop::Kernel& kernel, const TiledPlan& plan,
   TiledBuilder builder(plan, tiles);
   out.kernel.body = loop::block(builder.body());
   for (const StagedTile& t : plan.tiles) {
-    const int64_t row = t.load.side == LoadSide::kK
-                            ? 1
-                            : (t.load.side == LoadSide::kM ? tiles.bm() : tiles.bn()) + 1;
-    out.arrays.push_back(WorkgroupArray{t.name, t.load.load->dtype, tiles.bk * row});
+    out.arrays.push_back(WorkgroupArray{t.name, t.load.load->dtype, tiles.bk * tile_row(t, tiles)});
   }
   if (plan.checks_finite()) out.arrays.push_back(WorkgroupArray{"nonfinite_seen", DType::I32, 1});
   out.launch = launch;

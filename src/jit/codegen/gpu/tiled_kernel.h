@@ -1,13 +1,15 @@
 // The tiled contraction kernel (PlaidML v0's scheme) written out as a scheduled GPU kernel
 // (gpu_kernel.h), once for every GPU emitter:
 //   - an output tile of BM x BN points per workgroup, TX x TY work-items with an RM x RN
-//     register block each: work-item (tx, ty) owns n = n0 + tx + rn*TX, m = m0 + ty + rm*TY
-//     (coalesced global access, conflict-free workgroup-array reads);
+//     register block each, in groups of G consecutive points (register_group: 4 where the
+//     block's side is a multiple of 4): work-item (tx, ty) owns n = n0 + G*tx + (rn % G) +
+//     (rn / G)*G*TX, and m alike (coalesced global access; a group is one vector read of the
+//     workgroup array where the compiler sees it);
 //   - the innermost reduction loop k walked in chunks of BK whose staged loads all work-items
-//     copy into workgroup arrays ([BK][side + 1]: one element of padding against bank
-//     conflicts), between barriers (stage, barrier, compute, barrier); where the registers
-//     allow, the next chunk's elements are read into registers while this chunk is computed
-//     (deposit, barrier, fetch the next, compute, barrier);
+//     copy into workgroup arrays ([BK][side + pad]: padded_row's element or group of padding
+//     against bank conflicts), between barriers (stage, barrier, compute, barrier); where the
+//     registers allow, the next chunk's elements are read into registers while this chunk is
+//     computed (deposit, barrier, fetch the next, compute, barrier);
 //   - per k step, each tile's operands read into registers once, then the RM x RN points use
 //     them; the compute loop is unrolled when its trip count is constant.
 // Every statement of the lowered kernel is kept as written, with its variables replaced by the

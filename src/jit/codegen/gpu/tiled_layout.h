@@ -73,6 +73,13 @@ inline int operand_register_index(const StagedTile& t, int rm, int rn) {
   return t.load.side == LoadSide::kM ? rm : t.load.side == LoadSide::kN ? rn : 0;
 }
 
+// A tile's elements per k position: 1 for a k-only tile, else its side's block padded
+// (padded_row).
+inline int64_t tile_row(const StagedTile& t, const TileChoice& c) {
+  if (t.load.side == LoadSide::kK) return 1;
+  return t.load.side == LoadSide::kM ? padded_row(c.bm(), c.rm) : padded_row(c.bn(), c.rn);
+}
+
 // Splits a bool conjunction (BitAnd of bools) into its operands.
 void conjuncts(const loop::ExprPtr& cond, std::vector<loop::ExprPtr>& out);
 

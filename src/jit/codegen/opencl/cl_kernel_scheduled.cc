@@ -34,9 +34,11 @@ LaunchDims emit_scheduled_kernel(const gpu::GpuKernel& k, ClPrinter& printer, st
                                  wg[2]);
   out += printer.signature(k.kernel.name, k.params, attr) + " {\n";
   coordinates(k, printer, out);
+  // 16-byte aligned, so that the compiler may read a tiled kernel's register groups
+  // (register_group) as vector loads.
   for (const gpu::WorkgroupArray& a : k.arrays) {
-    out += fmt::format("  __local {} {}[{}];\n", ClPrinter::value_type(a.dtype), a.name,
-                       a.elements);
+    out += fmt::format("  __local {} {}[{}] __attribute__((aligned(16)));\n",
+                       ClPrinter::value_type(a.dtype), a.name, a.elements);
   }
   printer.set_workgroup_arrays(&k.arrays);
   for (const auto& s : k.kernel.body->body) printer.stmt(*s, 1, out);
