@@ -46,7 +46,9 @@ namespace plaidml::jit {
 // from 512 terms and up to 4096 points per compute unit in 2, 3, 4, 6 or 8 parts; 26: padding
 // guards of a GPU sum of products zero-filled (TiledPlan::zero_fill), with a workgroup's exact
 // recompute where it staged a non-finite factor; 27: short GPU reduction loops merged into one
-// staged k (gpu/reduction_merge.h), an m-side tile's staging guards on hoisted 32-bit locals.
-inline constexpr int kCompilerRevision = 27;
+// staged k (gpu/reduction_merge.h), an m-side tile's staging guards on hoisted 32-bit locals;
+// 28: GPU register blocks in groups of consecutive points (gpu::register_group), tile rows
+// padded by a group, 16-byte aligned OpenCL __local arrays, the reordered measured tile shapes.
+inline constexpr int kCompilerRevision = 28;
 
 }  // namespace plaidml::jit
