@@ -48,8 +48,7 @@ namespace plaidml::jit {
 // recompute where it staged a non-finite factor; 27: short GPU reduction loops merged into one
 // staged k (gpu/reduction_merge.h), an m-side tile's staging guards on hoisted 32-bit locals;
 // 28: GPU register blocks in groups of consecutive points (gpu::register_group), tile rows
-// padded by a group, 16-byte aligned OpenCL __local arrays and SPIR-V tiles of 4-vectors, the
-// reordered measured tile shapes.
+// padded by a group, 16-byte aligned OpenCL __local arrays, the reordered measured tile shapes.
 inline constexpr int kCompilerRevision = 28;
 
 }  // namespace plaidml::jit

@@ -4,8 +4,6 @@
 // that cannot be tiled keep the band-mapped form.
 #include <doctest/doctest.h>
 
-#include <set>
-
 #include "jit/gpu_lowering.h"
 #include "spirv_val.h"
 #include "tiled_cases.h"
@@ -89,30 +87,6 @@ TEST_CASE("spirv index32: indices are i32 when the program fits, i64 otherwise")
                       target(1024, 49152));
   CHECK(testing::uses_int64(big.bytes));
   std::string errors = plaidml::testing::spirv_val(big.bytes);
-  CHECK_MESSAGE(errors.empty(), errors);
-}
-
-TEST_CASE(
-    "spirv tiled: tiles read in register groups of 4 are arrays of 4-vectors, each "
-    "element its own component") {
-  // 512 x 256 x 384 at a large GPU's limits: the model's register blocks are multiples of 4.
-  Artifact a = emit("function (A[M, K], B[K, N]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[k, j]); }",
-                    {testing::f32({512, 256}), testing::f32({256, 384})}, target(1024, 49152));
-  REQUIRE(testing::has_tiled_kernel(a.bytes));
-  uint32_t float32 = 0;
-  std::set<uint32_t> vec4;
-  int two_index_chains = 0;
-  testing::for_each_instruction(a.bytes, [&](spv::Op op, const std::vector<uint32_t>& w) {
-    if (op == spv::Op::OpTypeFloat && w.size() == 2 && w[1] == 32) float32 = w[0];
-    if (op == spv::Op::OpTypeVector && w.size() == 3 && w[1] == float32 && w[2] == 4) {
-      vec4.insert(w[0]);
-    }
-    // Result type, result, base, vector index, component index.
-    if (op == spv::Op::OpAccessChain && w.size() == 5) ++two_index_chains;
-  });
-  CHECK(vec4.size() == 1);
-  CHECK(two_index_chains > 0);
-  const std::string errors = plaidml::testing::spirv_val(a.bytes);
   CHECK_MESSAGE(errors.empty(), errors);
 }
 

@@ -21,21 +21,14 @@ namespace plaidml::jit::gpu {
 
 // How a workgroup array holds its elements.
 enum class ArrayForm {
-  kValues,          // as the dtype's value type (f16/bf16 as f32)
-  kStorage,         // in the dtype's storage form (f16/bf16 as 16-bit patterns, as in buffers), as
-                    // cooperative-matrix loads read it; loads and stores convert
+  kValues,   // as the dtype's value type (f16/bf16 as f32)
+  kStorage,  // in the dtype's storage form (f16/bf16 as 16-bit patterns, as in buffers), as
+             // cooperative-matrix loads read it; loads and stores convert
   kStorageVectors,  // as 16-byte vectors of the storage form (eight f16), as 16-byte copies
                     // fill it
-  kValueQuads,      // as vectors of four 4-byte values, each element its own load and store:
-                    // a tiled kernel's register groups of 4 sit in one vector each, which a
-                    // driver may read at once (SPIR-V has no other way to say a scalar array
-                    // is 16-byte aligned); the same as kValues in OpenCL C
 };
-inline bool stored_form(ArrayForm f) {
-  return f == ArrayForm::kStorage || f == ArrayForm::kStorageVectors;
-}
+inline bool stored_form(ArrayForm f) { return f != ArrayForm::kValues; }
 inline bool vector_form(ArrayForm f) { return f == ArrayForm::kStorageVectors; }
-inline bool quad_form(ArrayForm f) { return f == ArrayForm::kValueQuads; }
 
 struct WorkgroupArray {
   std::string name;  // unique within the kernel, a C identifier
@@ -44,7 +37,6 @@ struct WorkgroupArray {
   ArrayForm form = ArrayForm::kValues;
   bool stored() const { return stored_form(form); }
   bool vectors() const { return vector_form(form); }
-  bool quads() const { return quad_form(form); }
 };
 
 struct GpuKernel {

@@ -564,17 +564,6 @@ StmtPtr TiledBuilder::exact_points() const {
                  {loop::if_then(point_valid(rm, rn), std::move(stmts))});
 }
 
-// Quads where a work-item reads the tile in groups of 4 (its rows then hold whole quads) and
-// the values are 4 bytes (f16 and bf16 tiles hold f32 values).
-ArrayForm tile_form(const StagedTile& t, const TileChoice& c) {
-  const int registers = t.load.side == LoadSide::kM ? c.rm : c.rn;
-  const DType d = t.load.load->dtype;
-  const bool four_bytes =
-      d == DType::F32 || d == DType::F16 || d == DType::BF16 || d == DType::I32 || d == DType::U32;
-  const bool grouped = t.load.side != LoadSide::kK && register_group(registers) == 4;
-  return grouped && four_bytes ? ArrayForm::kValueQuads : ArrayForm::kValues;
-}
-
 }  // namespace
 
 GpuKernel build_tiled_kernel(const loop::Kernel& kernel, const TiledPlan& plan,
@@ -583,8 +572,7 @@ GpuKernel build_tiled_kernel(const loop::Kernel& kernel, const TiledPlan& plan,
   TiledBuilder builder(plan, tiles);
   out.kernel.body = loop::block(builder.body());
   for (const StagedTile& t : plan.tiles) {
-    out.arrays.push_back(WorkgroupArray{t.name, t.load.load->dtype, tiles.bk * tile_row(t, tiles),
-                                        tile_form(t, tiles)});
+    out.arrays.push_back(WorkgroupArray{t.name, t.load.load->dtype, tiles.bk * tile_row(t, tiles)});
   }
   if (plan.checks_finite()) out.arrays.push_back(WorkgroupArray{"nonfinite_seen", DType::I32, 1});
   out.launch = launch;

@@ -154,14 +154,6 @@ Id SpvEmitter::workgroup_pointer(int slot, const Expr& index_expr, const Workgro
   Id element = w.stored() ? scalar_.storage_type(w.dtype) : scalar_.value_type(w.dtype);
   if (w.vectors()) element = b_.type_uvec4();
   const Id pointer = b_.type_pointer(spv::StorageClass::Workgroup, element);
-  if (w.quads()) {  // element i is component i % 4 of vector i / 4 (indices are never negative)
-    auto by4 = [&](ir::OpKind op) {
-      return loop::op(op, DType::I64, {std::make_shared<Expr>(index_expr), loop::int_const(4)});
-    };
-    const Id quad = index(*by4(ir::OpKind::Div));
-    const Id lane = index(*by4(ir::OpKind::Mod));
-    return b_.op(Op::OpAccessChain, pointer, {w.var, quad, lane});
-  }
   const Id at = index(index_expr);
   return b_.op(Op::OpAccessChain, pointer, {w.var, at});
 }

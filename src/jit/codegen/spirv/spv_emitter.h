@@ -55,7 +55,6 @@ class SpvEmitter {
     gpu::ArrayForm form = gpu::ArrayForm::kValues;
     bool stored() const { return gpu::stored_form(form); }
     bool vectors() const { return gpu::vector_form(form); }
-    bool quads() const { return gpu::quad_form(form); }
   };
   // Per slot, a second StorageBuffer variable at its binding viewing it as 16-byte vectors
   // (uvec4), made on first use: 16-byte tile copies of matrix kernels read through it.

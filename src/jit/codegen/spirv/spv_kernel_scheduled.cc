@@ -42,9 +42,6 @@ void declare_arrays(const gpu::GpuKernel& k, SpvEmitter& e, SpvBuilder& b) {
     if (a.vectors()) {  // 16-byte vectors of the storage form
       element = b.type_uvec4();
       length = a.elements * SpvScalar::storage_bytes(a.dtype) / 16;
-    } else if (a.quads()) {  // vectors of four values
-      element = b.type_vector(element, 4);
-      length = (a.elements + 3) / 4;
     }
     Id array = b.type_array(element, static_cast<uint32_t>(length));
     Id var = b.global_variable(b.type_pointer(spv::StorageClass::Workgroup, array),
