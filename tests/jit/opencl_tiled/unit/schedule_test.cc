@@ -303,42 +303,5 @@ TEST_CASE("schedule: short rows, shared loads and a bool max keep their kernels"
   CHECK(schedule_reduction(many.kernels.back(), schedule_target(), 70).has_value());
 }
 
-TEST_CASE(
-    "schedule: a work-item's register block is groups of 4 consecutive points, read "
-    "from rows padded by a group") {
-  LoweredProgram p = lower_gpu(kScheduleMatmulRelu,
-                               {Shape(DType::F32, {512, 256}), Shape(DType::F32, {256, 512})});
-  const loop::Kernel& k = p.kernels.back();
-  TileHints hints;
-  hints.by_kernel[k.name] = TileChoice{16, 16, 8, 4, 8};  // 128 x 64 points, 8 x 4 registers
-  GpuSchedule s = schedule_program(p, schedule_target(), DispatchLimits{}, hints);
-  REQUIRE(s.kernels.back().has_value());
-  const GpuKernel& g = *s.kernels.back();
-  const std::string text = loop::to_string(g.kernel);
-  CAPTURE(text);
-  // A[m, k] is the m side (64 + 4 per k row), B[k, n] the n side (128 + 4).
-  REQUIRE(g.arrays.size() == 2);
-  CHECK(g.arrays[0].elements == 8 * 68);
-  CHECK(g.arrays[1].elements == 8 * 132);
-  // n register 5 of work-item lid0 is point 4 * lid0 + 1 + 64 (the second group, 16 * 4 on),
-  // m register 3 is 4 * lid1 + 3; each k step reads them from its tile row.
-  CHECK(text.find("w1[((@kk * 132) + ((@lid0 * 4) + 65))]") != std::string::npos);
-  CHECK(text.find("w0[((@kk * 68) + ((@lid1 * 4) + 3))]") != std::string::npos);
-  CHECK(local_bytes(s.tiled.back()->plan.problem, TileChoice{16, 16, 8, 4, 8}) ==
-        4 * (8 * 68 + 8 * 132));
-}
-
-TEST_CASE("schedule: register groups are 4, 2 or 1 points, rows padded to keep them aligned") {
-  CHECK(register_group(8) == 4);
-  CHECK(register_group(4) == 4);
-  CHECK(register_group(6) == 2);
-  CHECK(register_group(2) == 2);
-  CHECK(register_group(3) == 1);
-  CHECK(register_group(1) == 1);
-  CHECK(padded_row(128, 8) == 132);
-  CHECK(padded_row(32, 2) == 34);
-  CHECK(padded_row(16, 1) == 17);  // one element against bank conflicts, as before groups
-}
-
 }  // namespace
 }  // namespace plaidml::jit::gpu
