@@ -68,8 +68,9 @@ double tile_cost(const TileProblem& p, const TileChoice& c, const GpuTarget& tar
 bool tiles_fit(const TileProblem& p, const TileChoice& c, const GpuTarget& target);
 
 // What a measured search (jit/tile_measure.h) times: the model's choice first, then shapes of
-// other proportions that fit (wide thread blocks with small register blocks, which a
-// staging-bound kernel prefers, and square ones), at most `max` of them, all distinct.
+// other proportions that fit, in the order they ranked on the H200 (tile_search.cc's measured
+// list: 128 x 64 and 64 x 128 blocks first, then square ones), at most `max` of them, all
+// distinct.
 std::vector<TileChoice> tile_candidates(const TileProblem& p, const GpuTarget& target, size_t max);
 
 // The cheapest choice within the limits (TX*TY <= max_workgroup_size, local tiles <= half of
