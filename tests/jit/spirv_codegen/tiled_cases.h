@@ -4,9 +4,8 @@
 // extents, a 7x7 stride-2 stem (its short reduction loops merged), a max aggregation, a k-only
 // tile, and the padded convolution with inf and NaN weights (its zero-filled padding must fall
 // back to the reference's terms: 0 * inf is NaN where the reference has no term). Also how a
-// test sees that the tiled path was
-// taken (the module declares Workgroup arrays and barriers) and whether a module computes in
-// 64-bit integers, and the target they run for.
+// test sees that the tiled path was taken (the module declares Workgroup arrays and barriers)
+// and whether a module computes in 64-bit integers, and the target they run for.
 #pragma once
 
 #include <cstdint>

@@ -137,15 +137,16 @@ TEST_CASE("opencl tiled: strided padded conv") {
       "}",
       {f32({1, 8, 8, 6}), f32({3, 3, 6, 5})}, true);
   // ResNet's stem: 7x7, stride 2, padding 3 over 3 channels, its reduction loops merged into
-  // one k of 147 (reduction_merge.h), also with inf and NaN weights. 147 terms in [-1, 1) with
-  // FMA contraction: an absolute tolerance of 147 roundings.
+  // one k of 147 (reduction_merge.h), here with inf and NaN weights (the finite stem runs on
+  // lavapipe: tiled_cases.h). 147 terms in [-1, 1) with FMA contraction: an absolute tolerance
+  // of 147 roundings.
   const char* stem =
       "function (I[N, H, W, C], F[KH, KW, C, CO]) -> (O) {\n"
       "  O[n, x, y, co : N, (H + 1) / 2, (W + 1) / 2, CO] =\n"
       "      +(I[n, 2 * x + i - 3, 2 * y + j - 3, c] * F[i, j, c, co]);\n"
       "}";
   const plaidml::testing::Tolerance terms{1e-5, 1e-5};
-  run_case(stem, {f32({1, 17, 17, 3}), f32({7, 7, 3, 8})}, true, 1, terms);  // finite: lavapipe
+  run_case(stem, {f32({1, 17, 17, 3}), f32({7, 7, 3, 8})}, true, 1, terms);
 }
 
 TEST_CASE("opencl tiled: padded conv with inf and NaN weights, in the reference's order of terms") {
