@@ -83,8 +83,10 @@ typedef struct plaidml_plugin_device_info {
   /* Appended in ABI 1 (struct_size says whether they exist; the caller zero-fills the struct). */
   uint32_t subgroup_size;        /* threads that run in lockstep (warp, wavefront); 0: unknown */
   const char* memory_heaps;      /* free text, e.g. "80 GiB device-local, 62 GiB host"; NULL */
-  /* Appended later in ABI 1. Cooperative-matrix multiply-adds the device runs at subgroup scope
-   * with f32 accumulators, as "A_DTYPE:MxNxK" items separated by commas ("f16:16x16x16");
+  /* Appended later in ABI 1. Cooperative-matrix multiply-adds the device runs with f32
+   * accumulators, as items separated by commas: "A_DTYPE:MxNxK" at subgroup scope
+   * ("f16:16x16x16"), "A_DTYPE:MxNxK@W" at workgroup scope with exactly W invocations, M, N and
+   * K then granularities ("f16:16x16x16@256"); readers skip items of forms they do not know.
    * NULL or "" when none. */
   const char* matrix_shapes;
 } plaidml_plugin_device_info;

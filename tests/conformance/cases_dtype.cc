@@ -146,8 +146,10 @@ std::vector<Case> promotion_family() {
 
 // f16 products summed in f32: on devices with cooperative matrices (NVIDIA's Vulkan driver)
 // these take the tensor-core kernels (jit/codegen/gpu/matrix_kernel.h), elsewhere the tiled
-// ones; shapes off every fragment, tile and chunk edge (staged operands), and on fragment
-// edges but off tile edges (operands read straight from memory).
+// ones; shapes off every fragment, tile and chunk edge (staged operands), on fragment edges but
+// off tile edges (operands read straight from memory), and on 64 x 64 tile edges with k a
+// multiple of 32 (workgroup-scope matrices where the driver has them: row- and column-major
+// operands, batches, one and two k steps a chunk).
 std::vector<Case> f16_product_family() {
   std::vector<Case> cs;
   cs.push_back({"f16_matmul",
@@ -155,28 +157,33 @@ std::vector<Case> f16_product_family() {
                 {{{200, 72}, {72, 136}},
                  {{1, 40}, {40, 3}},
                  {{144, 48}, {48, 80}},
-                 {{96, 64}, {64, 200}}}});
+                 {{96, 64}, {64, 200}},
+                 {{128, 64}, {64, 256}},
+                 {{64, 96}, {96, 192}}}});
   cs.push_back({"f16_matmul_transposed_a",
                 "function (A[K, M], B[K, N]) -> (C) { C[i, j : M, N] = +(A[k, i] * B[k, j]); }",
-                {{{64, 40}, {64, 48}}}});
+                {{{64, 40}, {64, 48}}, {{64, 64}, {64, 128}}}});
   cs.push_back({"f16_matmul_bias_relu", R"(
 function (A[M, K], B[K, N], Bias[N]) -> (R) {
   C[i, j : M, N] = +(A[i, k] * B[k, j]);
   R = relu(C + Bias);
 })",
                 {{{70, 48}, {48, 40}, {40}}}});
-  cs.push_back({"f16_batched_matmul",
-                "function (A[B, M, K], X[B, K, N]) -> (C) { C[b, i, j : B, M, N] = +(A[b, i, k] "
-                "* X[b, k, j]); }",
-                {{{3, 40, 48}, {3, 48, 56}}, {{3, 24, 64}, {3, 64, 40}}}});
-  cs.push_back({"f16_matmul_transposed_b",
-                "function (A[M, K], B[N, K]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[j, k]); }",
-                {{{40, 64}, {72, 64}}, {{48, 32}, {80, 32}}, {{48, 48}, {80, 48}}}});
-  cs.push_back({"f16_conv_1x1", R"(
+  cs.push_back(
+      {"f16_batched_matmul",
+       "function (A[B, M, K], X[B, K, N]) -> (C) { C[b, i, j : B, M, N] = +(A[b, i, k] "
+       "* X[b, k, j]); }",
+       {{{3, 40, 48}, {3, 48, 56}}, {{3, 24, 64}, {3, 64, 40}}, {{2, 64, 32}, {2, 32, 64}}}});
+  cs.push_back(
+      {"f16_matmul_transposed_b",
+       "function (A[M, K], B[N, K]) -> (C) { C[i, j : M, N] = +(A[i, k] * B[j, k]); }",
+       {{{40, 64}, {72, 64}}, {{48, 32}, {80, 32}}, {{48, 48}, {80, 48}}, {{128, 64}, {64, 64}}}});
+  cs.push_back({"f16_conv_1x1",
+                R"(
 function (I[N, H, W, CI], F[CI, CO]) -> (O) {
   O[n, y, x, co : N, H, W, CO] = +(I[n, y, x, ci] * F[ci, co]);
 })",
-                {{{2, 9, 9, 32}, {32, 40}}, {{2, 4, 8, 32}, {32, 48}}}});
+                {{{2, 9, 9, 32}, {32, 40}}, {{2, 4, 8, 32}, {32, 48}}, {{2, 8, 8, 32}, {32, 64}}}});
   for (Case& c : cs) c.dtypes = {DType::F16};
   return cs;
 }

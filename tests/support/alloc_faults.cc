@@ -8,6 +8,7 @@
 #include <execinfo.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <new>
 

@@ -12,6 +12,9 @@
 namespace plaidml::devices::vulkan {
 
 inline constexpr const char* kCooperativeMatrixExtension = "VK_KHR_cooperative_matrix";
+// NVIDIA's workgroup-scope matrices of flexible dimensions, staged through shared memory by the
+// driver; plaidml uses those two of its features only.
+inline constexpr const char* kWorkgroupMatrixExtension = "VK_NV_cooperative_matrix2";
 
 struct VkDeviceRecord;
 
@@ -23,20 +26,39 @@ struct CooperativeMatrixFeatures {
   VkBool32 cooperativeMatrixRobustBufferAccess = VK_FALSE;
 };
 
+// VkPhysicalDeviceCooperativeMatrix2FeaturesNV's layout.
+struct CooperativeMatrix2Features {
+  VkStructureType sType = static_cast<VkStructureType>(1000593000);
+  void* pNext = nullptr;
+  VkBool32 workgroup_scope = VK_FALSE, flexible_dimensions = VK_FALSE, reductions = VK_FALSE;
+  VkBool32 conversions = VK_FALSE, per_element_operations = VK_FALSE;
+  VkBool32 tensor_addressing = VK_FALSE, block_loads = VK_FALSE;
+};
+
 // The structs a device create chains to enable cooperative matrices (and the Vulkan memory
-// model their SPIR-V needs).
+// model their SPIR-V needs), and workgroup-scope ones where `workgroup`.
 struct CooperativeMatrixEnable {
   CooperativeMatrixFeatures matrix;
   VkPhysicalDeviceVulkanMemoryModelFeatures memory_model{};
-  // Appends both to the chain at *tail (the feature struct chain of vkCreateDevice); returns
+  CooperativeMatrix2Features matrix2;
+  // Appends them to the chain at *tail (the feature struct chain of vkCreateDevice); returns
   // the new tail.
-  void** chain(void** tail);
+  void** chain(void** tail, bool workgroup);
 };
+
+// PLAIDML_VULKAN_WORKGROUP_MATRICES set and not "0": report VK_NV_cooperative_matrix2's
+// workgroup-scope shapes (below). Off by default: on the H200 they ran f16 matmul 4096 0.48 ms
+// against 0.51-0.53 for the subgroup kernels at best, and slower at 1024, 2048 and 8192 with
+// the tiles measured so far (bench/RESULTS.md).
+bool workgroup_matrices_requested();
 
 // Sets r->matrix_shapes ("f16:16x16x16,...") and r->features.cooperative_matrix when the
 // device has the extension, its feature, the Vulkan memory model (core 1.2) and shaderFloat16,
 // and reports at least one f16 x f16 + f32 shape at subgroup scope; adds the extension to
-// r->features.extensions then. Needs r->features.float16 read first.
+// r->features.extensions then. Where asked for and VK_NV_cooperative_matrix2 also offers
+// workgroup scope with flexible dimensions (up to 256 at least), appends its f16 x f16 + f32
+// granularities ("f16:32x32x16@256": the workgroup's invocations), adds that extension and
+// sets r->features.workgroup_matrix. Needs r->features.float16 read first.
 void read_cooperative_matrix(VkInstance instance, VkDeviceRecord* r,
                              const std::vector<std::string>& extensions);
 

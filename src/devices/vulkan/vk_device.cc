@@ -69,7 +69,7 @@ VkResult create_logical_device(const VkDeviceRecord& r, VkDevice* out) {
   CooperativeMatrixEnable matrix;
   matrix.matrix.cooperativeMatrix = VK_TRUE;
   matrix.memory_model.vulkanMemoryModel = VK_TRUE;
-  if (f.cooperative_matrix) tail = matrix.chain(tail);
+  if (f.cooperative_matrix) tail = matrix.chain(tail, f.workgroup_matrix);
   PipelineStatisticsEnable statistics;
   if (f.pipeline_statistics) tail = statistics.chain(tail);
 

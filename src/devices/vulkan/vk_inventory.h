@@ -18,6 +18,7 @@ struct ShaderFeatures {
   bool float16 = false, float64 = false, int8 = false, int16 = false, int64 = false;
   bool storage8 = false, storage16 = false;
   bool cooperative_matrix = false;  // vk_cooperative_matrix.h: enabled with the memory model
+  bool workgroup_matrix = false;    // and VK_NV_cooperative_matrix2 beside it
   bool pipeline_statistics = false;  // vk_pipeline_statistics.h: asked for, and present
   // Where the 8-bit / float16-int8 feature structs come from: core 1.2, an extension, or nowhere.
   bool has_8bit_struct = false, has_float16_int8_struct = false;

@@ -146,6 +146,9 @@ struct MatrixOp {
   Kind kind = Kind::kZero;
   int rows = 1, cols = 1;
   int frag_m = 16, frag_n = 16, frag_k = 16;
+  // The fragments span the whole workgroup, not one subgroup (VK_NV_cooperative_matrix2's
+  // workgroup scope: the driver stages their loads through shared memory).
+  bool workgroup = false;
   DType input = DType::F16;  // A's and B's elements (held in their storage form)
   // kMulAdd: fragment (i, ks) of A starts at row a.row0 + i * frag_m, column a.col0 + ks *
   // frag_k; fragment (ks, j) of B at row b.row0 + ks * frag_k, column b.col0 + j * frag_n.
@@ -156,11 +159,13 @@ struct MatrixOp {
   int64_t lines = 0, width = 0;
   int threads = 0;
   ExprPtr thread;
-  // kStore: fragment (row, col) row-major into workgroup array c_slot at element c_at
+  // kStore: fragment (row, col) row-major into c_slot (a workgroup array, or a buffer) at
+  // element c_at, rows ldc elements apart, its f32 sums converted to `stored` (f32 or f16)
   int row = 0, col = 0;
   int c_slot = -1;
   ExprPtr c_at;
   int64_t ldc = 0;
+  DType stored = DType::F32;
 };
 
 struct Stmt;

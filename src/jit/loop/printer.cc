@@ -88,8 +88,9 @@ std::string Printer::operand(const MatrixOperand& o) const {
 
 std::string Printer::matrix(const Stmt& s) const {
   const MatrixOp& m = *s.matrix;
-  std::string out = fmt::format("matrix {} {}x{} of {}x{}x{} {}: ", s.var, m.rows, m.cols, m.frag_m,
-                                m.frag_n, m.frag_k, dtype_name(m.input));
+  std::string out =
+      fmt::format("matrix {} {}x{} of {}x{}x{} {}{}: ", s.var, m.rows, m.cols, m.frag_m, m.frag_n,
+                  m.frag_k, dtype_name(m.input), m.workgroup ? " per workgroup" : "");
   switch (m.kind) {
     case MatrixOp::Kind::kZero: return out + "zero";
     case MatrixOp::Kind::kMulAdd:
@@ -101,8 +102,11 @@ std::string Printer::matrix(const Stmt& s) const {
       return out + fmt::format("deposit {}x{} -> {} / {} by {}", m.lines, m.width,
                                slot(m.c_slot), m.width + m.ldc, m.threads);
     case MatrixOp::Kind::kStore:
-      return out + fmt::format("[{}, {}] -> {}[{}] / {}", m.row, m.col, slot(m.c_slot),
-                               to_string(*m.c_at), m.ldc);
+      return out + fmt::format("[{}, {}] -> {}[{}] / {}{}", m.row, m.col, slot(m.c_slot),
+                               to_string(*m.c_at), m.ldc,
+                               m.stored == DType::F32
+                                   ? std::string()
+                                   : fmt::format(" as {}", dtype_name(m.stored)));
   }
   return out;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "jit/codegen/gpu/gpu_schedule.h"
+#include "jit/codegen/spirv/spirv_codegen.h"
 #include "jit/gpu_lowering.h"
 #include "jit/loop/printer.h"
 #include "spirv_val.h"
@@ -18,6 +19,7 @@ namespace plaidml::jit {
 namespace {
 
 constexpr uint32_t kOpTypeCooperativeMatrix = 4456, kOpMulAdd = 4459, kOpMemoryModel = 14;
+constexpr uint32_t kOpConstant = 43, kOpFConvert = 115, kScopeWorkgroup = 2;
 
 SpirvTarget matrix_target() {
   SpirvTarget t;
@@ -58,6 +60,22 @@ int count_op(const std::vector<uint8_t>& module, uint32_t opcode,
     at += count;
   }
   return n;
+}
+
+// The value of the 32-bit OpConstant `id` of a module (0 when there is none).
+uint32_t constant_value(const std::vector<uint8_t>& module, uint32_t id) {
+  const std::vector<uint32_t> w = words(module);
+  for (size_t at = 5; at < w.size();) {
+    const uint32_t count = w[at] >> 16;
+    if (count == 0) break;
+    if ((w[at] & 0xffff) == kOpConstant && count == 4 && w[at + 2] == id) return w[at + 3];
+    at += count;
+  }
+  return 0;
+}
+
+bool names(const std::vector<uint8_t>& module, const std::string& text) {
+  return std::string(module.begin(), module.end()).find(text) != std::string::npos;
 }
 
 // Every module of the artifact valid for Vulkan 1.2 where the validator knows the extension.
@@ -250,6 +268,88 @@ TEST_CASE("spirv matrix: other contractions and devices keep the tiled kernels")
       schedule(kMatmul, {Shape(DType::F16, {64, 64}), Shape(DType::F16, {64, 64})}, unknown)));
 }
 
+// A device with NVIDIA's workgroup-scope matrices as well (VK_NV_cooperative_matrix2).
+SpirvTarget workgroup_target() {
+  SpirvTarget t = matrix_target();
+  t.matrix_shapes = parse_matrix_shapes("f16:16x16x16,f16:16x16x16@32,f16:32x32x16@256");
+  return t;
+}
+
+TEST_CASE(
+    "spirv matrix: with workgroup-scope matrices, a matmul on tile edges is one fragment "
+    "per workgroup, read from and stored to the buffers, valid SPIR-V") {
+  SpirvTarget t = workgroup_target();
+  t.compute_units = 4;  // 2 x 2 tiles of 128 x 256 keep it busy
+  LoweredProgram lowered =
+      testing::lower_gpu(kMatmul, {Shape(DType::F16, {256, 128}), Shape(DType::F16, {128, 512})});
+  const gpu::GpuSchedule s = gpu::schedule_program(lowered, t.limits(), spirv_dispatch_limits());
+  const std::string text = matrix_text(s);
+  CAPTURE(text);
+  const gpu::GpuKernel& k = *s.kernels[0];
+  CHECK(k.arrays.empty());
+  CHECK(text.find("barrier") == std::string::npos);
+  CHECK(text.find("matrix @frags 1x1 of 128x256x64 f16 per workgroup: zero") != std::string::npos);
+  // One k step of 64 per chunk; A's rows K = 128 apart, B's N = 512.
+  CHECK(text.find("for @k0 in [0, 128) step 64") != std::string::npos);
+  CHECK(text.find(". (128, 1)] < (256, 0) * ") != std::string::npos);
+  CHECK(text.find(". (512, 1)] < (0, 512) x1") != std::string::npos);
+  // The sums converted to f16 and stored, rows N apart.
+  CHECK(text.find("[0, 0] -> s2[") != std::string::npos);
+  CHECK(text.find("/ 512 as f16") != std::string::npos);
+  CHECK(k.subgroups == 8);
+  CHECK(k.launch.workgroup[0] == 256);
+  CHECK(k.launch.grid[0] == 2);  // 512 / 256
+  CHECK(k.launch.grid[1] == 2);  // 256 / 128
+
+  auto artifact = emit_spirv(lowered, t);
+  REQUIRE_MESSAGE(artifact.has_value(), artifact.status().message());
+  const auto modules = plaidml::testing::spirv_modules(artifact->bytes);
+  REQUIRE(modules.size() == 1);
+  // A, B, the f32 accumulator and its f16 conversion, every one at workgroup scope.
+  std::vector<uint32_t> type;
+  CHECK(count_op(modules[0], kOpTypeCooperativeMatrix, &type) == 4);
+  REQUIRE(type.size() == 6);
+  CHECK(constant_value(modules[0], type[2]) == kScopeWorkgroup);
+  CHECK(count_op(modules[0], kOpMulAdd, nullptr) == 1);
+  CHECK(count_op(modules[0], kOpFConvert, nullptr) == 1);
+  CHECK(names(modules[0], "SPV_NV_cooperative_matrix2"));
+  CHECK(artifact->kernels[0].workgroup[0] == 256);
+  check_valid(*artifact);
+}
+
+TEST_CASE(
+    "spirv matrix: smaller workgroup-scope tiles fill the compute units; other kernels "
+    "keep subgroup-scope fragments") {
+  const SpirvTarget t = workgroup_target();
+  auto text_of = [&](const std::string& tile, const std::vector<Shape>& shapes) {
+    return matrix_text(schedule(tile, shapes, t));
+  };
+  // 1024 x 1024 on 132 compute units: 32 tiles of 128 x 256, 64 of 128 x 128, 128 of 64 x 128
+  // (at most half the units idle).
+  CHECK(text_of(kMatmul, {Shape(DType::F16, {1024, 256}), Shape(DType::F16, {256, 1024})})
+            .find("of 64x128x64 f16 per workgroup") != std::string::npos);
+  // K = 96: steps of 32.
+  CHECK(text_of(kMatmul, {Shape(DType::F16, {128, 96}), Shape(DType::F16, {96, 128})})
+            .find("of 64x64x32 f16 per workgroup") != std::string::npos);
+  // Off the 64 x 64 tiles, k off 32, a fused epilogue: subgroup scope.
+  for (const std::string& text :
+       {text_of(kMatmul, {Shape(DType::F16, {200, 72}), Shape(DType::F16, {72, 136})}),
+        text_of(kMatmul, {Shape(DType::F16, {128, 48}), Shape(DType::F16, {48, 128})}),
+        text_of("function (A[M, K], B[K, N], Z[N]) -> (C) { T[i, j : M, N] = +(A[i, k] * "
+                "B[k, j]); C = relu(T + Z); }",
+                {Shape(DType::F16, {128, 64}), Shape(DType::F16, {64, 128}),
+                 Shape(DType::F16, {128})})}) {
+    CHECK(text.find("per workgroup") == std::string::npos);
+    CHECK(text.find("of 16x16x16 f16") != std::string::npos);
+  }
+  // A workgroup larger than the device launches.
+  SpirvTarget small = t;
+  small.matrix_shapes = parse_matrix_shapes("f16:16x16x16,f16:16x16x16@2048");
+  CHECK(matrix_text(
+            schedule(kMatmul, {Shape(DType::F16, {128, 64}), Shape(DType::F16, {64, 128})}, small))
+            .find("per workgroup") == std::string::npos);
+}
+
 TEST_CASE("spirv matrix: matrix shapes parse from the plugin's text; malformed items are "
           "skipped") {
   const std::vector<MatrixShape> shapes =
@@ -261,10 +361,19 @@ TEST_CASE("spirv matrix: matrix shapes parse from the plugin's text; malformed i
   CHECK(shapes[2] == MatrixShape{DType::F16, 32, 8, 16});
   CHECK(matrix_shapes_text(shapes) == "f16:16x16x16,bf16:16x8x16,f16:32x8x16");
   CHECK(parse_matrix_shapes("").empty());
+  // "@N": workgroup scope with N invocations; the other tails are skipped.
+  const std::vector<MatrixShape> workgroup = parse_matrix_shapes(
+      "f16:16x16x16@256,f16:16x16x16@,f16:16x16x16@0,f16:16x16x16@2x,f16:16x16x16junk,"
+      "f16:16x16x16@-4");
+  REQUIRE(workgroup.size() == 1);
+  CHECK(workgroup[0] == MatrixShape{DType::F16, 16, 16, 16, 256});
+  CHECK_FALSE(workgroup[0] == MatrixShape{DType::F16, 16, 16, 16});
+  CHECK(matrix_shapes_text(workgroup) == "f16:16x16x16@256");
   // The shapes change the generated code, so they are part of the cache key.
   SpirvTarget plain = matrix_target();
   plain.matrix_shapes.clear();
   CHECK(plain.key() != matrix_target().key());
+  CHECK(workgroup_target().key() != matrix_target().key());
 }
 
 }  // namespace

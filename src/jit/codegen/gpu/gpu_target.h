@@ -11,19 +11,24 @@
 
 namespace plaidml::jit {
 
-// A cooperative-matrix multiply-add the device runs at subgroup scope (Vulkan's
-// VK_KHR_cooperative_matrix): an m x k matrix of `input` elements times a k x n one, added to an
-// m x n f32 accumulator.
+// A cooperative-matrix multiply-add the device runs: an m x k matrix of `input` elements times
+// a k x n one, added to an m x n f32 accumulator. At subgroup scope (Vulkan's
+// VK_KHR_cooperative_matrix; workgroup 0) m, n and k are the one shape's; at workgroup scope
+// (VK_NV_cooperative_matrix2's flexible dimensions; workgroup: the workgroup's invocations,
+// exactly) they are granularities, every multiple of them a shape, and the driver stages the
+// operands through shared memory itself.
 struct MatrixShape {
   DType input = DType::F16;
   int m = 16, n = 16, k = 16;
+  int workgroup = 0;
   bool operator==(const MatrixShape& o) const {
-    return input == o.input && m == o.m && n == o.n && k == o.k;
+    return input == o.input && m == o.m && n == o.n && k == o.k && workgroup == o.workgroup;
   }
 };
 
-// "f16:16x16x16,f16:16x8x16" (the plugin ABI's matrix_shapes text) as shapes; items of other
-// forms or dtypes plaidml does not run through matrices are skipped.
+// "f16:16x16x16,f16:16x8x16,f16:16x16x16@256" (the plugin ABI's matrix_shapes text; "@N":
+// workgroup scope with N invocations) as shapes; items of other forms or dtypes plaidml does not
+// run through matrices are skipped.
 std::vector<MatrixShape> parse_matrix_shapes(const std::string& text);
 std::string matrix_shapes_text(const std::vector<MatrixShape>& shapes);
 

@@ -86,11 +86,13 @@ std::optional<TiledPlan> matrix_plan(const loop::Kernel& kernel, DType* input) {
   return plan;
 }
 
-// 16 x 16 x 16 where the device has it, else its first shape of the input dtype.
+// 16 x 16 x 16 where the device has it, else its first subgroup shape of the input dtype.
 std::optional<MatrixShape> pick_shape(const GpuTarget& target, DType input) {
   std::optional<MatrixShape> out;
   for (const MatrixShape& s : target.matrix_shapes) {
-    if (s.input != input || s.m % 8 != 0 || s.n % 8 != 0 || s.k % 8 != 0) continue;
+    if (s.input != input || s.workgroup > 0 || s.m % 8 != 0 || s.n % 8 != 0 || s.k % 8 != 0) {
+      continue;
+    }
     if (!out || (s.m == 16 && s.n == 16 && s.k == 16)) out = s;
   }
   return out;
@@ -127,6 +129,42 @@ std::optional<MatrixTiles> pick_tiles(const TileProblem& p, const GpuTarget& tar
   return t;
 }
 
+// Workgroup-scope tiles (VK_NV_cooperative_matrix2) where the device has a shape of `input`
+// for a workgroup it can launch: one fragment of the largest of 128 x 256, 128 x 128, 64 x 128
+// and 64 x 64 that divides the extents and leaves at most half the compute units idle (else
+// the smallest that divides them), k in one step of 64 a chunk where K allows, else of 32. On
+// the H200, 128 x 256 with 64-deep steps ran f16 matmul 4096 in 0.48 ms, with two 32-deep ones
+// in 0.74 (bench/RESULTS.md).
+std::optional<MatrixTiles> workgroup_tiles(const TileProblem& p, const GpuTarget& target,
+                                           DType input) {
+  // The largest workgroup (NVIDIA lists 32 to 256 invocations; one subgroup's worth cannot
+  // hold a 128 x 256 block of accumulators).
+  std::optional<MatrixShape> granularity;
+  for (const MatrixShape& s : target.matrix_shapes) {
+    if (s.input == input && s.workgroup > 0 && s.workgroup <= target.max_workgroup_size &&
+        s.workgroup % target.subgroup_size == 0 &&
+        (!granularity || s.workgroup > granularity->workgroup)) {
+      granularity = s;
+    }
+  }
+  if (!granularity) return std::nullopt;
+  std::optional<MatrixTiles> out;
+  for (auto [bm, bn] : {std::pair{128, 256}, {128, 128}, {64, 128}, {64, 64}}) {
+    const int bk = p.k % 64 == 0 ? 64 : 32;
+    if (bm % granularity->m != 0 || bn % granularity->n != 0 || bk % granularity->k != 0 ||
+        p.m % bm != 0 || p.n % bn != 0 || p.k % bk != 0) {
+      continue;
+    }
+    MatrixTiles t;
+    t.frag = {input, bm, bn, bk, granularity->workgroup};
+    t.sm = t.sn = t.fm = t.fn = 1;
+    t.bk = bk;
+    out = t;
+    if (2 * (p.m / bm) * (p.n / bn) * p.uniform >= target.compute_units) break;
+  }
+  return out;
+}
+
 // The position stride of a group of loops (outermost first) in an affine index, when the group
 // walks it as one flat dimension (each loop's stride the next inner one's times its trips);
 // nullopt otherwise.
@@ -145,21 +183,17 @@ std::optional<int64_t> group_stride(const loop::AffineIndex& index,
   return stride;
 }
 
-// Tile `tile`'s load (0: A, 1: B) as an operand read straight from its buffer, when its index
-// is affine in its side's rows and columns (A: the m group and k; B: k and n) and the uniform
-// band variables, with unit stride along one of them and every row or column and the base
-// 16-byte aligned (8 f16 elements), as cooperative-matrix loads from memory want; the rows,
-// columns and limits are the caller's.
-std::optional<loop::MatrixOperand> affine_operand(const TiledPlan& plan, size_t tile,
-                                                  const Bindings& uniform) {
-  const RegisterForm& form = plan.form;
-  const StagedTile& st = plan.tiles[tile];
-  const Expr& load = *st.load.load;
-  std::optional<loop::AffineIndex> index = loop::affine_of(*load.args[0]);
-  if (!index || !st.safety.empty() || load.lanes != 1) return std::nullopt;
-  const std::vector<const Stmt*> k = {&form.k_loop()};
-  const std::vector<const Stmt*> rows = tile == 0 ? form.m_loops() : k;
-  const std::vector<const Stmt*> cols = tile == 0 ? k : std::vector<const Stmt*>{&form.n_loop()};
+// `index` (an element index of `slot`) as a matrix operand, when it is affine in the `rows`
+// and `cols` loop groups and the uniform band variables, with unit stride along one of them and
+// every row or column and the base 16-byte aligned (8 f16 elements), as cooperative-matrix loads
+// and stores want; the rows, columns and limits are the caller's.
+std::optional<loop::MatrixOperand> affine_matrix(const RegisterForm& form, int slot,
+                                                 const ExprPtr& index_expr,
+                                                 const std::vector<const Stmt*>& rows,
+                                                 const std::vector<const Stmt*>& cols,
+                                                 const Bindings& uniform) {
+  std::optional<loop::AffineIndex> index = loop::affine_of(*index_expr);
+  if (!index) return std::nullopt;
   std::map<std::string, const Stmt*> known;
   for (const auto* group : {&rows, &cols}) {
     for (const Stmt* l : *group) known[l->var] = l;
@@ -181,11 +215,44 @@ std::optional<loop::MatrixOperand> affine_operand(const TiledPlan& plan, size_t 
     return std::nullopt;
   }
   loop::MatrixOperand o;
-  o.slot = load.slot;
-  o.base = loop::substitute(load.args[0], at_origin);
+  o.slot = slot;
+  o.base = loop::substitute(index_expr, at_origin);
   o.row_stride = *rs;
   o.col_stride = *cs;
   return o;
+}
+
+// Tile `tile`'s load (0: A, its rows the m group and its columns k; 1: B, rows k and columns n)
+// as an operand read straight from its buffer (affine_matrix).
+std::optional<loop::MatrixOperand> affine_operand(const TiledPlan& plan, size_t tile,
+                                                  const Bindings& uniform) {
+  const RegisterForm& form = plan.form;
+  const StagedTile& st = plan.tiles[tile];
+  const Expr& load = *st.load.load;
+  if (!st.safety.empty() || load.lanes != 1) return std::nullopt;
+  const std::vector<const Stmt*> k = {&form.k_loop()};
+  const std::vector<const Stmt*> rows = tile == 0 ? form.m_loops() : k;
+  const std::vector<const Stmt*> cols = tile == 0 ? k : std::vector<const Stmt*>{&form.n_loop()};
+  return affine_matrix(form, load.slot, load.args[0], rows, cols, uniform);
+}
+
+// The output as a row-major matrix operand (rows m, columns n), when the epilogue only stores
+// the sum, as f32 or converted to f16, at an index affine_matrix takes; *stored is its dtype.
+std::optional<loop::MatrixOperand> plain_output(const RegisterForm& form, const Bindings& uniform,
+                                                DType* stored) {
+  if (form.epilogue.size() != 1) return std::nullopt;
+  const Stmt& s = *form.epilogue[0];
+  if (s.kind != loop::StmtKind::kStore || s.slot < 0 || s.mask_lanes != 0 || !s.value ||
+      (s.value->dtype != DType::F16 && s.value->dtype != DType::F32) || s.value->lanes != 1) {
+    return std::nullopt;
+  }
+  const Expr& sum = strip_casts(*s.value);
+  if (sum.kind != ExprKind::kVar || sum.name != form.declare->var) return std::nullopt;
+  std::optional<loop::MatrixOperand> out =
+      affine_matrix(form, s.slot, s.index, form.m_loops(), {&form.n_loop()}, uniform);
+  if (!out || out->col_stride != 1) return std::nullopt;
+  *stored = s.value->dtype;
+  return out;
 }
 
 class MatrixBuilder {
@@ -199,11 +266,15 @@ class MatrixBuilder {
     const TileProblem& p = plan.problem;
     std::optional<loop::MatrixOperand> a = affine_operand(plan, 0, uniform_);
     std::optional<loop::MatrixOperand> b = affine_operand(plan, 1, uniform_);
-    if (a && b && p.k % t_.bk == 0 && copy_fits(*a, *b)) {
+    if (workgroup()) {
+      // The caller checked that every operand and the output qualify.
+      a_direct_ = a;
+      b_direct_ = b;
+      output_ = plain_output(form_, uniform_, &stored_);
+    } else if (a && b && p.k % t_.bk == 0 && copy_fits(*a, *b)) {
       a_copied_ = a;
       b_copied_ = b;
-    } else if (a && b && p.m % t_.frag.m == 0 && p.n % t_.frag.n == 0 &&
-               p.k % t_.frag.k == 0) {
+    } else if (a && b && p.m % t_.frag.m == 0 && p.n % t_.frag.n == 0 && p.k % t_.frag.k == 0) {
       // Fragments never straddle an extent: read from memory.
       a_direct_ = a;
       b_direct_ = b;
@@ -213,6 +284,8 @@ class MatrixBuilder {
 
   // Both operands straight from their buffers: no staging, no barrier in the k loop.
   bool direct() const { return a_direct_ && b_direct_; }
+  // Workgroup-scope fragments: read from the buffers, stored straight into the output.
+  bool workgroup() const { return t_.frag.workgroup > 0; }
   // Both operands copied into workgroup arrays 16 bytes at a time, the next chunk's copy read
   // into registers while this one is multiplied.
   bool copied() const { return a_copied_ && b_copied_; }
@@ -240,6 +313,10 @@ class MatrixBuilder {
     out.push_back(counted(kChunk, c(0), c(plan_.problem.k), t_.bk, std::move(chunk)));
     for (int i = 0; i < t_.fm; ++i) {
       for (int j = 0; j < t_.fn; ++j) {
+        if (workgroup()) {
+          out.push_back(store_output(i, j));
+          continue;
+        }
         for (StmtPtr& s : epilogue(i, j)) out.push_back(std::move(s));
       }
     }
@@ -249,6 +326,7 @@ class MatrixBuilder {
   std::vector<WorkgroupArray> arrays() const {
     const DType input = plan_.tiles[0].load.load->dtype;
     WorkgroupArray scratch{"c", DType::F32, int64_t{t_.subgroups()} * fragment_points()};
+    if (workgroup()) return {};
     if (direct()) return {scratch};
     if (copied()) {
       const Copy a = copy(0), b = copy(1);
@@ -336,9 +414,11 @@ class MatrixBuilder {
   int64_t fragment_points() const { return int64_t{t_.frag.m} * t_.frag.n; }
   // The subgroup's first row and column within the workgroup's tile.
   ExprPtr sub_row() const {
+    if (workgroup()) return c(0);
     return mul(index_op(ir::OpKind::Div, id(subgroup_id()), c(t_.sn)), t_.fm * t_.frag.m);
   }
   ExprPtr sub_col() const {
+    if (workgroup()) return c(0);
     return mul(index_op(ir::OpKind::Mod, id(subgroup_id()), c(t_.sn)), t_.fn * t_.frag.n);
   }
   ExprPtr m0() const { return mul(id(group_id(1)), t_.bm()); }
@@ -352,6 +432,7 @@ class MatrixBuilder {
     m.frag_m = t_.frag.m;
     m.frag_n = t_.frag.n;
     m.frag_k = t_.frag.k;
+    m.workgroup = workgroup();
     m.input = t_.frag.input;
     return m;
   }
@@ -449,12 +530,27 @@ class MatrixBuilder {
             loop::barrier()};
   }
 
+  // Fragment (i, j) of a workgroup-scope block straight into the output (plain_output).
+  StmtPtr store_output(int i, int j) const {
+    MatrixOp store = op(MatrixOp::Kind::kStore);
+    store.row = i;
+    store.col = j;
+    store.c_slot = output_->slot;
+    const ExprPtr row = add(m0(), c(int64_t{i} * t_.frag.m));
+    const ExprPtr col = add(n0(), c(int64_t{j} * t_.frag.n));
+    store.c_at = add(output_->base, add(mul(row, output_->row_stride), col));
+    store.ldc = output_->row_stride;
+    store.stored = stored_;
+    return loop::matrix(kBlock, std::move(store));
+  }
+
   const TiledPlan& plan_;
   const RegisterForm& form_;
   MatrixTiles t_;
   int lanes_;
   Bindings uniform_;
-  std::optional<loop::MatrixOperand> a_direct_, b_direct_, a_copied_, b_copied_;
+  std::optional<loop::MatrixOperand> a_direct_, b_direct_, a_copied_, b_copied_, output_;
+  DType stored_ = DType::F32;
 };
 
 }  // namespace
@@ -465,11 +561,20 @@ std::optional<GpuKernel> schedule_matrix(const loop::Kernel& kernel, const GpuTa
   DType input = DType::F16;
   std::optional<TiledPlan> plan = matrix_plan(kernel, &input);
   if (!plan) return std::nullopt;
-  std::optional<MatrixShape> frag = pick_shape(target, input);
-  if (!frag) return std::nullopt;
-  std::optional<MatrixTiles> tiles = pick_tiles(plan->problem, target, *frag);
-  if (!tiles) return std::nullopt;
   const TileProblem& p = plan->problem;
+  std::optional<MatrixTiles> tiles;
+  const Bindings uniform = uniform_band_values(plan->form);
+  DType stored = DType::F32;
+  if (affine_operand(*plan, 0, uniform) && affine_operand(*plan, 1, uniform) &&
+      plain_output(plan->form, uniform, &stored)) {
+    tiles = workgroup_tiles(p, target, input);
+  }
+  if (!tiles) {
+    std::optional<MatrixShape> frag = pick_shape(target, input);
+    if (!frag) return std::nullopt;
+    tiles = pick_tiles(p, target, *frag);
+  }
+  if (!tiles) return std::nullopt;
   constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
   if (p.m + tiles->bm() > kMax32 || p.n + tiles->bn() > kMax32 || p.k + tiles->bk > kMax32 ||
       tiles_along(p.n, tiles->bn()) > max_groups || tiles_along(p.m, tiles->bm()) > max_groups ||
@@ -480,9 +585,11 @@ std::optional<GpuKernel> schedule_matrix(const loop::Kernel& kernel, const GpuTa
   MatrixBuilder builder(*plan, *tiles, target.subgroup_size);
   out.kernel.body = loop::block(builder.body());
   out.arrays = builder.arrays();
-  out.subgroups = tiles->subgroups();
+  const int threads =
+      tiles->frag.workgroup > 0 ? tiles->frag.workgroup : tiles->subgroups() * target.subgroup_size;
+  out.subgroups = threads / target.subgroup_size;
   out.subgroup_size = target.subgroup_size;
-  out.launch.workgroup = {static_cast<uint32_t>(tiles->subgroups() * target.subgroup_size), 1, 1};
+  out.launch.workgroup = {static_cast<uint32_t>(threads), 1, 1};
   out.launch.grid = {static_cast<uint32_t>(tiles_along(p.n, tiles->bn())),
                      static_cast<uint32_t>(tiles_along(p.m, tiles->bm())),
                      static_cast<uint32_t>(p.uniform)};

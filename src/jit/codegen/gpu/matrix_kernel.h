@@ -15,6 +15,14 @@
 //   - the epilogue one fragment at a time: the subgroup stores it into its own f32 scratch
 //     array, and its work-items run the lowered kernel's epilogue (the store, any fused
 //     elementwise tail) at those points, each statement kept as written.
+// Where the device also lists workgroup-scope matrices (VK_NV_cooperative_matrix2's flexible
+// dimensions; the Vulkan plugin reports them only when asked, vk_cooperative_matrix.h), a
+// kernel whose operands can be read straight from their buffers, whose extents divide into
+// such tiles and whose epilogue only stores the sum (as f32 or f16, rows contiguous) is one
+// workgroup-scope fragment per workgroup instead (up to 128 x 256, workgroup_tiles in
+// matrix_kernel.cc): loaded from the buffers, multiplied and stored straight into the output,
+// with no workgroup arrays and no barriers of its own; the driver stages the loads through
+// shared memory and picks the tensor-core instructions.
 // Only kernels whose every term is the product of one m-side and one n-side f16 load (matmul,
 // batched matmul, 1x1 convolution) summed from zero, with no guard on the reduction, qualify;
 // the others keep the tiled or band schedule. The products are exact where the reference rounds

@@ -55,16 +55,20 @@ Id SpvBuilder::type_float(int bits) {
   return cached_type(spv::Op::OpTypeFloat, {static_cast<uint32_t>(bits)});
 }
 
-Id SpvBuilder::type_cooperative_matrix(Id component, uint32_t rows, uint32_t cols, uint32_t use) {
+Id SpvBuilder::type_cooperative_matrix(Id component, uint32_t rows, uint32_t cols, uint32_t use,
+                                       bool workgroup) {
   capability(kCooperativeMatrixCapability);
   extension("SPV_KHR_cooperative_matrix");
   capability(spv::Capability::VulkanMemoryModel);
   extension("SPV_KHR_vulkan_memory_model");  // core only from SPIR-V 1.5
   vulkan_memory_model_ = true;
-  const Id subgroup = const_int(32, false, static_cast<uint32_t>(spv::Scope::Subgroup));
-  return cached_type(kOpTypeCooperativeMatrix, {component, subgroup, const_int(32, false, rows),
-                                                const_int(32, false, cols),
-                                                const_int(32, false, use)});
+  // Workgroup scope needs no capability of its own: the Vulkan feature allows it.
+  if (workgroup) extension("SPV_NV_cooperative_matrix2");
+  const Id scope = const_int(
+      32, false, static_cast<uint32_t>(workgroup ? spv::Scope::Workgroup : spv::Scope::Subgroup));
+  return cached_type(kOpTypeCooperativeMatrix,
+                     {component, scope, const_int(32, false, rows), const_int(32, false, cols),
+                      const_int(32, false, use)});
 }
 
 Id SpvBuilder::type_vector(Id component, int count) {

@@ -41,10 +41,12 @@ class SpvBuilder {
   Id type_array(Id elem, uint32_t length);
   // struct { elem data[]; } decorated Block, member Offset 0, array ArrayStride `stride`.
   Id type_buffer_block(Id elem, int stride);
-  // A cooperative matrix (SPV_KHR_cooperative_matrix) at subgroup scope: rows x cols of
-  // `component`, for `use` (spv_cooperative_matrix.h). The extension requires the Vulkan memory
-  // model, which the module then declares.
-  Id type_cooperative_matrix(Id component, uint32_t rows, uint32_t cols, uint32_t use);
+  // A cooperative matrix (SPV_KHR_cooperative_matrix) at subgroup scope, or at workgroup scope
+  // (SPV_NV_cooperative_matrix2): rows x cols of `component`, for `use`
+  // (spv_cooperative_matrix.h). The extension requires the Vulkan memory model, which the module
+  // then declares.
+  Id type_cooperative_matrix(Id component, uint32_t rows, uint32_t cols, uint32_t use,
+                             bool workgroup = false);
 
   // Constants (cached). Integer `value` is the bit pattern, zero- or sign-extended below 32 bits
   // as the spec requires; 64-bit values take two words, low-order first.

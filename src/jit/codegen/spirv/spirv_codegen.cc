@@ -202,9 +202,11 @@ Expected<Artifact> emit_spirv(const LoweredProgram& lowered, const SpirvTarget& 
     PLAIDML_ASSIGN(KernelModule m,
                    emit_kernel_module(lowered, kernel, schedule.kernels[i], scheduled, target));
     if (schedule.kernels[i] && schedule.kernels[i]->subgroups > 0) {
-      logger().debug("Vulkan kernel '{}' on {}: cooperative matrices ({} subgroups of {})",
-                     kernel.name, target.device_name, schedule.kernels[i]->subgroups,
-                     schedule.kernels[i]->subgroup_size);
+      logger().debug(
+          "Vulkan kernel '{}' on {}: cooperative matrices ({} subgroups of {}; the "
+          "device's shapes {})",
+          kernel.name, target.device_name, schedule.kernels[i]->subgroups,
+          schedule.kernels[i]->subgroup_size, matrix_shapes_text(target.matrix_shapes));
     }
     KernelEntry entry;
     entry.symbol = kernel.name;

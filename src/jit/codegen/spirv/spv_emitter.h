@@ -111,7 +111,8 @@ class SpvEmitter {
   void matrix_zero(const std::string& block, const loop::MatrixOp& m);
   void matrix_mul_add(const std::string& block, const loop::MatrixOp& m);
   void matrix_store(const std::string& block, const loop::MatrixOp& m);
-  Id matrix_type(const loop::MatrixOp& m, uint32_t use);
+  // The operand or accumulator type of `m` (an accumulator of f32, or of f16 to store).
+  Id matrix_type(const loop::MatrixOp& m, uint32_t use, int accumulator_bits = 32);
   Id matrix_load(const loop::MatrixOperand& o, int64_t row, int64_t col, Id type);
   void matrix_fetch(const std::string& block, const loop::MatrixOp& m);
   void matrix_deposit(const std::string& block, const loop::MatrixOp& m);

@@ -26,15 +26,16 @@ ExprPtr limited(ExprPtr at, int64_t limit) {
 
 }  // namespace
 
-Id SpvEmitter::matrix_type(const MatrixOp& m, uint32_t use) {
+Id SpvEmitter::matrix_type(const MatrixOp& m, uint32_t use, int accumulator_bits) {
   if (use == kMatrixUseAccumulator) {
-    return b_.type_cooperative_matrix(b_.type_float(32), static_cast<uint32_t>(m.frag_m),
-                                      static_cast<uint32_t>(m.frag_n), use);
+    return b_.type_cooperative_matrix(b_.type_float(accumulator_bits),
+                                      static_cast<uint32_t>(m.frag_m),
+                                      static_cast<uint32_t>(m.frag_n), use, m.workgroup);
   }
   const Id half = b_.type_float(16);  // the schedule only asks for f16 inputs
   const uint32_t rows = static_cast<uint32_t>(use == kMatrixUseA ? m.frag_m : m.frag_k);
   const uint32_t cols = static_cast<uint32_t>(use == kMatrixUseA ? m.frag_k : m.frag_n);
-  return b_.type_cooperative_matrix(half, rows, cols, use);
+  return b_.type_cooperative_matrix(half, rows, cols, use, m.workgroup);
 }
 
 Id SpvEmitter::matrix_pointer(int slot, const ExprPtr& at) {
@@ -132,8 +133,14 @@ void SpvEmitter::matrix_store(const std::string& block, const MatrixOp& m) {
     return;
   }
   const Id acc_type = matrix_type(m, kMatrixUseAccumulator);
-  const Id value =
-      b_.op(Op::OpLoad, acc_type, {it->second[static_cast<size_t>(m.row * m.cols + m.col)]});
+  Id value = b_.op(Op::OpLoad, acc_type, {it->second[static_cast<size_t>(m.row * m.cols + m.col)]});
+  if (m.stored == DType::F16) {
+    // SPV_KHR_cooperative_matrix converts whole matrices of one shape and use.
+    value = b_.op(Op::OpFConvert, matrix_type(m, kMatrixUseAccumulator, 16), {value});
+  } else if (m.stored != DType::F32) {
+    fail(make_error(StatusCode::kInternal, "SPIR-V: a matrix stored as {}", dtype_name(m.stored)));
+    return;
+  }
   const Id ptr = matrix_pointer(m.c_slot, m.c_at);
   b_.op_void(kOpCooperativeMatrixStore,
              {ptr, value, b_.const_int(32, false, kMatrixRowMajor),
