@@ -108,7 +108,7 @@ std::string workgroup_shapes(VkInstance instance, const VkDeviceRecord& r) {
 
 bool workgroup_matrices_requested() {
   const char* v = std::getenv("PLAIDML_VULKAN_WORKGROUP_MATRICES");
-  return v && *v && std::strcmp(v, "0") != 0;
+  return !v || std::strcmp(v, "0") != 0;
 }
 
 void** CooperativeMatrixEnable::chain(void** tail, bool workgroup) {

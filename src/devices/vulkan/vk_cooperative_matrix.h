@@ -46,17 +46,17 @@ struct CooperativeMatrixEnable {
   void** chain(void** tail, bool workgroup);
 };
 
-// PLAIDML_VULKAN_WORKGROUP_MATRICES set and not "0": report VK_NV_cooperative_matrix2's
-// workgroup-scope shapes (below). Off by default: on the H200 they ran f16 matmul 4096 0.48 ms
-// against 0.51-0.53 for the subgroup kernels at best, and slower at 1024, 2048 and 8192 with
-// the tiles measured so far (bench/RESULTS.md).
+// Whether to report VK_NV_cooperative_matrix2's workgroup-scope shapes (below): yes unless
+// PLAIDML_VULKAN_WORKGROUP_MATRICES is "0" (the subgroup kernels only, to compare). On the
+// H200 they ran f16 matmul 1024-8192 1.1-1.4x faster than the subgroup kernels (0.46 against
+// 0.52 ms at 4096; bench/RESULTS.md).
 bool workgroup_matrices_requested();
 
 // Sets r->matrix_shapes ("f16:16x16x16,...") and r->features.cooperative_matrix when the
 // device has the extension, its feature, the Vulkan memory model (core 1.2) and shaderFloat16,
 // and reports at least one f16 x f16 + f32 shape at subgroup scope; adds the extension to
-// r->features.extensions then. Where asked for and VK_NV_cooperative_matrix2 also offers
-// workgroup scope with flexible dimensions (up to 256 at least), appends its f16 x f16 + f32
+// r->features.extensions then. Unless told not to (above), where VK_NV_cooperative_matrix2 also
+// offers workgroup scope with flexible dimensions (up to 256 at least), appends its f16 x f16 + f32
 // granularities ("f16:32x32x16@256": the workgroup's invocations), adds that extension and
 // sets r->features.workgroup_matrix. Needs r->features.float16 read first.
 void read_cooperative_matrix(VkInstance instance, VkDeviceRecord* r,

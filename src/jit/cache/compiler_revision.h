@@ -48,7 +48,9 @@ namespace plaidml::jit {
 // recompute where it staged a non-finite factor; 27: short GPU reduction loops merged into one
 // staged k (gpu/reduction_merge.h), an m-side tile's staging guards on hoisted 32-bit locals;
 // 28: GPU register blocks in groups of consecutive points (gpu::register_group), tile rows
-// padded by a group, 16-byte aligned OpenCL __local arrays, the reordered measured tile shapes.
-inline constexpr int kCompilerRevision = 28;
+// padded by a group, 16-byte aligned OpenCL __local arrays, the reordered measured tile shapes;
+// 29: f16 contractions through workgroup-scope matrices by default where the Vulkan device has
+// them (VK_NV_cooperative_matrix2), two 64-deep steps a chunk.
+inline constexpr int kCompilerRevision = 29;
 
 }  // namespace plaidml::jit

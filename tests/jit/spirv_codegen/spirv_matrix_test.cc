@@ -289,10 +289,10 @@ TEST_CASE(
   CHECK(k.arrays.empty());
   CHECK(text.find("barrier") == std::string::npos);
   CHECK(text.find("matrix @frags 1x1 of 128x256x64 f16 per workgroup: zero") != std::string::npos);
-  // One k step of 64 per chunk; A's rows K = 128 apart, B's N = 512.
-  CHECK(text.find("for @k0 in [0, 128) step 64") != std::string::npos);
+  // Two k steps of 64 per chunk; A's rows K = 128 apart, B's N = 512.
+  CHECK(text.find("for @k0 in [0, 128) step 128") != std::string::npos);
   CHECK(text.find(". (128, 1)] < (256, 0) * ") != std::string::npos);
-  CHECK(text.find(". (512, 1)] < (0, 512) x1") != std::string::npos);
+  CHECK(text.find(". (512, 1)] < (0, 512) x2") != std::string::npos);
   // The sums converted to f16 and stored, rows N apart.
   CHECK(text.find("[0, 0] -> s2[") != std::string::npos);
   CHECK(text.find("/ 512 as f16") != std::string::npos);
@@ -310,7 +310,7 @@ TEST_CASE(
   CHECK(count_op(modules[0], kOpTypeCooperativeMatrix, &type) == 4);
   REQUIRE(type.size() == 6);
   CHECK(constant_value(modules[0], type[2]) == kScopeWorkgroup);
-  CHECK(count_op(modules[0], kOpMulAdd, nullptr) == 1);
+  CHECK(count_op(modules[0], kOpMulAdd, nullptr) == 2);
   CHECK(count_op(modules[0], kOpFConvert, nullptr) == 1);
   CHECK(names(modules[0], "SPV_NV_cooperative_matrix2"));
   CHECK(artifact->kernels[0].workgroup[0] == 256);
@@ -328,7 +328,10 @@ TEST_CASE(
   // (at most half the units idle).
   CHECK(text_of(kMatmul, {Shape(DType::F16, {1024, 256}), Shape(DType::F16, {256, 1024})})
             .find("of 64x128x64 f16 per workgroup") != std::string::npos);
-  // K = 96: steps of 32.
+  // K = 64: one step of 64 a chunk; K = 96: one of 32.
+  CHECK(matrix_text(
+            schedule(kMatmul, {Shape(DType::F16, {128, 64}), Shape(DType::F16, {64, 128})}, t))
+            .find("for @k0 in [0, 64) step 64") != std::string::npos);
   CHECK(text_of(kMatmul, {Shape(DType::F16, {128, 96}), Shape(DType::F16, {96, 128})})
             .find("of 64x64x32 f16 per workgroup") != std::string::npos);
   // Off the 64 x 64 tiles, k off 32, a fused epilogue: subgroup scope.

@@ -1,6 +1,7 @@
 // schedule_matrix (matrix_kernel.h): the qualifying test, the layout and the kernel as loop IR.
 #include "jit/codegen/gpu/matrix_kernel.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <string>
@@ -132,9 +133,10 @@ std::optional<MatrixTiles> pick_tiles(const TileProblem& p, const GpuTarget& tar
 // Workgroup-scope tiles (VK_NV_cooperative_matrix2) where the device has a shape of `input`
 // for a workgroup it can launch: one fragment of the largest of 128 x 256, 128 x 128, 64 x 128
 // and 64 x 64 that divides the extents and leaves at most half the compute units idle (else
-// the smallest that divides them), k in one step of 64 a chunk where K allows, else of 32. On
-// the H200, 128 x 256 with 64-deep steps ran f16 matmul 4096 in 0.48 ms, with two 32-deep ones
-// in 0.74 (bench/RESULTS.md).
+// the smallest that divides them), k in chunks of two 64-deep steps where K allows, else one
+// of 64, else one of 32. On the H200, 128 x 256 tiles ran f16 matmul 4096 in 0.45-0.50 ms
+// with two 64-deep steps a chunk, 0.48 with one, 0.47-0.50 with four chunks of one unrolled,
+// 0.51 with four steps and 0.74 with two 32-deep ones (bench/RESULTS.md).
 std::optional<MatrixTiles> workgroup_tiles(const TileProblem& p, const GpuTarget& target,
                                            DType input) {
   // The largest workgroup (NVIDIA lists 32 to 256 invocations; one subgroup's worth cannot
@@ -150,13 +152,14 @@ std::optional<MatrixTiles> workgroup_tiles(const TileProblem& p, const GpuTarget
   if (!granularity) return std::nullopt;
   std::optional<MatrixTiles> out;
   for (auto [bm, bn] : {std::pair{128, 256}, {128, 128}, {64, 128}, {64, 64}}) {
-    const int bk = p.k % 64 == 0 ? 64 : 32;
-    if (bm % granularity->m != 0 || bn % granularity->n != 0 || bk % granularity->k != 0 ||
+    const int bk = p.k % 128 == 0 ? 128 : p.k % 64 == 0 ? 64 : 32;
+    const int step = std::min(bk, 64);
+    if (bm % granularity->m != 0 || bn % granularity->n != 0 || step % granularity->k != 0 ||
         p.m % bm != 0 || p.n % bn != 0 || p.k % bk != 0) {
       continue;
     }
     MatrixTiles t;
-    t.frag = {input, bm, bn, bk, granularity->workgroup};
+    t.frag = {input, bm, bn, step, granularity->workgroup};
     t.sm = t.sn = t.fm = t.fn = 1;
     t.bk = bk;
     out = t;

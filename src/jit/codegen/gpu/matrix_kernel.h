@@ -16,7 +16,7 @@
 //     array, and its work-items run the lowered kernel's epilogue (the store, any fused
 //     elementwise tail) at those points, each statement kept as written.
 // Where the device also lists workgroup-scope matrices (VK_NV_cooperative_matrix2's flexible
-// dimensions; the Vulkan plugin reports them only when asked, vk_cooperative_matrix.h), a
+// dimensions; the Vulkan plugin reports them unless told not to, vk_cooperative_matrix.h), a
 // kernel whose operands can be read straight from their buffers, whose extents divide into
 // such tiles and whose epilogue only stores the sum (as f32 or f16, rows contiguous) is one
 // workgroup-scope fragment per workgroup instead (up to 128 x 256, workgroup_tiles in
