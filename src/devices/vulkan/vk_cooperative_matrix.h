@@ -48,8 +48,8 @@ struct CooperativeMatrixEnable {
 
 // Whether to report VK_NV_cooperative_matrix2's workgroup-scope shapes (below): yes unless
 // PLAIDML_VULKAN_WORKGROUP_MATRICES is "0" (the subgroup kernels only, to compare). On the
-// H200 they ran f16 matmul 1024-8192 1.1-1.4x faster than the subgroup kernels (0.46 against
-// 0.52 ms at 4096; bench/RESULTS.md).
+// H200 they ran f16 matmul 1024-8192 1.05-1.45x faster than the subgroup kernels (0.46
+// against 0.52 ms at 4096; bench/RESULTS.md).
 bool workgroup_matrices_requested();
 
 // Sets r->matrix_shapes ("f16:16x16x16,...") and r->features.cooperative_matrix when the

@@ -150,10 +150,10 @@ std::optional<MatrixTiles> workgroup_tiles(const TileProblem& p, const GpuTarget
     }
   }
   if (!granularity) return std::nullopt;
+  const int bk = p.k % 128 == 0 ? 128 : p.k % 64 == 0 ? 64 : 32;
+  const int step = std::min(bk, 64);
   std::optional<MatrixTiles> out;
   for (auto [bm, bn] : {std::pair{128, 256}, {128, 128}, {64, 128}, {64, 64}}) {
-    const int bk = p.k % 128 == 0 ? 128 : p.k % 64 == 0 ? 64 : 32;
-    const int step = std::min(bk, 64);
     if (bm % granularity->m != 0 || bn % granularity->n != 0 || step % granularity->k != 0 ||
         p.m % bm != 0 || p.n % bn != 0 || p.k % bk != 0) {
       continue;
