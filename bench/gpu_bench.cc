@@ -1,12 +1,15 @@
 // plaidml_gpu_bench: matmul (f32, f16) and ResNet-50 conv timings on one device, through the
 // public C API only (the library as an application sees it).
 //
-//   plaidml_gpu_bench [--device opencl:0] [--warmup 3] [--warmup-seconds 0.2] [--repeat 20]
+//   plaidml_gpu_bench [--device opencl:0] [--warmup 3] [--warmup-seconds 1] [--repeat 20]
 //                     [--max-seconds 20] [--cases matmul_1024,conv3x3_56x56x64_n1] [--seed 1]
 //                     [--list]
 //
 // Warm-up is at least --warmup runs and --warmup-seconds of them: the GPU's clock rises from
-// idle while it runs.
+// idle while it runs. On the H200 through Vulkan that takes up to half a second of steady load
+// after each case's set-up (GPU timestamps: f16 matmul 8192 ran 16.7 ms a run for 0.15 s, at
+// the 345 MHz idle clock, then 9.8 ms for 0.2 s, then 3.3 ms), so a shorter warm-up timed a
+// case at a fifth or a third of its speed now and then; a second leaves a margin.
 //
 // One JSON line per case on stdout (bench/compare_gpu.py joins them with bench/torch_gpu.py's),
 // a table on stderr. Exit status: 0 when every case ran and passed its spot check, 1 when one did
@@ -33,7 +36,7 @@ struct Options {
   std::string device = "opencl:0";
   RunSettings run = [] {
     RunSettings r;
-    r.warmup_seconds = 0.2;
+    r.warmup_seconds = 1;
     return r;
   }();
   std::set<std::string> cases;  // empty: all

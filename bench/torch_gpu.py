@@ -50,7 +50,7 @@ HALF_TOLERANCE = 1e-3  # an f16 output: the f32 sum rounded to f16
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--warmup", type=int, default=3)
-    p.add_argument("--warmup-seconds", type=float, default=0.2,
+    p.add_argument("--warmup-seconds", type=float, default=1.0,
                    help="warm up at least this long too (the GPU clock rises from idle)")
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--cases", default="", help="comma-separated case names (default: all)")
