@@ -21,8 +21,8 @@ def make_inputs(spec, batch, seq, rng):
 def import_dims(spec, batch, seq):
     """The named dims of the spec's inputs fixed to the sizes asked for, as keyword arguments of
     plaidml.onnx.load: onnxruntime sees the sizes at its first run, and fixing them at import
-    keeps exported shape arithmetic concrete (with the sequence symbolic, GPT-2's import builds
-    dim expressions that grow without bound: docs/onnx.md, known issues)."""
+    folds exported shape arithmetic to constants (symbolic lengths import too, and
+    symbolic_lengths.py measures them: docs/onnx.md)."""
     sizes = {"batch": batch, "sequence": seq, "past": seq - 1}
     named = {d for i in spec["inputs"] for d in i["dims"] if isinstance(d, str)}
     return {d: sizes[d] for d in named if d in sizes}

@@ -59,6 +59,34 @@ class ImportAndRun(unittest.TestCase):
         with self.assertRaisesRegex(plaidml.PlaidMLError, "has size 2 at axis 0"):
             ctx.run(fixed, {"X": np.zeros((3, 3), np.float32)})
 
+    def test_symbolic_lengths_through_many_slices_import_and_run_at_any_length(self):
+        # Each layer slices its input to min(length, 1024) along the sequence, as exported
+        # transformers clamp positions: every size uses the one before it several times, so
+        # written out as trees the last would be exponentially large (docs/onnx.md).
+        layers = 40
+        nodes = []
+        x = "X"
+        for i in range(layers):
+            nodes += [helper.make_node("Shape", [x], [f"shape{i}"]),
+                      helper.make_node("Gather", [f"shape{i}", "one"], [f"len{i}"], axis=0),
+                      helper.make_node("Min", [f"len{i}", "cap"], [f"end{i}"]),
+                      helper.make_node("Slice", [x, "zero", f"end{i}", "one"], [f"cut{i}"]),
+                      helper.make_node("Relu", [f"cut{i}"], [f"out{i}"])]
+            x = f"out{i}"
+        consts = [numpy_helper.from_array(np.array([v], np.int64), name)
+                  for name, v in (("zero", 0), ("one", 1), ("cap", 1024))]
+        m = model(nodes, [vinfo("X", [1, "sequence", 4])], [vinfo(x, None)], consts)
+        program = plaidml.onnx.load_bytes(m.SerializeToString())
+        text = str(program)
+        self.assertIn("size _S0 = ", text)
+        self.assertLess(len(text), 20000)
+        ctx = plaidml.Context()
+        rng = np.random.default_rng(3)
+        for length in (5, 1030):
+            v = rng.standard_normal((1, length, 4)).astype(np.float32)
+            out = ctx.run(program, {"X": v})[x]
+            np.testing.assert_array_equal(out, np.maximum(v[:, :min(length, 1024)], 0))
+
     def test_weights_are_uploaded_once(self):
         program = plaidml.onnx.load_bytes(add_relu().SerializeToString())
         ctx = plaidml.Context()

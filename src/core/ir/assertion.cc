@@ -70,8 +70,8 @@ std::string assertion_message_now(const Assertion& a) {
   return format_assertion(a.message, values);
 }
 
-std::string print_assertion_condition(const Assertion& a) {
-  std::string l = print_int_expr(*a.lhs), r = print_int_expr(*a.rhs);
+std::string print_assertion_condition(const Assertion& a, const SizeNames* names) {
+  std::string l = print_int_expr(*a.lhs, names), r = print_int_expr(*a.rhs, names);
   switch (a.op) {
     case AssertOp::kEq:
       return l + " == " + r;

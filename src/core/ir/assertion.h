@@ -27,6 +27,6 @@ std::string assertion_message_now(const Assertion& a);
 
 // The Tile spelling of the condition: "A == B", "A >= B", "broadcastable(A, B)",
 // "multiple(A, B)" (docs/tile.md, assertions).
-std::string print_assertion_condition(const Assertion& a);
+std::string print_assertion_condition(const Assertion& a, const SizeNames* names = nullptr);
 
 }  // namespace plaidml::ir

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <unordered_set>
 
 #include "core/ir/bind_common.h"
 #include "core/ir/bind_int_expr.h"
@@ -41,21 +42,24 @@ Expected<std::vector<int64_t>> eval_out_sizes(const ContractionCtx& x) {
   return sizes;
 }
 
-void collect_indices(const IntExpr& e, std::vector<std::string>* order,
-                     std::set<std::string>* seen) {
+// Each shared subexpression is walked once (a size over symbolic dims is a DAG).
+void collect_indices(const IntExpr& e, std::vector<std::string>* order, std::set<std::string>* seen,
+                     std::unordered_set<const IntExpr*>* walked) {
+  if (!walked->insert(&e).second) return;
   if (e.op == IntOp::kIndex && seen->insert(e.name).second) order->push_back(e.name);
-  for (const auto& a : e.args) collect_indices(*a, order, seen);
+  for (const auto& a : e.args) collect_indices(*a, order, seen, walked);
 }
 
 // Output indices first, in order of first appearance, then the others.
 std::vector<std::string> index_order(const Contraction& c) {
   std::vector<std::string> order;
   std::set<std::string> seen;
-  for (const auto& e : c.out_indices) collect_indices(*e, &order, &seen);
+  std::unordered_set<const IntExpr*> walked;
+  for (const auto& e : c.out_indices) collect_indices(*e, &order, &seen, &walked);
   for (const auto& a : c.inputs) {
-    for (const auto& e : a.indices) collect_indices(*e, &order, &seen);
+    for (const auto& e : a.indices) collect_indices(*e, &order, &seen, &walked);
   }
-  for (const auto& u : c.constraints) collect_indices(*u.poly, &order, &seen);
+  for (const auto& u : c.constraints) collect_indices(*u.poly, &order, &seen, &walked);
   return order;
 }
 

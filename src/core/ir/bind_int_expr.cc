@@ -1,6 +1,7 @@
 #include "core/ir/bind_int_expr.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/ir/printer.h"
 
@@ -120,7 +121,14 @@ Expected<poly::Affine> affine_binary(const IntExpr& e, const poly::Affine& a,
   return Status(StatusCode::kInternal, "bind: malformed index expression");
 }
 
-Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims) {
+// Values of the subexpressions already met: a size over symbolic dims is a DAG whose tree is
+// exponentially large (docs/onnx.md), so each shared node is computed once.
+using AffineMemo = std::unordered_map<const IntExpr*, poly::Affine>;
+using SizeMemo = std::unordered_map<const IntExpr*, int64_t>;
+
+Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims, AffineMemo& memo);
+
+Expected<poly::Affine> affine_node(const IntExpr& e, const DimMap& dims, AffineMemo& memo) {
   switch (e.op) {
     case IntOp::kLiteral:
       return poly::Affine(poly::Rational(e.value));
@@ -132,7 +140,7 @@ Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims) {
     }
     case IntOp::kNeg: {
       if (e.args.size() != 1) break;
-      PLAIDML_ASSIGN(poly::Affine a, affine_rec(*e.args[0], dims));
+      PLAIDML_ASSIGN(poly::Affine a, affine_rec(*e.args[0], dims, memo));
       return -a;
     }
     case IntOp::kAdd:
@@ -143,17 +151,33 @@ Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims) {
     case IntOp::kMin:
     case IntOp::kFloorDiv: {
       if (e.args.size() != 2) break;
-      PLAIDML_ASSIGN(poly::Affine a, affine_rec(*e.args[0], dims));
-      PLAIDML_ASSIGN(poly::Affine b, affine_rec(*e.args[1], dims));
+      PLAIDML_ASSIGN(poly::Affine a, affine_rec(*e.args[0], dims, memo));
+      PLAIDML_ASSIGN(poly::Affine b, affine_rec(*e.args[1], dims, memo));
       return affine_binary(e, a, b);
     }
   }
   return Status(StatusCode::kInternal, "bind: malformed index expression");
 }
 
-}  // namespace
+Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims, AffineMemo& memo) {
+  if (e.args.empty()) return affine_node(e, dims, memo);
+  if (auto it = memo.find(&e); it != memo.end()) return it->second;
+  PLAIDML_ASSIGN(poly::Affine a, affine_node(e, dims, memo));
+  memo.emplace(&e, a);
+  return a;
+}
 
-Expected<int64_t> eval_size(const IntExpr& e, const DimMap& dims) {
+Expected<int64_t> size_node(const IntExpr& e, const DimMap& dims, SizeMemo& memo);
+
+Expected<int64_t> size_rec(const IntExpr& e, const DimMap& dims, SizeMemo& memo) {
+  if (e.args.empty()) return size_node(e, dims, memo);
+  if (auto it = memo.find(&e); it != memo.end()) return it->second;
+  PLAIDML_ASSIGN(int64_t v, size_node(e, dims, memo));
+  memo.emplace(&e, v);
+  return v;
+}
+
+Expected<int64_t> size_node(const IntExpr& e, const DimMap& dims, SizeMemo& memo) {
   switch (e.op) {
     case IntOp::kLiteral:
       return e.value;
@@ -164,7 +188,7 @@ Expected<int64_t> eval_size(const IntExpr& e, const DimMap& dims) {
                                "': sizes may use only dimensions and integers");
     case IntOp::kNeg: {
       if (e.args.size() != 1) break;
-      PLAIDML_ASSIGN(int64_t a, eval_size(*e.args[0], dims));
+      PLAIDML_ASSIGN(int64_t a, size_rec(*e.args[0], dims, memo));
       if (a == INT64_MIN) return size_error(e, "overflows 64-bit integers");
       return -a;
     }
@@ -176,17 +200,25 @@ Expected<int64_t> eval_size(const IntExpr& e, const DimMap& dims) {
     case IntOp::kMin:
     case IntOp::kFloorDiv: {
       if (e.args.size() != 2) break;
-      PLAIDML_ASSIGN(int64_t a, eval_size(*e.args[0], dims));
-      PLAIDML_ASSIGN(int64_t b, eval_size(*e.args[1], dims));
+      PLAIDML_ASSIGN(int64_t a, size_rec(*e.args[0], dims, memo));
+      PLAIDML_ASSIGN(int64_t b, size_rec(*e.args[1], dims, memo));
       return size_binary(e, a, b);
     }
   }
   return Status(StatusCode::kInternal, "bind: malformed size expression");
 }
 
+}  // namespace
+
+Expected<int64_t> eval_size(const IntExpr& e, const DimMap& dims) {
+  SizeMemo memo;
+  return size_rec(e, dims, memo);
+}
+
 Expected<poly::Affine> to_affine(const IntExpr& e, const DimMap& dims) {
   poly::clear_arithmetic_error();
-  auto result = affine_rec(e, dims);
+  AffineMemo memo;
+  auto result = affine_rec(e, dims, memo);
   if (result.has_value() && poly::arithmetic_error()) {
     poly::clear_arithmetic_error();
     return make_error(StatusCode::kTypeError, "index expression '{}' overflows 64-bit integers",

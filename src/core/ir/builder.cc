@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -99,45 +100,57 @@ Status check_shape(const IntExprPtr& e, const SourceLoc& loc) {
   return check_shape(e, loc, seen);
 }
 
-bool has_index(const IntExpr& e) {
-  if (e.op == IntOp::kIndex) return true;
-  for (const auto& a : e.args) {
-    if (has_index(*a)) return true;
+// Whether an expression holds an index variable, each shared subexpression looked at once:
+// sizes over symbolic dims are DAGs whose trees are exponentially large (docs/onnx.md).
+class IndexScan {
+ public:
+  bool has_index(const IntExpr& e) {
+    if (e.op == IntOp::kIndex) return true;
+    auto [it, added] = memo_.emplace(&e, false);
+    if (!added) return it->second;
+    bool found = false;
+    for (const auto& a : e.args) found = found || has_index(*a);
+    memo_[&e] = found;
+    return found;
   }
-  return false;
+
+ private:
+  std::unordered_map<const IntExpr*, bool> memo_;
+};
+
+// The index variables of `e` in first-seen order, each shared subexpression walked once.
+void collect_indices(const IntExpr& e, std::vector<const IntExpr*>* out,
+                     std::unordered_set<const IntExpr*>& seen) {
+  if (!seen.insert(&e).second) return;
+  if (e.op == IntOp::kIndex) out->push_back(&e);
+  for (const auto& a : e.args) collect_indices(*a, out, seen);
 }
 
 void collect_indices(const IntExpr& e, std::vector<const IntExpr*>* out) {
-  if (e.op == IntOp::kIndex) out->push_back(&e);
-  for (const auto& a : e.args) collect_indices(*a, out);
+  std::unordered_set<const IntExpr*> seen;
+  collect_indices(e, out, seen);
 }
 
-// Index expressions must be affine in the index variables (docs/tile.md section 2).
-Status check_affine(const IntExpr& e, const SourceLoc& loc) {
+// Index expressions must be affine in the index variables (docs/tile.md section 2). Each node
+// is checked once, and printed only for an error.
+Status check_affine(const IntExpr& e, const SourceLoc& loc, IndexScan& scan,
+                    std::unordered_set<const IntExpr*>& seen) {
+  if (!seen.insert(&e).second) return Status::ok();
   const SourceLoc& at = pick(e.loc, loc);
-  std::string text = print_int_expr(e);
+  const char* why = nullptr;
   switch (e.op) {
     case IntOp::kMax:
     case IntOp::kMin:
     case IntOp::kFloorDiv:
-      if (has_index(e)) {
-        return error_at(StatusCode::kInvalidArgument, at,
-                        "index expression '{}' is not affine: max/min/floordiv of index variables",
-                        text);
-      }
+      if (scan.has_index(e)) why = "max/min/floordiv of index variables";
       break;
     case IntOp::kMul:
-      if (has_index(*e.args[0]) && has_index(*e.args[1])) {
-        return error_at(StatusCode::kInvalidArgument, at,
-                        "index expression '{}' is not affine: it multiplies index variables", text);
+      if (scan.has_index(*e.args[0]) && scan.has_index(*e.args[1])) {
+        why = "it multiplies index variables";
       }
       break;
     case IntOp::kDiv:
-      if (has_index(*e.args[1])) {
-        return error_at(StatusCode::kInvalidArgument, at,
-                        "index expression '{}' is not affine: it divides by an index variable",
-                        text);
-      }
+      if (scan.has_index(*e.args[1])) why = "it divides by an index variable";
       break;
     case IntOp::kLiteral:
     case IntOp::kIndex:
@@ -147,8 +160,18 @@ Status check_affine(const IntExpr& e, const SourceLoc& loc) {
     case IntOp::kSub:
       break;
   }
-  for (const auto& a : e.args) PLAIDML_TRY(check_affine(*a, loc));
+  if (why) {
+    return error_at(StatusCode::kInvalidArgument, at, "index expression '{}' is not affine: {}",
+                    print_int_expr(e), why);
+  }
+  for (const auto& a : e.args) PLAIDML_TRY(check_affine(*a, loc, scan, seen));
   return Status::ok();
+}
+
+Status check_affine(const IntExpr& e, const SourceLoc& loc) {
+  IndexScan scan;
+  std::unordered_set<const IntExpr*> seen;
+  return check_affine(e, loc, scan, seen);
 }
 
 Status check_no_index(const IntExpr& e, const SourceLoc& loc, std::string_view what) {
@@ -340,15 +363,23 @@ Status ProgramBuilder::add_assertion(Assertion a) {
   return Status::ok();
 }
 
+// Left to right, each shared subexpression once (a size over symbolic dims is a DAG).
 Status ProgramBuilder::check_dims(const IntExpr& e, const SourceLoc& loc) const {
-  if (e.op == IntOp::kDim && !is_dim(e.name)) {
-    if (name_locs_.count(e.name)) {
-      return error_at(StatusCode::kInvalidArgument, pick(e.loc, loc),
-                      "'{}' is a tensor, not a dimension", e.name);
+  std::unordered_set<const IntExpr*> seen;
+  std::vector<const IntExpr*> pending = {&e};
+  while (!pending.empty()) {
+    const IntExpr& x = *pending.back();
+    pending.pop_back();
+    if (!seen.insert(&x).second) continue;
+    if (x.op == IntOp::kDim && !is_dim(x.name)) {
+      if (name_locs_.count(x.name)) {
+        return error_at(StatusCode::kInvalidArgument, pick(x.loc, loc),
+                        "'{}' is a tensor, not a dimension", x.name);
+      }
+      return error_at(StatusCode::kNotFound, pick(x.loc, loc), "unknown dimension '{}'", x.name);
     }
-    return error_at(StatusCode::kNotFound, pick(e.loc, loc), "unknown dimension '{}'", e.name);
+    for (auto a = x.args.rbegin(); a != x.args.rend(); ++a) pending.push_back(a->get());
   }
-  for (const auto& a : e.args) PLAIDML_TRY(check_dims(*a, loc));
   return Status::ok();
 }
 

@@ -64,6 +64,9 @@ class ProgramBuilder {
   // Looks up a tensor by user name. Unknown: kNotFound "unknown tensor 'X'" with loc.
   Expected<ValueId> lookup(const std::string& name, const SourceLoc& loc) const;
   bool is_dim(const std::string& name) const;  // declared by some input
+  // A well-formed size expression over declared dims and integers; `what` names where it is
+  // for the error an index variable gets ("an output size").
+  Status check_size_expr(const IntExprPtr& e, const SourceLoc& loc, std::string_view what) const;
 
   // Nodes made from now on carry this origin (Node::origin); "" stops.
   void set_origin(std::string origin) { origin_ = std::move(origin); }
@@ -88,7 +91,6 @@ class ProgramBuilder {
   void rename_temp(const std::string& name);
   Status check_value(ValueId id, const SourceLoc& loc) const;
   Status check_dims(const IntExpr& e, const SourceLoc& loc) const;
-  Status check_size_expr(const IntExprPtr& e, const SourceLoc& loc, std::string_view what) const;
   Status check_index_expr(const IntExprPtr& e, const SourceLoc& loc) const;
   Status check_int_args(OpKind op, const std::vector<IntExprPtr>& int_args,
                         const SourceLoc& loc) const;

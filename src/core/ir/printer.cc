@@ -15,6 +15,8 @@
 namespace plaidml::ir {
 namespace {
 
+std::string print_int_node(const IntExpr& e, const SizeNames* names);
+
 // Binding strength of an IntExpr when printed: parentheses go where a child binds weaker.
 int precedence(const IntExpr& e) {
   switch (e.op) {
@@ -38,8 +40,9 @@ int precedence(const IntExpr& e) {
   return 4;
 }
 
-std::string wrap(const IntExpr& e, bool parens) {
-  std::string s = print_int_expr(e);
+std::string wrap(const IntExpr& e, bool parens, const SizeNames* names) {
+  if (names && names->count(&e)) return names->at(&e);  // one token: never parenthesised
+  std::string s = print_int_expr(e, names);
   return parens ? "(" + s + ")" : s;
 }
 
@@ -115,6 +118,7 @@ class Printer {
       if (d && !p_.nodes[*d].int_args.empty()) named_literals_.insert(*d);
     }
     for (const auto& [name, id] : p_.outputs) named_literals_.insert(id);
+    name_shared_sizes();
   }
 
   std::string print() {
@@ -129,6 +133,9 @@ class Printer {
       out_ += tile_name(p_.outputs[i].first);
     }
     out_ += ") {\n";
+    for (const IntExpr* e : defined_) {
+      out_ += fmt::format("  size {} = {};\n", names_.at(e), print_int_node(*e, &names_));
+    }
     for (const Assertion& a : p_.assertions) print_assertion(a);
     for (ValueId id = 0; id < static_cast<ValueId>(p_.nodes.size()); ++id) print_node(id);
     for (const auto& [name, id] : p_.outputs) {
@@ -141,6 +148,81 @@ class Printer {
   }
 
  private:
+  // A size subexpression gets a name when at least two places use it and it is at least this
+  // many operators and leaves written out: the names cost more than they save below that, and
+  // programs without symbolic sizes keep their text.
+  static constexpr uint64_t kNamedSizeNodes = 32;
+
+  struct SizeUse {
+    int uses = 0;
+    uint64_t nodes = 0;  // written out as a tree, saturating
+    bool has_index = false;
+  };
+
+  std::string int_text(const IntExpr& e) const { return print_int_expr(e, &names_); }
+
+  // Counts each subexpression's uses over the whole program, then names the shared big ones,
+  // operands before the expressions that use them.
+  void name_shared_sizes() {
+    std::vector<const IntExpr*> order;
+    auto visit = [&](const IntExprPtr& e) {
+      if (e) count_uses(*e, order);
+    };
+    for (const Assertion& a : p_.assertions) {
+      visit(a.lhs);
+      visit(a.rhs);
+      for (const auto& e : a.args) visit(e);
+    }
+    for (const Node& n : p_.nodes) {
+      for (const auto& e : n.int_args) visit(e);
+      if (n.kind != NodeKind::kContraction) continue;
+      const Contraction& c = n.contraction;
+      for (const auto& e : c.out_indices) visit(e);
+      for (const auto& e : c.out_sizes) visit(e);
+      for (const auto& in : c.inputs) {
+        for (const auto& e : in.indices) visit(e);
+      }
+      for (const auto& uc : c.constraints) {
+        visit(uc.poly);
+        visit(uc.bound);
+      }
+    }
+    std::set<std::string> taken;
+    for (const Node& n : p_.nodes) {
+      taken.insert(n.name);
+      if (n.input_dims) taken.insert(n.input_dims->begin(), n.input_dims->end());
+    }
+    int next = 0;
+    for (const IntExpr* e : order) {
+      const SizeUse& u = uses_.at(e);
+      if (u.uses < 2 || u.nodes < kNamedSizeNodes || u.has_index) continue;
+      std::string name;
+      do {
+        name = "_S" + std::to_string(next++);
+      } while (taken.count(name));
+      names_.emplace(e, std::move(name));
+      defined_.push_back(e);
+    }
+  }
+
+  void count_uses(const IntExpr& e, std::vector<const IntExpr*>& order) {
+    auto [it, first] = uses_.try_emplace(&e);
+    ++it->second.uses;
+    if (!first) return;
+    SizeUse u;
+    u.uses = 1;
+    u.nodes = 1;
+    u.has_index = e.op == IntOp::kIndex;
+    for (const auto& a : e.args) {
+      count_uses(*a, order);
+      const SizeUse& arg = uses_.at(a.get());
+      u.nodes = std::min(u.nodes + arg.nodes, kNamedSizeNodes);
+      u.has_index = u.has_index || arg.has_index;
+    }
+    uses_[&e] = u;
+    order.push_back(&e);
+  }
+
   bool inline_literal(ValueId id) const {
     const Node& n = p_.nodes[id];
     return n.kind == NodeKind::kLiteral && is_generated_name(n.name) && !named_literals_.count(id);
@@ -155,7 +237,7 @@ class Printer {
     }
     const IntExpr& e = *n.int_args[0];
     bool atom = e.op == IntOp::kDim || (e.op == IntOp::kLiteral && e.value >= 0);
-    return atom ? print_int_expr(e) : "(" + print_int_expr(e) + ")";
+    return atom ? int_text(e) : "(" + int_text(e) + ")";
   }
 
   std::string ref(ValueId id) const {
@@ -178,8 +260,8 @@ class Printer {
 
   // `assert cond, "message", args...;` first: binding checks them before any node.
   void print_assertion(const Assertion& a) {
-    out_ += "  assert " + print_assertion_condition(a) + ", " + quoted(a.message);
-    for (const auto& e : a.args) out_ += ", " + print_int_expr(*e);
+    out_ += "  assert " + print_assertion_condition(a, &names_) + ", " + quoted(a.message);
+    for (const auto& e : a.args) out_ += ", " + int_text(*e);
     out_ += ";\n";
   }
 
@@ -224,7 +306,7 @@ class Printer {
       first = false;
     }
     for (const auto& a : n.int_args) {
-      s += (first ? "" : ", ") + print_int_expr(*a);
+      s += (first ? "" : ", ") + int_text(*a);
       first = false;
     }
     return s + ")";
@@ -233,7 +315,7 @@ class Printer {
   std::string access(const TensorAccess& a) const {
     std::string s = tile_name(p_.nodes[a.tensor].name) + "[";
     for (size_t i = 0; i < a.indices.size(); ++i) {
-      s += (i ? ", " : "") + print_int_expr(*a.indices[i]);
+      s += (i ? ", " : "") + int_text(*a.indices[i]);
     }
     return s + "]";
   }
@@ -260,15 +342,15 @@ class Printer {
     const Contraction& c = n.contraction;
     std::string s = tile_name(n.name) + "[";
     for (size_t i = 0; i < c.out_indices.size(); ++i) {
-      s += (i ? ", " : "") + print_int_expr(*c.out_indices[i]);
+      s += (i ? ", " : "") + int_text(*c.out_indices[i]);
     }
     if (!c.out_sizes.empty()) s += " : ";
     for (size_t i = 0; i < c.out_sizes.size(); ++i) {
-      s += (i ? ", " : "") + print_int_expr(*c.out_sizes[i]);
+      s += (i ? ", " : "") + int_text(*c.out_sizes[i]);
     }
     s += fmt::format("] = {}({})", agg_symbol(c.agg), combination(c));
     for (const auto& uc : c.constraints) {
-      s += fmt::format(", {} < {}", print_int_expr(*uc.poly), print_int_expr(*uc.bound));
+      s += fmt::format(", {} < {}", int_text(*uc.poly), int_text(*uc.bound));
     }
     if (c.default_value) s += " default " + ref(*c.default_value);
     if (c.no_defract) s += " no_defract";
@@ -277,6 +359,9 @@ class Printer {
 
   const Program& p_;
   std::set<ValueId> named_literals_;  // literals that need a statement of their own
+  std::unordered_map<const IntExpr*, SizeUse> uses_;
+  SizeNames names_;                      // the shared sizes written once
+  std::vector<const IntExpr*> defined_;  // in the order their `size` statements print
   std::string out_;
 };
 
@@ -304,7 +389,19 @@ std::string_view int_function_name(IntOp op) {
   return op == IntOp::kMax ? "max" : op == IntOp::kMin ? "min" : "floordiv";
 }
 
-std::string print_int_expr(const IntExpr& e) {
+std::string print_int_expr(const IntExpr& e) { return print_int_expr(e, nullptr); }
+
+std::string print_int_expr(const IntExpr& e, const SizeNames* names) {
+  if (names) {
+    if (auto it = names->find(&e); it != names->end()) return it->second;
+  }
+  return print_int_node(e, names);
+}
+
+namespace {
+
+// `e` itself written out, its operands by name where they have one.
+std::string print_int_node(const IntExpr& e, const SizeNames* names) {
   switch (e.op) {
     case IntOp::kLiteral:
       return std::to_string(e.value);
@@ -317,25 +414,30 @@ std::string print_int_expr(const IntExpr& e) {
       // `-5` reads back as one literal, so a negated literal keeps its parentheses: `-(0)`. A
       // negation of a negation is `- -x`: one level per operator, as the parser counts them
       // (`-(-x)` would cost two, and a chain that parsed could print too deep to parse back).
-      if (arg.op == IntOp::kNeg) return "- " + print_int_expr(arg);
-      return "-" + wrap(arg, precedence(arg) <= 3 || arg.op == IntOp::kLiteral);
+      if (arg.op == IntOp::kNeg && !(names && names->count(&arg))) {
+        return "- " + print_int_expr(arg, names);
+      }
+      return "-" + wrap(arg, precedence(arg) <= 3 || arg.op == IntOp::kLiteral, names);
     }
     case IntOp::kMax:
     case IntOp::kMin:
     case IntOp::kFloorDiv:
-      return fmt::format("{}({}, {})", int_function_name(e.op), print_int_expr(*e.args[0]),
-                         print_int_expr(*e.args[1]));
+      return fmt::format("{}({}, {})", int_function_name(e.op), print_int_expr(*e.args[0], names),
+                         print_int_expr(*e.args[1], names));
     case IntOp::kAdd:
     case IntOp::kSub:
     case IntOp::kMul:
     case IntOp::kDiv: {
       int p = precedence(e);
-      return wrap(*e.args[0], precedence(*e.args[0]) < p) + std::string(int_op_symbol(e.op)) +
-             wrap(*e.args[1], precedence(*e.args[1]) <= p);
+      return wrap(*e.args[0], precedence(*e.args[0]) < p, names) +
+             std::string(int_op_symbol(e.op)) +
+             wrap(*e.args[1], precedence(*e.args[1]) <= p, names);
     }
   }
   return "?";
 }
+
+}  // namespace
 
 std::string print_tile(const Program& program) { return Printer(program).print(); }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -56,6 +57,10 @@ struct IntExpr {
   static IntExprPtr binary(IntOp op, IntExprPtr a, IntExprPtr b, SourceLoc loc = {});
   static IntExprPtr neg(IntExprPtr a, SourceLoc loc = {});
 };
+
+// Names of shared size subexpressions, as print_tile writes them once in `size` statements
+// (printer.h, docs/tile.md).
+using SizeNames = std::unordered_map<const IntExpr*, std::string>;
 
 // The deepest integer expression a program may hold. Every walk over these trees (checks,
 // binding, printing, polynomial forms, and the destructor of the shared_ptr chain) recurses once

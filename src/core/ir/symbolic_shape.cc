@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
+#include <utility>
 
 #include "core/poly/affine.h"
 
@@ -17,15 +19,29 @@ std::optional<int64_t> literal_value(const IntExpr& e) {
   return std::nullopt;
 }
 
-bool same(const IntExpr& a, const IntExpr& b) {
+namespace {
+
+// Pairs of distinct nodes found equal are remembered, so two equal DAGs are compared in time
+// linear in their nodes, not in their trees; the first difference ends the comparison.
+bool same_nodes(const IntExpr& a, const IntExpr& b,
+                std::set<std::pair<const IntExpr*, const IntExpr*>>& equal) {
   if (&a == &b) return true;
   if (a.op != b.op || a.value != b.value || a.name != b.name || a.args.size() != b.args.size()) {
     return false;
   }
+  if (equal.count({&a, &b})) return true;
   for (size_t k = 0; k < a.args.size(); ++k) {
-    if (!same(*a.args[k], *b.args[k])) return false;
+    if (!same_nodes(*a.args[k], *b.args[k], equal)) return false;
   }
+  equal.insert({&a, &b});
   return true;
+}
+
+}  // namespace
+
+bool same(const IntExpr& a, const IntExpr& b) {
+  std::set<std::pair<const IntExpr*, const IntExpr*>> equal;
+  return same_nodes(a, b, equal);
 }
 
 namespace {

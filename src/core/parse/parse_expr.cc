@@ -127,6 +127,7 @@ Expected<ir::IntExprPtr> Parser::parse_int_primary(IntContext ctx) {
 Expected<ir::IntExprPtr> Parser::parse_int_name(const Token& t, IntContext ctx) {
   if (peek().kind != TokenKind::kLParen) {
     if (is_lower(t)) return ir::IntExpr::index(t.text, loc(t));
+    if (auto named = sizes_.find(t.text); named != sizes_.end()) return named->second;
     return ir::IntExpr::dim(t.text, loc(t));
   }
   // In index expressions the builder checks that these functions see no index variable.
@@ -239,6 +240,9 @@ Expected<ir::ValueId> Parser::parse_primary() {
   if (peek().kind == TokenKind::kLParen) return parse_call(t);
   if (is_lower(t)) {
     return error(t, "index variable '{}' can only be used inside a contraction", t.text);
+  }
+  if (auto named = sizes_.find(t.text); named != sizes_.end()) {
+    return builder_.add_dim_literal(named->second, loc(t));
   }
   if (builder_.is_dim(t.text))
     return builder_.add_dim_literal(ir::IntExpr::dim(t.text, loc(t)), loc(t));

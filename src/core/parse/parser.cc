@@ -162,7 +162,13 @@ Status Parser::parse_statement() {
     return error(name, "expected a statement (a tensor name), found {}", describe(name));
   }
   if (name.text == "assert" && !name.quoted) return parse_assert(advance());
+  if (name.text == "size" && !name.quoted && peek(1).kind == TokenKind::kIdent) {
+    return parse_size(advance());
+  }
   PLAIDML_TRY(check_tensor_name(name, "tensor"));
+  if (sizes_.count(name.text)) {
+    return error(name, "'{}' is a size (a `size` statement), not a tensor", name.text);
+  }
   advance();
   if (peek().kind == TokenKind::kLBracket) {
     PLAIDML_TRY(parse_contraction(name));
@@ -177,6 +183,25 @@ Status Parser::parse_statement() {
                  peek().kind == TokenKind::kAndAnd ? "&" : "|");
   }
   return expect(TokenKind::kSemi, "';' after statement");
+}
+
+// `size NAME = expr;` (docs/tile.md, named sizes): NAME stands for that one size expression from
+// here on, in sizes, index expressions and elementwise code alike.
+Status Parser::parse_size(const Token& kw) {
+  const Token& name = advance();
+  if (name.kind != TokenKind::kIdent) {
+    return error(name, "expected the size's name after 'size', found {}", describe(name));
+  }
+  PLAIDML_TRY(check_tensor_name(name, "size"));
+  if (sizes_.count(name.text) || builder_.is_dim(name.text) ||
+      builder_.lookup(name.text, loc(name)).has_value()) {
+    return error(name, "'{}' is already defined", name.text);
+  }
+  PLAIDML_TRY(expect(TokenKind::kAssign, fmt::format("'=' after 'size {}'", name.text)));
+  PLAIDML_ASSIGN(ir::IntExprPtr e, parse_int(IntContext::kSize));
+  PLAIDML_TRY(builder_.check_size_expr(e, loc(kw), "a size statement"));
+  sizes_.emplace(name.text, std::move(e));
+  return expect(TokenKind::kSemi, "';' after the size statement");
 }
 
 // `assert cond, "message", args...;` (docs/tile.md, assertions).

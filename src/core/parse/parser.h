@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +49,7 @@ class Parser {
   Status parse_input();
   Status parse_statement();
   Status parse_assert(const Token& kw);
+  Status parse_size(const Token& kw);
   Status parse_assert_condition(ir::Assertion* a);
   Status check_tensor_name(const Token& name, std::string_view role) const;
   Status parse_contraction(const Token& name);
@@ -103,6 +105,8 @@ class Parser {
   size_t pos_ = 0;
   ir::ProgramBuilder builder_;
   std::vector<Token> outputs_;  // the header's output names, checked after the body
+  // `size NAME = expr;` statements: each use of NAME is that one expression (shared).
+  std::map<std::string, ir::IntExprPtr> sizes_;
   const ConstantResolver& resolver_;
   bool locations_ = true;  // record where nodes are in the text (parse_tile's source_locations)
 };
