@@ -126,6 +126,18 @@ Expected<poly::Affine> affine_binary(const IntExpr& e, const poly::Affine& a,
 using AffineMemo = std::unordered_map<const IntExpr*, poly::Affine>;
 using SizeMemo = std::unordered_map<const IntExpr*, int64_t>;
 
+// compute() for an operator node the first time it is met, its remembered value after; leaves
+// are cheaper to compute than to look up.
+template <typename T, typename Compute>
+Expected<T> memoized(const IntExpr& e, std::unordered_map<const IntExpr*, T>& memo,
+                     Compute compute) {
+  if (e.args.empty()) return compute();
+  if (auto it = memo.find(&e); it != memo.end()) return it->second;
+  PLAIDML_ASSIGN(T value, compute());
+  memo.emplace(&e, value);
+  return value;
+}
+
 Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims, AffineMemo& memo);
 
 Expected<poly::Affine> affine_node(const IntExpr& e, const DimMap& dims, AffineMemo& memo) {
@@ -160,21 +172,13 @@ Expected<poly::Affine> affine_node(const IntExpr& e, const DimMap& dims, AffineM
 }
 
 Expected<poly::Affine> affine_rec(const IntExpr& e, const DimMap& dims, AffineMemo& memo) {
-  if (e.args.empty()) return affine_node(e, dims, memo);
-  if (auto it = memo.find(&e); it != memo.end()) return it->second;
-  PLAIDML_ASSIGN(poly::Affine a, affine_node(e, dims, memo));
-  memo.emplace(&e, a);
-  return a;
+  return memoized(e, memo, [&] { return affine_node(e, dims, memo); });
 }
 
 Expected<int64_t> size_node(const IntExpr& e, const DimMap& dims, SizeMemo& memo);
 
 Expected<int64_t> size_rec(const IntExpr& e, const DimMap& dims, SizeMemo& memo) {
-  if (e.args.empty()) return size_node(e, dims, memo);
-  if (auto it = memo.find(&e); it != memo.end()) return it->second;
-  PLAIDML_ASSIGN(int64_t v, size_node(e, dims, memo));
-  memo.emplace(&e, v);
-  return v;
+  return memoized(e, memo, [&] { return size_node(e, dims, memo); });
 }
 
 Expected<int64_t> size_node(const IntExpr& e, const DimMap& dims, SizeMemo& memo) {

@@ -41,7 +41,9 @@ int precedence(const IntExpr& e) {
 }
 
 std::string wrap(const IntExpr& e, bool parens, const SizeNames* names) {
-  if (names && names->count(&e)) return names->at(&e);  // one token: never parenthesised
+  if (names) {
+    if (auto it = names->find(&e); it != names->end()) return it->second;  // one token
+  }
   std::string s = print_int_expr(e, names);
   return parens ? "(" + s + ")" : s;
 }
@@ -206,20 +208,18 @@ class Printer {
   }
 
   void count_uses(const IntExpr& e, std::vector<const IntExpr*>& order) {
-    auto [it, first] = uses_.try_emplace(&e);
-    ++it->second.uses;
-    if (!first) return;
-    SizeUse u;
-    u.uses = 1;
-    u.nodes = 1;
-    u.has_index = e.op == IntOp::kIndex;
+    if (auto it = uses_.find(&e); it != uses_.end()) {
+      ++it->second.uses;
+      return;
+    }
+    SizeUse u{1, 1, e.op == IntOp::kIndex};
     for (const auto& a : e.args) {
       count_uses(*a, order);
       const SizeUse& arg = uses_.at(a.get());
       u.nodes = std::min(u.nodes + arg.nodes, kNamedSizeNodes);
       u.has_index = u.has_index || arg.has_index;
     }
-    uses_[&e] = u;
+    uses_.emplace(&e, u);
     order.push_back(&e);
   }
 

@@ -188,10 +188,7 @@ Status Parser::parse_statement() {
 // `size NAME = expr;` (docs/tile.md, named sizes): NAME stands for that one size expression from
 // here on, in sizes, index expressions and elementwise code alike.
 Status Parser::parse_size(const Token& kw) {
-  const Token& name = advance();
-  if (name.kind != TokenKind::kIdent) {
-    return error(name, "expected the size's name after 'size', found {}", describe(name));
-  }
+  const Token& name = advance();  // an identifier: parse_statement looked
   PLAIDML_TRY(check_tensor_name(name, "size"));
   if (sizes_.count(name.text) || builder_.is_dim(name.text) ||
       builder_.lookup(name.text, loc(name)).has_value()) {

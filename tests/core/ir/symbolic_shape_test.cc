@@ -48,6 +48,17 @@ TEST_CASE("size expressions fold literals and simplify identities") {
 
 // Found by fuzz_builder_calls (fuzz/regressions/builder_calls/neg_int64_min): folding asked
 // std::abs(INT64_MIN), which is undefined (UBSan stopped plaidml_expr_neg of that literal).
+TEST_CASE("same compares two equal DAGs built apart in time linear in their nodes") {
+  // Each level uses the one below twice: as trees both have 2^60 leaves.
+  auto chain = [](int64_t last) {
+    IntExprPtr e = IntExpr::dim("N");
+    for (int k = 0; k < 60; ++k) e = IntExpr::binary(IntOp::kMax, e, e);
+    return IntExpr::binary(IntOp::kAdd, e, IntExpr::literal(last));
+  };
+  CHECK(se::same(*chain(1), *chain(1)));
+  CHECK_FALSE(se::same(*chain(1), *chain(2)));
+}
+
 TEST_CASE("exact_binary leaves literals of 2^31 or more unfolded, INT64_MIN included") {
   const int64_t min = std::numeric_limits<int64_t>::min();
   CHECK(print_int_expr(*exact_binary(IntOp::kNeg, IntExpr::literal(min), nullptr, {})) ==
