@@ -77,7 +77,10 @@ Expected<ArtifactTarget> choose_target(const devices::Device& device) {
 // measured search chose (its records kept in `artifacts`, which may be null).
 Expected<Artifact> generate(const LoweredProgram& lowered, devices::Device& device,
                             const ArtifactTarget& target, ArtifactCache* artifacts) {
-  if (target.format == kCpuFormat) return emit_llvm_object(lowered, cpu_target());
+  // The CPU device's compute units are the context's threads: the kernels compile on as many.
+  if (target.format == kCpuFormat) {
+    return emit_llvm_object(lowered, cpu_target(), std::max(1, device.info().compute_units));
+  }
   bool gpu = target.format == kOpenClFormat;
 #ifdef PLAIDML_HAVE_SPIRV
   gpu = gpu || target.format == kSpirvFormat;

@@ -2,7 +2,8 @@
 // kernels resolve libm and libc), and destroying the LoadedObject removes that dylib, which frees
 // its code. LLJIT is thread-safe; the mutex only serialises dylib creation and removal with
 // their lookups so names and link orders never race. LLVM is built without exceptions, so every
-// call into it runs under an AllocFaultPause (core/base/alloc_faults.h).
+// call into it runs under an AllocFaultPause (core/base/alloc_faults.h). An artifact is one ELF
+// object or an ar archive of them (jit/codegen/artifact.h): every member goes into the dylib.
 #include "devices/cpu/orc_loader.h"
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/Object/Archive.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 
@@ -20,6 +22,33 @@ namespace plaidml::devices::cpu {
 namespace {
 
 std::string to_message(llvm::Error error) { return llvm::toString(std::move(error)); }
+
+// The objects of an artifact: itself, or the members of the ar archive it is.
+Expected<std::vector<llvm::StringRef>> objects_of(llvm::StringRef bytes) {
+  if (!bytes.starts_with(llvm::object::ArchiveMagic)) return std::vector<llvm::StringRef>{bytes};
+  auto archive = llvm::object::Archive::create(llvm::MemoryBufferRef(bytes, "kernels"));
+  if (!archive) {
+    return make_error(StatusCode::kDeviceError, "cannot read the kernel archive: {}",
+                      to_message(archive.takeError()));
+  }
+  std::vector<llvm::StringRef> objects;
+  llvm::Error error = llvm::Error::success();
+  for (const llvm::object::Archive::Child& child : (*archive)->children(error)) {
+    auto data = child.getBuffer();
+    if (!data) {
+      llvm::consumeError(std::move(error));
+      return make_error(StatusCode::kDeviceError, "cannot read a member of the kernel archive: {}",
+                        to_message(data.takeError()));
+    }
+    objects.push_back(*data);
+  }
+  if (error) {
+    return make_error(StatusCode::kDeviceError, "cannot read the kernel archive: {}",
+                      to_message(std::move(error)));
+  }
+  if (objects.empty()) return make_error(StatusCode::kDeviceError, "the kernel archive is empty");
+  return objects;
+}
 
 class OrcLoadedObject;
 
@@ -67,11 +96,18 @@ Expected<std::unique_ptr<LoadedObject>> LLJITLoader::load(const std::vector<uint
   }
   llvm::orc::JITDylib& jd = *dylib;
   llvm::StringRef bytes(reinterpret_cast<const char*>(object.data()), object.size());
-  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(bytes, name);
-  if (auto error = jit_->addObjectFile(jd, std::move(buffer))) {
-    std::string message = to_message(std::move(error));
+  auto objects = objects_of(bytes);
+  if (!objects) {
     llvm::consumeError(jit_->getExecutionSession().removeJITDylib(jd));
-    return make_error(StatusCode::kDeviceError, "cannot load kernel object: {}", message);
+    return objects.status();
+  }
+  for (llvm::StringRef member : *objects) {
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(member, name);
+    if (auto error = jit_->addObjectFile(jd, std::move(buffer))) {
+      std::string message = to_message(std::move(error));
+      llvm::consumeError(jit_->getExecutionSession().removeJITDylib(jd));
+      return make_error(StatusCode::kDeviceError, "cannot load kernel object: {}", message);
+    }
   }
   std::vector<KernelFn> kernels;
   for (const auto& symbol : symbols) {

@@ -50,7 +50,9 @@ namespace plaidml::jit {
 // 28: GPU register blocks in groups of consecutive points (gpu::register_group), tile rows
 // padded by a group, 16-byte aligned OpenCL __local arrays, the reordered measured tile shapes;
 // 29: f16 contractions through workgroup-scope matrices by default where the Vulkan device has
-// them (VK_NV_cooperative_matrix2), two 64-deep steps a chunk.
-inline constexpr int kCompilerRevision = 29;
+// them (VK_NV_cooperative_matrix2), two 64-deep steps a chunk; 30: CPU kernels compiled in parts
+// on the context's threads, register-blocked and scalar kernels in modules apart (the first at
+// O2 without LLVM's vectorizers even beside scalar kernels), several parts an ar archive.
+inline constexpr int kCompilerRevision = 30;
 
 }  // namespace plaidml::jit

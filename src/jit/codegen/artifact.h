@@ -24,6 +24,9 @@ struct TargetDesc {
 
 // CPU kernel ABI (format "elf-object"): every kernel is
 //   extern "C" void <symbol>(void* const* args, int64_t begin, int64_t end);
+// The bytes are one ELF relocatable object, or a System V (GNU) ar archive of such objects when
+// code generation split the kernels over threads (codegen/llvm/kernel_partition.h); a loader
+// links every member, and each kernel's symbol is defined in exactly one.
 // args: one pointer per parameter of the kernel (loop::parameters), in that order. GPU kernels
 // take the same buffers in the same order (OpenCL arguments, Vulkan bindings 0..n-1 of set 0).
 // The kernel runs iterations [begin, end) of its parallel outermost loop; iterations write

@@ -1,10 +1,16 @@
-// host_target() and emit_llvm_object(): one llvm::Module per lowered program, the new pass
-// manager at O3 with the target's cost model, then an ELF object emitted in memory.
+// host_target() and emit_llvm_object(): the program's kernels split into parts
+// (kernel_partition.h), one llvm::Module per part on its own thread, the new pass manager at O3
+// with the target's cost model, then an ELF object per part emitted in memory.
 #include "jit/codegen/llvm/llvm_codegen.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <mutex>
+#include <system_error>
+#include <thread>
+
+#include <fmt/format.h>
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -12,6 +18,7 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Object/ArchiveWriter.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -21,6 +28,7 @@
 #include "core/base/alloc_faults.h"
 #include "core/base/env.h"
 #include "core/base/logging.h"
+#include "jit/codegen/llvm/kernel_partition.h"
 #include "jit/codegen/llvm/llvm_emitter.h"
 #include "jit/codegen/llvm/llvm_veclib.h"
 
@@ -93,14 +101,18 @@ void optimize(llvm::Module& module, llvm::TargetMachine& tm, bool explicit_vecto
 }
 
 // PLAIDML_DUMP=llvm (or a list naming it, e.g. "1,llvm") logs the optimized LLVM IR: the way
-// to check what the vectorizer made of a kernel.
-void dump_if_asked(const llvm::Module& module) {
+// to check what the vectorizer made of a kernel. One warning per program, its parts' modules in
+// order.
+bool dump_asked() {
   std::string value = "," + env_string("PLAIDML_DUMP", "") + ",";
-  if (value.find(",llvm,") == std::string::npos) return;
+  return value.find(",llvm,") != std::string::npos;
+}
+
+std::string module_text(const llvm::Module& module) {
   std::string text;
   llvm::raw_string_ostream stream(text);
   module.print(stream, nullptr);
-  logger().warn("PLAIDML_DUMP llvm:\n{}", stream.str());
+  return stream.str();
 }
 
 double ms_since(std::chrono::steady_clock::time_point start) {
@@ -139,7 +151,18 @@ TargetDesc host_target() {
 
 const char* llvm_version() { return LLVM_VERSION_STRING; }
 
-Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target) {
+namespace {
+
+// One part's object (kernel_partition.h): its kernels in one module, optimized and emitted.
+struct PartObject {
+  Status status = Status::ok();
+  llvm::SmallVector<char, 0> bytes;
+  std::string dump;  // the optimized module's IR when PLAIDML_DUMP asks for it
+  double optimize_ms = 0, codegen_ms = 0;
+};
+
+Status emit_part(const LoweredProgram& program, const std::vector<size_t>& kernels,
+                 const TargetDesc& target, PartObject& out) {
   // LLVM is built without exceptions: a bad_alloc thrown inside it would unwind through frames
   // that cannot clean up. The test allocator fails nothing here (core/base/alloc_faults.h).
   AllocFaultPause pause;
@@ -151,10 +174,8 @@ Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetD
   llvm::IRBuilder<> builder(ctx);
   llvmgen::Env env{module, builder, has_feature(target.features, "f16c")};
   std::vector<DType> dtypes = slot_dtypes(program);
-  Artifact artifact;
-  for (const auto& kernel : program.kernels) {
-    PLAIDML_TRY(llvmgen::emit_kernel(env, kernel, dtypes, target.cpu, target.features));
-    artifact.kernels.push_back(KernelEntry{kernel.name, loop::parallel_extent(kernel), kernel.work});
+  for (size_t k : kernels) {
+    PLAIDML_TRY(llvmgen::emit_kernel(env, program.kernels[k], dtypes, target.cpu, target.features));
   }
   std::string errors;
   llvm::raw_string_ostream err_stream(errors);
@@ -162,26 +183,105 @@ Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetD
     return make_error(StatusCode::kInternal, "generated LLVM IR is invalid: {}", errors);
   }
   auto start = std::chrono::steady_clock::now();
-  bool explicit_vectors = std::all_of(program.kernels.begin(), program.kernels.end(),
-                                      [](const loop::Kernel& k) { return loop::has_vectors(k); });
+  bool explicit_vectors = std::all_of(kernels.begin(), kernels.end(), [&](size_t k) {
+    return loop::has_vectors(program.kernels[k]);
+  });
   llvm::TargetLibraryInfoImpl library =
       llvmgen::library_info(llvm::Triple(target.triple), target.vector_library);
   optimize(module, *tm, explicit_vectors, library);
-  double optimize_ms = ms_since(start);
-  dump_if_asked(module);
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream out(buffer);
+  out.optimize_ms = ms_since(start);
+  if (dump_asked()) out.dump = module_text(module);
+  llvm::raw_svector_ostream stream(out.bytes);
   llvm::legacy::PassManager codegen;
   // Vector intrinsics (llvm.exp.v8f32 of a register-blocked epilogue) become libmvec calls here.
   codegen.add(new llvm::TargetLibraryInfoWrapperPass(library));
-  if (tm->addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+  if (tm->addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::ObjectFile)) {
     return make_error(StatusCode::kUnsupported, "LLVM cannot emit an object file for '{}'",
                       target.triple);
   }
   start = std::chrono::steady_clock::now();
   codegen.run(module);
-  logger().debug("llvm: optimize {:.1f} ms, machine code {:.1f} ms", optimize_ms, ms_since(start));
-  artifact.bytes.assign(buffer.begin(), buffer.end());
+  out.codegen_ms = ms_since(start);
+  return Status::ok();
+}
+
+// The parts on `threads` threads (the caller's among them), each taking the next part left. A
+// thread that cannot be started leaves the parts to the others: the same result, later.
+void emit_parts(const LoweredProgram& program, const std::vector<std::vector<size_t>>& parts,
+                const TargetDesc& target, int threads, std::vector<PartObject>& out) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    AllocFaultPause pause;  // on this thread too: nothing here may throw
+    for (size_t p = next++; p < parts.size(); p = next++) {
+      out[p].status = emit_part(program, parts[p], target, out[p]);
+    }
+  };
+  std::vector<std::thread> helpers;
+  size_t wanted = std::min(parts.size(), static_cast<size_t>(std::max(1, threads)));
+  for (size_t t = 1; t < wanted; ++t) {
+    try {
+      helpers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
+  work();
+  for (auto& t : helpers) t.join();
+}
+
+// The parts' objects as one artifact: the object itself when there is one, else an ar archive
+// of them (artifact.h); no bytes for a program without kernels (nothing loads them).
+Expected<std::vector<uint8_t>> join_objects(std::vector<PartObject>& parts) {
+  if (parts.empty()) return std::vector<uint8_t>();
+  if (parts.size() == 1) return std::vector<uint8_t>(parts[0].bytes.begin(), parts[0].bytes.end());
+  std::vector<llvm::NewArchiveMember> members;
+  std::vector<std::string> names;
+  names.reserve(parts.size());
+  for (size_t p = 0; p < parts.size(); ++p) {
+    names.push_back(fmt::format("part{}.o", p));
+    llvm::StringRef bytes(parts[p].bytes.data(), parts[p].bytes.size());
+    members.emplace_back(llvm::MemoryBufferRef(bytes, names.back()));
+  }
+  auto archive = llvm::writeArchiveToBuffer(members, llvm::SymtabWritingMode::NoSymtab,
+                                            llvm::object::Archive::K_GNU, /*Deterministic=*/true,
+                                            /*Thin=*/false);
+  if (!archive) {
+    return make_error(StatusCode::kInternal, "cannot archive the kernel objects: {}",
+                      llvm::toString(archive.takeError()));
+  }
+  const llvm::MemoryBuffer& buffer = **archive;
+  return std::vector<uint8_t>(buffer.getBufferStart(), buffer.getBufferEnd());
+}
+
+}  // namespace
+
+Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target,
+                                    int threads) {
+  AllocFaultPause pause;  // the threads' allocations, too (the test allocator's, not LLVM's)
+  std::vector<std::vector<size_t>> parts = llvmgen::partition_kernels(program.kernels, threads);
+  std::vector<PartObject> objects(parts.size());
+  auto start = std::chrono::steady_clock::now();
+  emit_parts(program, parts, target, threads, objects);
+  double optimize_ms = 0, codegen_ms = 0, slowest_ms = 0;
+  std::string dump;
+  for (const PartObject& o : objects) {
+    dump += o.dump;
+    slowest_ms = std::max(slowest_ms, o.optimize_ms + o.codegen_ms);
+    PLAIDML_TRY(o.status);
+    optimize_ms += o.optimize_ms;
+    codegen_ms += o.codegen_ms;
+  }
+  logger().debug(
+      "llvm: {} kernels in {} parts: optimize {:.1f} ms, machine code {:.1f} ms (the slowest part "
+      "{:.1f} ms), {:.1f} ms elapsed",
+      program.kernels.size(), parts.size(), optimize_ms, codegen_ms, slowest_ms, ms_since(start));
+  if (dump_asked()) logger().warn("PLAIDML_DUMP llvm:\n{}", dump);
+  Artifact artifact;
+  PLAIDML_ASSIGN(artifact.bytes, join_objects(objects));
+  for (const auto& kernel : program.kernels) {
+    artifact.kernels.push_back(
+        KernelEntry{kernel.name, loop::parallel_extent(kernel), kernel.work});
+  }
   return artifact;
 }
 

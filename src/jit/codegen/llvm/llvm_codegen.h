@@ -15,7 +15,10 @@ TargetDesc host_target();
 // into artifact-cache keys. A function, so that the rest of the JIT needs no LLVM header.
 const char* llvm_version();
 
-// Emits one function per kernel (the ABI in artifact.h) into one object file.
-Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target);
+// Emits one function per kernel (the ABI in artifact.h): the kernels split into at most
+// `threads` parts compiled at once (kernel_partition.h), one ELF object per part, archived
+// together when there are several. The code does not depend on `threads`, only how it is split.
+Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target,
+                                    int threads = 1);
 
 }  // namespace plaidml::jit
