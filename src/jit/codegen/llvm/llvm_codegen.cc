@@ -211,9 +211,15 @@ void emit_parts(const LoweredProgram& program, const std::vector<std::vector<siz
                 const TargetDesc& target, int threads, std::vector<PartObject>& out) {
   std::atomic<size_t> next{0};
   auto work = [&] {
-    AllocFaultPause pause;  // on this thread too: nothing here may throw
+    AllocFaultPause pause;  // on this thread too (core/base/alloc_faults.h)
     for (size_t p = next++; p < parts.size(); p = next++) {
-      out[p].status = emit_part(program, parts[p], target, out[p]);
+      // An exception must not leave a helper thread (that would terminate the process): running
+      // out of memory in our own code here is the part's status, as on the caller's thread.
+      try {
+        out[p].status = emit_part(program, parts[p], target, out[p]);
+      } catch (const std::bad_alloc&) {
+        out[p].status = Status(StatusCode::kOutOfMemory, "out of memory generating CPU code");
+      }
     }
   };
   std::vector<std::thread> helpers;
