@@ -36,13 +36,7 @@ std::vector<HostTensor> mixed_inputs() {
 }
 
 LoweredProgram scheduled(const ir::BoundProgram& bound) {
-  auto lowered = lower(bound);
-  REQUIRE_MESSAGE(lowered.has_value(), lowered.status().message());
-  passes::PipelineOptions options = passes::default_pipeline_options();
-  options.cpu = host_cpu();
-  Status s = passes::run_pipeline(*lowered, options);
-  REQUIRE_MESSAGE(s.is_ok(), s.message());
-  return std::move(*lowered);
+  return schedule(bound, host_cpu()).lowered;
 }
 
 TEST_CASE("partition: every kernel once, the two kinds apart, as many parts as threads") {

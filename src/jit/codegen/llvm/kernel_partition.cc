@@ -48,8 +48,14 @@ std::vector<std::vector<size_t>> spread(std::vector<size_t> kernels,
 
 size_t kernel_size(const loop::Kernel& kernel) { return kernel.body ? stmt_size(*kernel.body) : 1; }
 
+namespace {
+size_t compile_weight(const loop::Kernel& kernel, bool vectorized) {
+  return kernel_size(kernel) + (vectorized ? kVectorBase : kScalarBase);
+}
+}  // namespace
+
 size_t compile_weight(const loop::Kernel& kernel) {
-  return kernel_size(kernel) + (loop::has_vectors(kernel) ? kVectorBase : kScalarBase);
+  return compile_weight(kernel, loop::has_vectors(kernel));
 }
 
 std::vector<std::vector<size_t>> partition_kernels(const std::vector<loop::Kernel>& kernels,
@@ -58,8 +64,9 @@ std::vector<std::vector<size_t>> partition_kernels(const std::vector<loop::Kerne
   std::vector<size_t> kinds[2];  // vectorized, scalar
   size_t total[2] = {0, 0};
   for (size_t k = 0; k < kernels.size(); ++k) {
-    weight[k] = compile_weight(kernels[k]);
-    int kind = loop::has_vectors(kernels[k]) ? 0 : 1;
+    bool vectorized = loop::has_vectors(kernels[k]);
+    weight[k] = compile_weight(kernels[k], vectorized);
+    int kind = vectorized ? 0 : 1;
     kinds[kind].push_back(k);
     total[kind] += weight[k];
   }
