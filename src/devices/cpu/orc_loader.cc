@@ -34,10 +34,12 @@ Expected<std::vector<llvm::StringRef>> objects_of(llvm::StringRef bytes) {
   std::vector<llvm::StringRef> objects;
   llvm::Error error = llvm::Error::success();
   for (const llvm::object::Archive::Child& child : (*archive)->children(error)) {
+    // A member of an archive that is not thin was checked as it was reached: its bytes are at
+    // hand, and an error here is unlikely enough to share the archive's message.
     auto data = child.getBuffer();
     if (!data) {
       llvm::consumeError(std::move(error));
-      return make_error(StatusCode::kDeviceError, "cannot read a member of the kernel archive: {}",
+      return make_error(StatusCode::kDeviceError, "cannot read the kernel archive: {}",
                         to_message(data.takeError()));
     }
     objects.push_back(*data);

@@ -54,17 +54,18 @@ inline HostTensor constant_buffer(const ir::Program& program, const BufferSlot& 
   return t;
 }
 
-// Compiles (scheduled for `cpu`, code generated on `threads` threads) and runs; returns the
-// outputs or the first error.
+// Compiles (scheduled for `cpu`, code generated on `threads` threads in parts of at least
+// `min_part_weight`, kernel_partition.h) and runs; returns the outputs or the first error.
 inline Expected<std::vector<HostTensor>> run_jit(const ir::BoundProgram& bound,
                                                  const std::vector<HostTensor>& inputs,
                                                  const passes::CpuTarget& cpu = host_cpu(),
-                                                 int threads = 1) {
+                                                 int threads = 1,
+                                                 size_t min_part_weight = llvmgen::kMinPartWeight) {
   PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound));
   passes::PipelineOptions options = passes::default_pipeline_options();
   options.cpu = cpu;
   PLAIDML_TRY(passes::run_pipeline(lowered, options));
-  PLAIDML_ASSIGN(Artifact artifact, emit_llvm_object(lowered, target(), threads));
+  PLAIDML_ASSIGN(Artifact artifact, emit_llvm_object(lowered, target(), threads, min_part_weight));
   std::vector<std::string> symbols;
   for (const auto& k : artifact.kernels) symbols.push_back(k.symbol);
   PLAIDML_ASSIGN(auto object, loader().load(artifact.bytes, symbols));

@@ -59,7 +59,7 @@ size_t compile_weight(const loop::Kernel& kernel) {
 }
 
 std::vector<std::vector<size_t>> partition_kernels(const std::vector<loop::Kernel>& kernels,
-                                                   int threads) {
+                                                   int threads, size_t min_part_weight) {
   std::vector<size_t> weight(kernels.size());
   std::vector<size_t> kinds[2];  // vectorized, scalar
   size_t total[2] = {0, 0};
@@ -72,7 +72,15 @@ std::vector<std::vector<size_t>> partition_kernels(const std::vector<loop::Kerne
   }
   size_t present = (kinds[0].empty() ? 0 : 1) + (kinds[1].empty() ? 0 : 1);
   if (present == 0) return {};
-  size_t count = std::max<size_t>(present, threads < 1 ? 1 : static_cast<size_t>(threads));
+  size_t sum = total[0] + total[1];
+  if (sum < 2 * min_part_weight) {  // too little for two parts: one, both kinds together
+    std::vector<size_t> all(kernels.size());
+    for (size_t k = 0; k < all.size(); ++k) all[k] = k;
+    return {all};
+  }
+  size_t wanted = threads < 1 ? 1 : static_cast<size_t>(threads);
+  if (min_part_weight > 0) wanted = std::min(wanted, sum / min_part_weight);
+  size_t count = std::max(present, wanted);
   size_t vector_parts = 0;
   if (present == 2) {
     double share = static_cast<double>(total[0]) / static_cast<double>(total[0] + total[1]);

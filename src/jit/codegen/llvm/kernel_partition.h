@@ -21,11 +21,21 @@ size_t kernel_size(const loop::Kernel& kernel);
 // per function, larger for scalar kernels (LLVM vectorizes and unrolls their loops).
 size_t compile_weight(const loop::Kernel& kernel);
 
-// The kernels' indices in non-empty parts, each in program order: vectorized and scalar kernels
-// apart, and max(threads, kinds present) parts in all, shared between the two kinds in
-// proportion to their weight (at least one each), then filled longest first onto the lightest
-// part of their kind. Deterministic.
+// The least compile weight worth a part of its own (30 ms of LLVM time at the fitted rate; more
+// on a slower CPU). A part costs a thread, a TargetMachine, a module and an archive member to
+// link whatever its size, so most programs of a test suite or a small model, a few kernels each,
+// are one part: split, they took longer (bench/RESULTS.md, "CPU code generation: parts worth
+// their cost").
+constexpr size_t kMinPartWeight = 4000;
+
+// The kernels' indices in non-empty parts, each in program order. Kernels weighing less than
+// two `min_part_weight` in all are one part, both kinds together. Otherwise vectorized and
+// scalar kernels are apart, in max(kinds present, min(threads, total / min_part_weight)) parts
+// (min_part_weight 0: no limit) shared between the two kinds in proportion to their weight (at
+// least one each), then filled longest first onto the lightest part of their kind.
+// Deterministic.
 std::vector<std::vector<size_t>> partition_kernels(const std::vector<loop::Kernel>& kernels,
-                                                   int threads);
+                                                   int threads,
+                                                   size_t min_part_weight = kMinPartWeight);
 
 }  // namespace plaidml::jit::llvmgen

@@ -262,9 +262,10 @@ Expected<std::vector<uint8_t>> join_objects(std::vector<PartObject>& parts) {
 }  // namespace
 
 Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target,
-                                    int threads) {
+                                    int threads, size_t min_part_weight) {
   AllocFaultPause pause;  // the threads' allocations, too (the test allocator's, not LLVM's)
-  std::vector<std::vector<size_t>> parts = llvmgen::partition_kernels(program.kernels, threads);
+  std::vector<std::vector<size_t>> parts =
+      llvmgen::partition_kernels(program.kernels, threads, min_part_weight);
   std::vector<PartObject> objects(parts.size());
   auto start = std::chrono::steady_clock::now();
   emit_parts(program, parts, target, threads, objects);
@@ -277,10 +278,15 @@ Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetD
     optimize_ms += o.optimize_ms;
     codegen_ms += o.codegen_ms;
   }
-  logger().debug(
-      "llvm: {} kernels in {} parts: optimize {:.1f} ms, machine code {:.1f} ms (the slowest part "
-      "{:.1f} ms), {:.1f} ms elapsed",
-      program.kernels.size(), parts.size(), optimize_ms, codegen_ms, slowest_ms, ms_since(start));
+  if (logger().enabled(LogLevel::kDebug)) {
+    size_t weight = 0;  // what kernel_partition.h estimates, beside what it took
+    for (const auto& kernel : program.kernels) weight += llvmgen::compile_weight(kernel);
+    logger().debug(
+        "llvm: {} kernels (weight {}) in {} parts: optimize {:.1f} ms, machine code {:.1f} ms "
+        "(the slowest part {:.1f} ms), {:.1f} ms elapsed",
+        program.kernels.size(), weight, parts.size(), optimize_ms, codegen_ms, slowest_ms,
+        ms_since(start));
+  }
   if (dump_asked()) logger().warn("PLAIDML_DUMP llvm:\n{}", dump);
   Artifact artifact;
   PLAIDML_ASSIGN(artifact.bytes, join_objects(objects));

@@ -4,6 +4,7 @@
 
 #include "core/base/status.h"
 #include "jit/codegen/artifact.h"
+#include "jit/codegen/llvm/kernel_partition.h"
 #include "jit/lower/lower.h"
 
 namespace plaidml::jit {
@@ -16,9 +17,11 @@ TargetDesc host_target();
 const char* llvm_version();
 
 // Emits one function per kernel (the ABI in artifact.h): the kernels split into at most
-// `threads` parts compiled at once (kernel_partition.h), one ELF object per part, archived
-// together when there are several. The code does not depend on `threads`, only how it is split.
+// `threads` parts compiled at once (kernel_partition.h; `min_part_weight` as there), one ELF
+// object per part, archived together when there are several. The code does not depend on
+// `threads`, only how it is split.
 Expected<Artifact> emit_llvm_object(const LoweredProgram& program, const TargetDesc& target,
-                                    int threads = 1);
+                                    int threads = 1,
+                                    size_t min_part_weight = llvmgen::kMinPartWeight);
 
 }  // namespace plaidml::jit
