@@ -76,7 +76,8 @@ size_t total_weight(const std::vector<loop::Kernel>& kernels) {
   return total;
 }
 
-TEST_CASE("partition: a part for every least weight, up to the threads; too little is one part") {
+TEST_CASE(
+    "partition: a part for every least weight, up to the threads, and too little is one part") {
   LoweredProgram lowered = scheduled(mixed_program());
   const auto& kernels = lowered.kernels;
   size_t total = total_weight(kernels);
