@@ -888,6 +888,11 @@ typedef struct plaidml_stats {
   int64_t plan_disk_hits;   /* compiles made from a plan entry */
   int64_t plan_disk_misses; /* plan lookups without a usable entry */
   int64_t plan_disk_writes; /* plan entries written */
+  /* Fields below were added in 0.4 with the kernel library: a compile takes each kernel that an
+   * earlier compile of the context loaded on the device (of another program, or of the same one
+   * at other sizes: on the CPU a kernel serves every extent of its parallel loop) and neither
+   * generates nor reads it again. */
+  int64_t kernel_library_hits; /* kernels taken from the kernel library */
 } plaidml_stats;
 
 /* Fills *out_stats (see plaidml_stats). Thread-safe; the values are a consistent snapshot (the

@@ -215,6 +215,7 @@ plaidml_status plaidml_context_stats(const plaidml_context* context, plaidml_sta
     full.plan_disk_hits = stats.plan_disk_hits;
     full.plan_disk_misses = stats.plan_disk_misses;
     full.plan_disk_writes = stats.plan_disk_writes;
+    full.kernel_library_hits = stats.kernel_library_hits;
     capi::copy_versioned(out_stats, full, out_stats->struct_size);
     return Status::ok();
   });

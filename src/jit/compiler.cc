@@ -21,6 +21,7 @@
 #include "jit/gpu_codegen.h"
 #include "jit/host_caches.h"
 #include "jit/passes/pipeline.h"
+#include "jit/plan_kernels.h"
 #include "jit/tile_measure.h"
 
 namespace plaidml::jit {
@@ -139,8 +140,7 @@ bool dump_asks_for_code() {
   return value.find(",llvm,") != std::string::npos || value.find(",opencl,") != std::string::npos;
 }
 
-// The artifact from the cache (under `key`), or generated (and then cached). A program
-// without kernels needs no code and is not worth an entry.
+// The artifact of `code` from the cache (under `key`), or generated (and then cached).
 Expected<ArtifactCache::Lookup> artifact_for(const LoweredProgram& code, devices::Device& device,
                                              const ArtifactTarget& target, const ArtifactKey& key,
                                              ArtifactCache* artifacts) {
@@ -150,8 +150,17 @@ Expected<ArtifactCache::Lookup> artifact_for(const LoweredProgram& code, devices
     return ArtifactCache::Lookup{std::make_shared<const Artifact>(std::move(artifact)),
                                  ArtifactCache::Source::kGenerated};
   }
-  if (code.kernels.empty() || dump_asks_for_code()) return artifacts->generate_uncached(make);
+  if (dump_asks_for_code()) return artifacts->generate_uncached(make);
   return artifacts->get_or_generate(key, make);
+}
+
+// Whether PLAIDML_DUMP asks to see passes or code: then what they print must run, and no plan
+// entry or library kernel stands in for it.
+bool dumps_anything() { return dump_asks_for_code() || passes::default_pipeline_options().dump; }
+
+// GPU code reads its kernels' shapes; a CPU kernel serves every extent of its parallel loop.
+KernelForms kernel_forms(const devices::Device& device) {
+  return wants_gpu_lowering(device) ? KernelForms::kShapes : KernelForms::kShapeClasses;
 }
 
 // Lowering, the loop passes and the kernel table: everything before code generation.
@@ -162,13 +171,14 @@ Expected<KernelTable> schedule(const ir::BoundProgram& bound, const devices::Dev
   PLAIDML_ASSIGN(LoweredProgram lowered, lower(bound, options));
   PLAIDML_TRY(passes::run_pipeline(lowered, pipeline_options(device)));
   if (options.gpu) gpu::split_long_reductions(lowered, std::max(1, device.info().compute_units));
-  KernelTable table = build_kernel_table(lowered);
+  KernelTable table = build_kernel_table(lowered, kernel_forms(device));
   *lowered_out = std::move(lowered);
   return table;
 }
 
-PlanRecord make_record(const ir::BoundProgram& bound, LoweredProgram lowered, KernelTable table,
-                       const ArtifactKey& key) {
+// Everything of the plan but its kernels (record_kernels adds them).
+PlanRecord make_record(const ir::BoundProgram& bound, LoweredProgram lowered,
+                       std::vector<KernelCall> calls) {
   PlanRecord r;
   r.input_shapes = bound.input_shapes;
   r.output_shapes = bound.output_shapes;
@@ -181,10 +191,16 @@ PlanRecord make_record(const ir::BoundProgram& bound, LoweredProgram lowered, Ke
         constant ? bound.program->nodes.at(static_cast<size_t>(slot.index)).constant->digest : 0);
   }
   r.slots = std::move(lowered.slots);
-  r.calls = std::move(table.calls);
-  r.kernel_count = static_cast<int>(table.code.kernels.size());
-  r.artifact_key_text = key.text;
+  r.calls = std::move(calls);
   return r;
+}
+
+// "12 from the kernel library, 3 generated": where a plan's kernels came from.
+std::string kernels_source(const PlanKernels& kernels) {
+  std::string text = fmt::format("{} from the kernel library", kernels.from_library);
+  if (!kernels.artifact) return text;
+  return fmt::format("{}, {} {}", text, kernels.artifact->artifact->kernels.size(),
+                     source_name(kernels.artifact->source));
 }
 
 // Points a plan entry's constant slots at the program's constant nodes of the same digest and
@@ -211,23 +227,17 @@ bool bind_constant_slots(PlanRecord& record, const ir::Program& program) {
 }  // namespace
 
 Expected<std::shared_ptr<const CompiledPlan>> CompiledPlan::create(
-    PlanRecord record, const Artifact& artifact, std::shared_ptr<devices::Device> device,
+    PlanRecord record, std::vector<LoadedKernel> kernels, std::shared_ptr<devices::Device> device,
     int device_index) {
-  if (static_cast<size_t>(record.kernel_count) != artifact.kernels.size()) {
-    return make_error(StatusCode::kInternal, "the plan launches {} kernels; its artifact has {}",
-                      record.kernel_count, artifact.kernels.size());
+  if (record.kernels.size() != kernels.size()) {
+    return make_error(StatusCode::kInternal, "the plan launches {} kernels; {} are loaded",
+                      record.kernels.size(), kernels.size());
   }
   auto plan = std::make_shared<CompiledPlan>();
   plan->record_ = std::move(record);
-  plan->kernels_ = artifact.kernels;
+  plan->kernels_ = std::move(kernels);
   plan->device_ = std::move(device);
   plan->device_index_ = device_index;
-  if (!artifact.kernels.empty()) {
-    std::vector<std::string> symbols;
-    for (const auto& k : artifact.kernels) symbols.push_back(k.symbol);
-    PLAIDML_ASSIGN(plan->executable_,
-                   plan->device_->load(artifact.format, artifact.bytes, symbols));
-  }
   return std::shared_ptr<const CompiledPlan>(std::move(plan));
 }
 
@@ -256,107 +266,91 @@ void CompiledPlan::release_arena(Arena arena) const {
 
 namespace {
 
-// compile(), also giving the plan's record (for a plan entry).
+// Schedules `bound` and takes its kernels from the library or generates them; gives the plan's
+// record too (for a plan entry).
 Expected<std::shared_ptr<const CompiledPlan>> compile_recorded(
-    const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
-    int device_index, ArtifactCache* artifacts, PlanRecord* record_out) {
+    const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device, int device_index,
+    const CompileCaches& caches, PlanRecord* record_out) {
   auto start = std::chrono::steady_clock::now();
   LoweredProgram lowered;
   PLAIDML_ASSIGN(KernelTable table, schedule(bound, *device, &lowered));
   double lower_s = seconds_since(start);
   PLAIDML_ASSIGN(ArtifactTarget target, choose_target(*device));
-  ArtifactKey key = make_artifact_key(table.code, target);
-  PLAIDML_ASSIGN(ArtifactCache::Lookup found,
-                 artifact_for(table.code, *device, target, key, artifacts));
+  auto make_artifact = [&](const LoweredProgram& code,
+                           const std::vector<Sha256Digest>& forms) -> Expected<KeyedArtifact> {
+    ArtifactKey key = make_kernels_key(forms, target);
+    PLAIDML_ASSIGN(ArtifactCache::Lookup found,
+                   artifact_for(code, *device, target, key, caches.artifacts));
+    return KeyedArtifact{std::move(found), std::move(key.text)};
+  };
+  KernelLibrary* library = dumps_anything() ? nullptr : caches.library;
+  PLAIDML_ASSIGN(PlanKernels kernels, table_kernels(table, *device, library, make_artifact));
   double codegen_s = seconds_since(start) - lower_s;
   size_t launches = table.calls.size();
-  PlanRecord record = make_record(bound, std::move(lowered), std::move(table), key);
+  PlanRecord record = make_record(bound, std::move(lowered), std::move(table.calls));
+  record_kernels(kernels.loaded, table.forms, record);
   if (record_out) *record_out = record;
-  PLAIDML_ASSIGN(auto plan,
-                 CompiledPlan::create(std::move(record), *found.artifact, device, device_index));
-  double total_s = seconds_since(start);
+  std::string source = kernels_source(kernels);
+  PLAIDML_ASSIGN(auto plan, CompiledPlan::create(std::move(record), std::move(kernels.loaded),
+                                                 device, device_index));
   logger().debug(
-      "compiled '{}' for {}: {} launches of {} kernels, {} object bytes, {} (lower+passes {:.1f} "
-      "ms, codegen or cache {:.1f} ms, load {:.1f} ms, total {:.1f} ms)",
-      bound.program->name, device->id(), launches, found.artifact->kernels.size(),
-      found.artifact->bytes.size(), source_name(found.source), lower_s * 1e3, codegen_s * 1e3,
-      (total_s - lower_s - codegen_s) * 1e3, total_s * 1e3);
+      "compiled '{}' for {}: {} launches of {} kernels ({}; lower+passes {:.1f} ms, codegen or "
+      "cache {:.1f} ms, total {:.1f} ms)",
+      bound.program->name, device->id(), launches, plan->kernels().size(), source, lower_s * 1e3,
+      codegen_s * 1e3, seconds_since(start) * 1e3);
   return plan;
 }
 
 // The plan from the entry under `key`, or nullptr when there is none that fits the program.
-// The entry's artifact comes from the artifact cache; when that lost it, the program is
-// scheduled again to generate it (the entry keeps the rest). Running out of memory is an
-// error, not an unusable entry: compiling the program again would need more.
+// The entry's kernels come from the library or the artifact cache; when that lost one of its
+// artifacts, the entry is unused and the compile that follows writes it again. Running out of
+// memory is an error, not an unusable entry: compiling the program again would need more.
 Expected<std::shared_ptr<const CompiledPlan>> restore_plan(
     const ArtifactKey& key, const std::shared_ptr<const ir::Program>& program,
-    const std::vector<Shape>& input_shapes, const std::shared_ptr<devices::Device>& device,
-    int device_index, ArtifactCache& artifacts, PlanStore& plans) {
+    const std::shared_ptr<devices::Device>& device, int device_index, const CompileCaches& caches) {
   auto start = std::chrono::steady_clock::now();
-  std::optional<PlanRecord> record = plans.read(key);
+  std::optional<PlanRecord> record = caches.plans->read(key);
   if (!record) return std::shared_ptr<const CompiledPlan>();
-  if (!bind_constant_slots(*record, *program)) {
-    plans.count(false);
-    logger().debug("plan entry {}: its constants are not the program's", to_hex(key.digest, 8));
+  auto unused = [&](const std::string& why) {
+    caches.plans->count(false);
+    logger().debug("plan entry {} unused: {}", to_hex(key.digest, 8), why);
     return std::shared_ptr<const CompiledPlan>();
-  }
-  ArtifactKey code_key;
-  code_key.text = record->artifact_key_text;
-  code_key.digest = sha256(code_key.text);
-  auto regenerate = [&]() -> Expected<Artifact> {
-    PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
-    LoweredProgram lowered;
-    PLAIDML_ASSIGN(KernelTable table, schedule(bound, *device, &lowered));
-    PLAIDML_ASSIGN(ArtifactTarget target, choose_target(*device));
-    if (make_artifact_key(table.code, target).text != code_key.text) {
-      return Status(StatusCode::kInternal, "the plan entry names kernels the program no longer has");
-    }
-    return generate(table.code, *device, target, &artifacts);
   };
-  auto found = artifacts.get_or_generate(code_key, regenerate);
-  Expected<std::shared_ptr<const CompiledPlan>> plan =
-      found ? CompiledPlan::create(std::move(*record), *found->artifact, device, device_index)
-            : Expected<std::shared_ptr<const CompiledPlan>>(found.status());
-  if (!plan) {
-    if (plan.status().code() == StatusCode::kOutOfMemory) return plan.status();
-    plans.count(false);
-    logger().debug("plan entry {} unused: {}", to_hex(key.digest, 8), plan.status().message());
-    return std::shared_ptr<const CompiledPlan>();
-  }
-  plans.count(true);
+  if (!bind_constant_slots(*record, *program)) return unused("its constants are not the program's");
+  Expected<std::optional<PlanKernels>> kernels =
+      recorded_kernels(*record, *device, caches.library, *caches.artifacts);
+  if (!kernels && kernels.status().code() == StatusCode::kOutOfMemory) return kernels.status();
+  if (!kernels) return unused(kernels.status().message());
+  if (!*kernels) return unused("an artifact it names is gone from the kernel cache");
+  std::string source = kernels_source(**kernels);
+  PLAIDML_ASSIGN(auto plan, CompiledPlan::create(std::move(*record), std::move((*kernels)->loaded),
+                                                 device, device_index));
+  caches.plans->count(true);
   logger().debug("compiled '{}' for {} from its plan entry: {} launches, kernels {} ({:.1f} ms)",
-                 program->name, device->id(), (*plan)->calls().size(), source_name(found->source),
+                 program->name, device->id(), plan->calls().size(), source,
                  seconds_since(start) * 1e3);
-  return *plan;
+  return plan;
 }
 
 }  // namespace
 
-Expected<std::shared_ptr<const CompiledPlan>> compile(
-    const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
-    int device_index, ArtifactCache* artifacts) {
-  return compile_recorded(bound, device, device_index, artifacts, nullptr);
-}
-
 Expected<std::shared_ptr<const CompiledPlan>> compile_program(
     const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
-    const std::shared_ptr<devices::Device>& device, int device_index, ArtifactCache* artifacts,
-    PlanStore* plans) {
-  bool dumps = dump_asks_for_code() || passes::default_pipeline_options().dump;
-  if (plans == nullptr || !plans->enabled() || artifacts == nullptr || dumps) {
+    const std::shared_ptr<devices::Device>& device, int device_index, const CompileCaches& caches) {
+  PlanStore* plans = caches.plans;
+  if (plans == nullptr || !plans->enabled() || caches.artifacts == nullptr || dumps_anything()) {
     PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
-    return compile(bound, device, device_index, artifacts);
+    return compile_recorded(bound, device, device_index, caches, nullptr);
   }
   PLAIDML_ASSIGN(ArtifactTarget target, choose_target(*device));
   ArtifactKey key = make_plan_key(*program, input_shapes, target, pipeline_options(*device).cpu);
   PLAIDML_ASSIGN(std::shared_ptr<const CompiledPlan> restored,
-                 restore_plan(key, program, input_shapes, device, device_index, *artifacts,
-                              *plans));
+                 restore_plan(key, program, device, device_index, caches));
   if (restored) return restored;
   PLAIDML_ASSIGN(ir::BoundProgram bound, ir::bind(program, input_shapes));
   PlanRecord record;
-  PLAIDML_ASSIGN(auto plan, compile_recorded(bound, device, device_index, artifacts, &record));
-  if (record.kernel_count > 0) plans->write(key, record);
+  PLAIDML_ASSIGN(auto plan, compile_recorded(bound, device, device_index, caches, &record));
+  if (!record.kernels.empty()) plans->write(key, record);
   return plan;
 }
 

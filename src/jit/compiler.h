@@ -2,7 +2,8 @@
 //   lower (jit/lower) -> loop passes (jit/passes) -> codegen for the device's artifact format
 //   (or the artifact cache, jit/cache/artifact_cache.h) -> load on the device.
 // A plan compiled before, in this process or another, is made from its plan entry instead
-// (jit/plan_store.h): only the load runs.
+// (jit/plan_store.h): only the load runs. Kernels an earlier compile of the context loaded are
+// launched again, not generated (jit/kernel_library.h).
 // The Plan is immutable and may be run from many threads at once: per-run state (temporary
 // buffers) belongs to the caller.
 #pragma once
@@ -15,8 +16,9 @@
 #include "core/base/status.h"
 #include "core/ir/bind.h"
 #include "devices/device.h"
-#include "jit/codegen/artifact.h"
 #include "jit/cache/artifact_cache.h"
+#include "jit/codegen/artifact.h"
+#include "jit/kernel_library.h"
 #include "jit/kernel_table.h"
 #include "jit/lower/lower.h"
 #include "jit/memory_plan.h"
@@ -28,10 +30,9 @@ namespace plaidml::jit {
 
 class CompiledPlan : public Plan {
  public:
-  // The plan of `record`, with the artifact's code loaded on `device` (the artifact's kernels
-  // are those the record's calls index).
+  // The plan of `record`, launching `kernels` (parallel to record.kernels, which calls index).
   static Expected<std::shared_ptr<const CompiledPlan>> create(
-      PlanRecord record, const Artifact& artifact, std::shared_ptr<devices::Device> device,
+      PlanRecord record, std::vector<LoadedKernel> kernels, std::shared_ptr<devices::Device> device,
       int device_index);
 
   const std::vector<Shape>& input_shapes() const override { return record_.input_shapes; }
@@ -49,42 +50,44 @@ class CompiledPlan : public Plan {
   void release_arena(Arena arena) const;
 
   const std::vector<BufferSlot>& slots() const { return record_.slots; }
-  // The compiled kernels (identical kernels of the program once: jit/kernel_table.h) and the
-  // launches of an execute, in order, each naming its kernel and its argument slots.
-  const std::vector<KernelEntry>& kernels() const { return kernels_; }
+  // The compiled kernels (identical kernels of the program once: jit/kernel_table.h), each in
+  // the executable it was loaded in, and the launches of an execute, in order, each naming its
+  // kernel and its argument slots.
+  const std::vector<LoadedKernel>& kernels() const { return kernels_; }
   const std::vector<KernelCall>& calls() const { return record_.calls; }
   // Per launch, parallel to calls(): what profiles say of it.
   const std::vector<LaunchInfo>& launch_info() const { return record_.launch_info; }
-  // nullptr when the program needs no kernel.
-  const devices::Executable* executable() const { return executable_.get(); }
   const std::shared_ptr<devices::Device>& device_handle() const { return device_; }
 
  private:
   PlanRecord record_;
-  std::vector<KernelEntry> kernels_;
+  std::vector<LoadedKernel> kernels_;
   mutable std::mutex arenas_mutex_;
   mutable std::vector<Arena> free_arenas_;
   std::shared_ptr<devices::Device> device_;
-  std::unique_ptr<devices::Executable> executable_;
   int device_index_ = 0;
 };
 
-// device_index: the device's position in Runtime::devices(), recorded in the plan.
-// artifacts: where generated code is looked up before code generation runs and stored after
-// (nullptr: always generate). Lowering and the loop passes always run: their output is the key.
-// Errors: kUnsupported when the device accepts no artifact format this build can generate;
-// lowering, codegen and load errors as those steps report them.
-Expected<std::shared_ptr<const CompiledPlan>> compile(
-    const ir::BoundProgram& bound, const std::shared_ptr<devices::Device>& device,
-    int device_index, ArtifactCache* artifacts = nullptr);
+// The caches a compile consults and fills; each may be null (none).
+struct CompileCaches {
+  // Generated code by key, in memory and on disk (jit/cache/artifact_cache.h).
+  ArtifactCache* artifacts = nullptr;
+  // Plan entries on disk (jit/plan_store.h); used only beside `artifacts`.
+  PlanStore* plans = nullptr;
+  // The kernels loaded on each device, by form (jit/kernel_library.h).
+  KernelLibrary* library = nullptr;
+};
 
-// The plan of `program` at `input_shapes`: from a plan entry of `plans` when one matches (then
-// nothing is bound, lowered or scheduled, and the code comes from `artifacts`), else bound and
-// compiled as compile() does, and the entry written. Dumps of passes or code (PLAIDML_DUMP)
-// bypass the plan entries, so that what they print runs. Errors: bind's, then compile()'s.
+// The plan of `program` at `input_shapes` on `device` (its position in Runtime::devices(),
+// recorded in the plan): from a plan entry when one matches (then nothing is bound, lowered or
+// scheduled, and the kernels come from the library or the artifact cache), else bound,
+// lowered and scheduled, its kernels taken from the library where it has them and generated
+// (or found in the artifact cache) where not, and the entry written. Dumps of passes or code
+// (PLAIDML_DUMP) bypass the plan entries and the library, so that what they print runs.
+// Errors: kUnsupported when the device accepts no artifact format this build can generate;
+// binding, lowering, codegen and load errors as those steps report them.
 Expected<std::shared_ptr<const CompiledPlan>> compile_program(
     const std::shared_ptr<const ir::Program>& program, const std::vector<Shape>& input_shapes,
-    const std::shared_ptr<devices::Device>& device, int device_index, ArtifactCache* artifacts,
-    PlanStore* plans);
+    const std::shared_ptr<devices::Device>& device, int device_index, const CompileCaches& caches);
 
 }  // namespace plaidml::jit

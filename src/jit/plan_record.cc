@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
@@ -69,6 +70,16 @@ class Decoder {
     int64_t v = i64(what);
     if (v < 0 || v > static_cast<int64_t>(kMaxCount)) return fail(fmt::format("{}: {}", what, v)), 0;
     return static_cast<int>(v);
+  }
+  double f64(const char* what) {
+    double v = 0;
+    if (ok() && !r_.f64(v)) fail(fmt::format("{}: truncated", what));
+    return v;
+  }
+  void digest(const char* what, Sha256Digest& out) {
+    std::string_view data;
+    if (ok() && !r_.bytes(out.size(), data)) return fail(fmt::format("{}: truncated", what));
+    if (ok()) std::copy(data.begin(), data.end(), out.begin());
   }
   std::string str(const char* what) {
     std::string s;
@@ -190,10 +201,20 @@ Status check_indices(const PlanRecord& r) {
     }
     if (!packing_consistent(r.slots[s])) return malformed(fmt::format("slot {}: packing", s));
   }
+  for (size_t k = 0; k < r.kernels.size(); ++k) {
+    int artifact = r.kernels[k].artifact;
+    if (artifact < 0 || static_cast<size_t>(artifact) >= r.artifact_keys.size()) {
+      return malformed(
+          fmt::format("kernel {}: artifact {} of {}", k, artifact, r.artifact_keys.size()));
+    }
+  }
   for (size_t c = 0; c < r.calls.size(); ++c) {
     const KernelCall& call = r.calls[c];
-    if (call.kernel < 0 || call.kernel >= r.kernel_count) {
-      return malformed(fmt::format("call {}: kernel {} of {}", c, call.kernel, r.kernel_count));
+    if (call.kernel < 0 || static_cast<size_t>(call.kernel) >= r.kernels.size()) {
+      return malformed(fmt::format("call {}: kernel {} of {}", c, call.kernel, r.kernels.size()));
+    }
+    if (call.parallel_extent < 0) {
+      return malformed(fmt::format("call {}: parallel extent {}", c, call.parallel_extent));
     }
     for (int a : call.args) {
       if (a < 0 || static_cast<size_t>(a) >= slots) {
@@ -226,13 +247,21 @@ std::string encode_plan_record(const PlanRecord& record) {
   for (size_t c = 0; c < record.calls.size(); ++c) {
     w.i64(record.calls[c].kernel);
     put_ints(w, record.calls[c].args);
+    w.i64(record.calls[c].parallel_extent);
+    w.f64(record.calls[c].work);
     w.u64(record.launch_info[c].origins.size());
     for (const std::string& o : record.launch_info[c].origins) w.str(o);
     w.u64(record.launch_info[c].bytes);
   }
   put_memory(w, record.memory_plan, record.memory);
-  w.i64(record.kernel_count);
-  w.str(record.artifact_key_text);
+  w.u64(record.kernels.size());
+  for (const RecordedKernel& k : record.kernels) {
+    w.i64(k.artifact);
+    w.i64(k.index);
+    w.bytes(std::string_view(reinterpret_cast<const char*>(k.form.data()), k.form.size()));
+  }
+  w.u64(record.artifact_keys.size());
+  for (const std::string& key : record.artifact_keys) w.str(key);
   return std::move(w.out());
 }
 
@@ -261,13 +290,21 @@ Expected<PlanRecord> decode_plan_record(std::string_view payload) {
   for (size_t c = 0; c < r.calls.size() && d.ok(); ++c) {
     r.calls[c].kernel = d.small_int("call kernel");
     r.calls[c].args = d.ints("call arguments");
+    r.calls[c].parallel_extent = d.i64("call extent");
+    r.calls[c].work = d.f64("call work");
     r.launch_info[c].origins.resize(d.count("call origins"));
     for (std::string& o : r.launch_info[c].origins) o = d.str("call origin");
     r.launch_info[c].bytes = d.u64("call bytes");
   }
   get_memory(d, r.memory_plan, r.memory);
-  r.kernel_count = d.small_int("kernel count");
-  r.artifact_key_text = d.str("artifact key");
+  r.kernels.resize(d.count("kernels"));
+  for (RecordedKernel& k : r.kernels) {
+    k.artifact = d.small_int("kernel artifact");
+    k.index = d.small_int("kernel index");
+    d.digest("kernel form", k.form);
+  }
+  r.artifact_keys.resize(d.count("artifacts"));
+  for (std::string& key : r.artifact_keys) key = d.str("artifact key");
   if (!d.ok()) return malformed(d.error());
   if (d.remaining() != 0) return malformed(fmt::format("{} bytes after the end", d.remaining()));
   PLAIDML_TRY(check_indices(r));

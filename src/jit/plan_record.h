@@ -2,9 +2,10 @@
 // for the disk cache's plan entries (jit/plan_store.h).
 //
 // A warm start in a new process binds, lowers and schedules nothing: the plan entry gives the
-// slots, launches, memory plan and profile names, and names the kernels' artifact by its key
-// text, which the artifact cache then serves. Decoding checks every length and index, so a
-// damaged payload is an error, never a crash or a launch out of bounds.
+// slots, launches, memory plan and profile names, and names the artifacts its kernels are in by
+// their key texts, which the artifact cache then serves (a plan's kernels may come from several:
+// those that earlier compiles generated, jit/kernel_library.h). Decoding checks every length and
+// index, so a damaged payload is an error, never a crash or a launch out of bounds.
 #pragma once
 
 #include <cstdint>
@@ -21,12 +22,21 @@
 namespace plaidml::jit {
 
 // The version of this encoding; part of every plan key (jit/plan_store.h).
-inline constexpr uint32_t kPlanCodecVersion = 2;  // 2: packed constants
+// 2: packed constants; 3: kernels from several artifacts, launch extents per call.
+inline constexpr uint32_t kPlanCodecVersion = 3;
 
 // What profiles say of one launch.
 struct LaunchInfo {
   std::vector<std::string> origins;  // loop::Kernel::origins
   uint64_t bytes = 0;                // of the slots it reads and writes
+};
+
+// A kernel the plan's calls index: kernel `index` of artifact `artifact` (an index into
+// PlanRecord::artifact_keys), of the form whose digest is `form` (jit/kernel_table.h).
+struct RecordedKernel {
+  int artifact = 0;
+  int index = 0;
+  Sha256Digest form{};
 };
 
 struct PlanRecord {
@@ -41,8 +51,8 @@ struct PlanRecord {
   std::vector<LaunchInfo> launch_info;  // parallel to calls
   MemoryPlan memory_plan;
   MemoryFigures memory;
-  int kernel_count = 0;            // kernels of the artifact, which calls index
-  std::string artifact_key_text;   // the artifact's key (jit/cache/artifact_key.h)
+  std::vector<RecordedKernel> kernels;     // which calls index
+  std::vector<std::string> artifact_keys;  // key texts (jit/cache/artifact_key.h)
 };
 
 std::string encode_plan_record(const PlanRecord& record);

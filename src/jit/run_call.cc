@@ -180,20 +180,20 @@ Status RunCall::launch() {
   Profiler& profiler = rt_.profiler_;
   std::vector<const devices::DeviceBuffer*> args;
   for (size_t k = 0; k < calls.size(); ++k) {
-    const KernelEntry& entry = plan_->kernels()[static_cast<size_t>(calls[k].kernel)];
-    const devices::LaunchParams params =
-        launch_params(entry, static_cast<uint32_t>(calls[k].kernel));
+    const LoadedKernel& kernel = plan_->kernels()[static_cast<size_t>(calls[k].kernel)];
+    const KernelEntry& entry = kernel.entry;
+    const devices::LaunchParams params = launch_params(entry, kernel.index, calls[k]);
     args.clear();
     for (int s : calls[k].args) args.push_back(slots[static_cast<size_t>(s)]);
     if (poison_arena()) PLAIDML_TRY(poison_temporaries(k, slots));
     if (!profiler.enabled()) {
-      PLAIDML_TRY(device_->launch(*plan_->executable(), params, args));
+      PLAIDML_TRY(device_->launch(*kernel.executable, params, args));
       continue;
     }
     const LaunchInfo& info = plan_->launch_info()[k];
     ProfileScope timed(profiler, {entry.symbol, "kernel", 0, 0, device_->id(), info.origins,
-                                  info.bytes, entry.work});
-    PLAIDML_TRY(device_->launch(*plan_->executable(), params, args));
+                                  info.bytes, calls[k].work});
+    PLAIDML_TRY(device_->launch(*kernel.executable, params, args));
     PLAIDML_TRY(device_->synchronize());
   }
   PLAIDML_TRY(device_->synchronize());

@@ -55,6 +55,9 @@ struct CacheStats {
   int64_t disk_invalid = 0;
   int64_t disk_writes = 0;
   int64_t disk_write_failures = 0;
+  // Kernels a compile took from the kernel library (jit/kernel_library.h): loaded by an earlier
+  // compile of another program, or of this one at other sizes, and neither generated nor read.
+  int64_t kernel_library_hits = 0;
   // Plan entries on disk (jit/plan_store.h): compiles that bound, lowered and scheduled nothing.
   int64_t plan_disk_hits = 0;
   int64_t plan_disk_misses = 0;

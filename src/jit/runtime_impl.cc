@@ -297,8 +297,8 @@ Expected<std::shared_ptr<const Plan>> RuntimeImpl::prepare_impl(
   PlanKey key{program->fingerprint(), input_shapes, dev->id()};
   return cache_.get_or_compile(key, [&]() -> Expected<PlanCache::PlanPtr> {
     ProfileScope timed(profiler_, {"compile " + program->name, "compile", 0, 0, dev->id(), {}, 0});
-    PLAIDML_ASSIGN(auto plan, compile_program(program, input_shapes, dev, device_index,
-                                              artifacts_.get(), plans_.get()));
+    CompileCaches caches{artifacts_.get(), plans_.get(), &library_};
+    PLAIDML_ASSIGN(auto plan, compile_program(program, input_shapes, dev, device_index, caches));
     logger().debug("plan cache miss: compiled {}", key.to_string());
     return PlanCache::PlanPtr(std::move(plan));
   });
@@ -326,6 +326,7 @@ CacheStats RuntimeImpl::stats() const {
   CacheStats s = cache_.stats();
   ArtifactCacheStats a = artifacts_->stats();
   s.kernels_compiled = a.kernels_compiled;
+  s.kernel_library_hits = library_.hits();
   s.artifact_memory_hits = a.memory_hits;
   s.disk_hits = a.disk_hits;
   s.disk_misses = a.disk_misses;

@@ -3,8 +3,8 @@
 // of memory for a user-sized allocation is a kOutOfMemory status.
 #pragma once
 
-#include <memory>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <stdexcept>
@@ -15,10 +15,11 @@
 #include "devices/device.h"
 #include "devices/registry.h"
 #include "jit/cache/artifact_cache.h"
-#include "jit/plan_cache.h"
 #include "jit/compiler.h"
 #include "jit/constant_buffers.h"
+#include "jit/kernel_library.h"
 #include "jit/memory_budget.h"
+#include "jit/plan_cache.h"
 #include "jit/plan_store.h"
 #include "jit/runtime.h"
 
@@ -117,6 +118,7 @@ class RuntimeImpl : public Runtime {
   mutable std::vector<DeviceDescription> descriptions_;           // parallel to entries_
   mutable std::vector<std::shared_ptr<devices::Device>> opened_;  // parallel to entries_
   PlanCache cache_;
+  KernelLibrary library_;  // the kernels loaded on the devices, by form
   std::unique_ptr<ArtifactCache> artifacts_;
   std::unique_ptr<PlanStore> plans_;  // plan entries in the same cache folder
   ConstantBuffers constants_;

@@ -3,7 +3,8 @@
  * PLAIDML_CACHE_DIR says), set wrongly, and pointing where no folder can be made (a warning, and
  * the program still runs); the statistics' new fields and plaidml_context_cache_dir. What the
  * cache refuses: a folder others can write (or below one), a folder of another user, and an
- * entry that is a link to /dev/zero or a FIFO (each a warning, and the right numbers). */
+ * entry that is a link to /dev/zero or a FIFO (each a warning, and the right numbers). The
+ * kernel library: a program at another number of rows takes its kernel from it. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stddef.h>
@@ -121,6 +122,55 @@ static void test_folder(const char* root) {
   s = run_matmul(ctx);
   CHECK(s.compiles == 1 && s.kernels_compiled == 0);
   CHECK(s.disk_hits == 1 && s.disk_writes == 0 && s.disk_invalid == 0);
+  plaidml_context_destroy(ctx);
+}
+
+/* Y = relu(X) and its row sums S, over n rows of 64 columns: one kernel with all of n in its
+ * parallel loop. X[r][c] = c - 32 + r, so S[r] sums max(0, c - 32 + r) over c. */
+static const char* kRows =
+    "function (X[N, C]) -> (Y, S) {\n"
+    "  Y = relu(X);\n"
+    "  S[n : N] = +(Y[n, c]);\n"
+    "}\n";
+
+static plaidml_stats run_rows(plaidml_context* ctx, int64_t rows) {
+  plaidml_program* p = NULL;
+  plaidml_buffer* in[1] = {NULL};
+  plaidml_buffer* out[2] = {NULL, NULL};
+  const char* names[1] = {"X"};
+  int64_t dims[2] = {rows, 64};
+  float x[4 * 64], sums[4] = {0};
+  plaidml_stats stats;
+  memset(&stats, 0, sizeof(stats));
+  stats.struct_size = sizeof(stats);
+  for (int64_t i = 0; i < rows * 64; ++i) x[i] = (float)(i % 64 - 32 + i / 64);
+  CHECK_OK(plaidml_program_from_tile(kRows, &p));
+  CHECK_OK(plaidml_buffer_create_from_host(ctx, PLAIDML_DTYPE_FLOAT32, 2, dims, x,
+                                           (size_t)rows * 64 * sizeof(float), &in[0]));
+  CHECK_OK(plaidml_execute(ctx, p, 1, names, in, 2, NULL, out));
+  if (out[1] != NULL) {
+    CHECK_OK(plaidml_buffer_read(out[1], sums, (size_t)rows * sizeof(float)));
+    for (int64_t r = 0; r < rows; ++r) {
+      float want = 0;
+      for (int64_t c = 0; c < 64; ++c) want += (float)(c - 32 + r > 0 ? c - 32 + r : 0);
+      CHECK(sums[r] == want);
+    }
+  }
+  CHECK_OK(plaidml_context_stats(ctx, &stats));
+  plaidml_buffer_destroy(out[0]);
+  plaidml_buffer_destroy(out[1]);
+  plaidml_buffer_destroy(in[0]);
+  plaidml_program_destroy(p);
+  return stats;
+}
+
+static void test_kernel_library(void) {
+  plaidml_context* ctx = context_with("");
+  plaidml_stats two = run_rows(ctx, 2);
+  plaidml_stats four = run_rows(ctx, 4);
+  CHECK(two.kernels_compiled >= 1 && two.kernel_library_hits == 0);
+  CHECK(four.compiles == 2 && four.kernels_compiled == two.kernels_compiled);
+  CHECK(four.kernel_library_hits == two.kernels_compiled);
   plaidml_context_destroy(ctx);
 }
 
@@ -323,6 +373,7 @@ int main(void) {
   test_old_stats_struct(root);
   test_refused_folders(root);
   test_entry_not_regular(root);
+  test_kernel_library();
   remove_tree(root);
   return harness_finish();
 }

@@ -44,7 +44,8 @@ class Stats(ctypes.Structure):
                 ("disk_invalid", ctypes.c_int64), ("disk_writes", ctypes.c_int64),
                 ("disk_write_failures", ctypes.c_int64), ("constant_uploads", ctypes.c_int64),
                 ("constant_bytes", ctypes.c_int64), ("plan_disk_hits", ctypes.c_int64),
-                ("plan_disk_misses", ctypes.c_int64), ("plan_disk_writes", ctypes.c_int64)]
+                ("plan_disk_misses", ctypes.c_int64), ("plan_disk_writes", ctypes.c_int64),
+                ("kernel_library_hits", ctypes.c_int64)]
 
 
 class Memory(ctypes.Structure):

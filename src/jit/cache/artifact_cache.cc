@@ -20,13 +20,18 @@ ArtifactCache::ArtifactCache(std::string disk_dir, size_t memory_bytes)
   if (!disk_.enabled()) disk_dir_.clear();
 }
 
-Expected<ArtifactCache::Lookup> ArtifactCache::get_or_generate(const ArtifactKey& key,
-                                                               const Generate& generate) {
+std::optional<ArtifactCache::Lookup> ArtifactCache::find(const ArtifactKey& key) {
   if (ArtifactPtr hit = find_in_memory(key)) return Lookup{hit, Source::kMemory};
   if (ArtifactPtr hit = read_disk(key)) {
     remember(key, hit);
     return Lookup{hit, Source::kDisk};
   }
+  return std::nullopt;
+}
+
+Expected<ArtifactCache::Lookup> ArtifactCache::get_or_generate(const ArtifactKey& key,
+                                                               const Generate& generate) {
+  if (std::optional<Lookup> found = find(key)) return *found;
   PLAIDML_ASSIGN(Lookup generated, generate_uncached(generate));
   write_disk(key, *generated.artifact);
   remember(key, generated.artifact);
@@ -52,6 +57,10 @@ ArtifactCache::ArtifactPtr ArtifactCache::find_in_memory(const ArtifactKey& key)
 
 ArtifactCache::ArtifactPtr ArtifactCache::read_disk(const ArtifactKey& key) {
   if (!disk_.enabled()) return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (not_on_disk_.count(key.hex())) return nullptr;
+  }
   DiskReadResult read = disk_.read(key.digest, key.text);
   ArtifactPtr artifact;
   bool invalid = read.lookup == DiskLookup::kInvalid;
@@ -72,6 +81,7 @@ ArtifactCache::ArtifactPtr ArtifactCache::read_disk(const ArtifactKey& key) {
   } else {
     stats_.disk_misses++;
     if (invalid) stats_.disk_invalid++;
+    not_on_disk_.insert(key.hex());
   }
   return artifact;
 }
@@ -81,6 +91,7 @@ void ArtifactCache::write_disk(const ArtifactKey& key, const Artifact& artifact)
   bool written = disk_.write(key.digest, key.text, encode_artifact(artifact));
   std::lock_guard<std::mutex> lock(mutex_);
   (written ? stats_.disk_writes : stats_.disk_write_failures)++;
+  if (written) not_on_disk_.erase(key.hex());
 }
 
 void ArtifactCache::remember(const ArtifactKey& key, ArtifactPtr artifact) {

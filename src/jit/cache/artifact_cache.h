@@ -2,21 +2,23 @@
 // generated code, in memory and in a folder on disk that later processes reuse. A lookup tries
 // memory, then disk, then runs the code generator and stores its artifact in both.
 // Only successful generations are stored; a disk entry that fails to decode is treated as
-// absent and rewritten. Concurrent lookups of one missing key may both generate (the plan
-// cache in front of this one already compiles each plan once). Thread-safe.
+// absent and rewritten, and is not read again until then. Concurrent lookups of one missing key may
+// both generate (the plan cache in front of this one already compiles each plan once). Thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/base/status.h"
-#include "jit/codegen/artifact.h"
 #include "jit/cache/artifact_key.h"
 #include "jit/cache/disk_cache.h"
+#include "jit/codegen/artifact.h"
 
 namespace plaidml::jit {
 
@@ -50,6 +52,9 @@ class ArtifactCache {
   // The artifact of key: from memory, from disk, or from generate() (whose error is returned
   // as is and not cached).
   Expected<Lookup> get_or_generate(const ArtifactKey& key, const Generate& generate);
+  // The artifact of key from memory or disk, without generating it; nullopt when neither has
+  // it (counted as get_or_generate counts lookups).
+  std::optional<Lookup> find(const ArtifactKey& key);
   // Runs generate() without looking the code up or storing it (a compile that must see code
   // generation run, e.g. to dump its output); counted in kernels_compiled like any other.
   Expected<Lookup> generate_uncached(const Generate& generate);
@@ -75,6 +80,10 @@ class ArtifactCache {
   size_t memory_limit_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, Entry> memory_;  // by key hex
+  // Keys (hex) whose disk lookup found no valid entry and that were not written since: a plan
+  // entry whose artifact is gone looks it up, then the compile that follows would again (and
+  // warn twice of one damaged entry). Another process may write one meanwhile: a missed reuse.
+  std::unordered_set<std::string> not_on_disk_;
   size_t memory_bytes_ = 0;
   uint64_t clock_ = 0;
   ArtifactCacheStats stats_;

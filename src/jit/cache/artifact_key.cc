@@ -23,13 +23,29 @@ const char* role_name(BufferSlot::Role role) {
   return "?";
 }
 
+std::string key_header(const ArtifactTarget& target) {
+  return fmt::format("plaidml artifact\nrevision {}\nencoding {}\nllvm {}\nformat {}\ntarget {}\n",
+                     kCompilerRevision, kArtifactCodecVersion, target.llvm_version, target.format,
+                     target.description);
+}
+
+ArtifactKey keyed(std::string text) {
+  ArtifactKey key;
+  key.digest = sha256(text);
+  key.text = std::move(text);
+  return key;
+}
+
 }  // namespace
 
+ArtifactKey make_kernels_key(const std::vector<Sha256Digest>& forms, const ArtifactTarget& target) {
+  std::string text = key_header(target);
+  for (const Sha256Digest& form : forms) text += "kernel of form " + to_hex(form) + "\n";
+  return keyed(std::move(text));
+}
+
 ArtifactKey make_artifact_key(const LoweredProgram& program, const ArtifactTarget& target) {
-  std::string text =
-      fmt::format("plaidml artifact\nrevision {}\nencoding {}\nllvm {}\nformat {}\ntarget {}\n",
-                  kCompilerRevision, kArtifactCodecVersion, target.llvm_version, target.format,
-                  target.description);
+  std::string text = key_header(target);
   for (size_t i = 0; i < program.slots.size(); ++i) {
     const BufferSlot& s = program.slots[i];
     text += fmt::format("slot {} {} {} {}", i, role_name(s.role), s.index, s.shape.to_string());
@@ -44,10 +60,7 @@ ArtifactKey make_artifact_key(const LoweredProgram& program, const ArtifactTarge
     text += fmt::format("work {}\n", k.work);
     text += loop::to_string(k);
   }
-  ArtifactKey key;
-  key.digest = sha256(text);
-  key.text = std::move(text);
-  return key;
+  return keyed(std::move(text));
 }
 
 }  // namespace plaidml::jit

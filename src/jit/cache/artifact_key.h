@@ -1,12 +1,14 @@
 // The artifact-cache key (docs/design.md section 6): everything that determines the generated code.
-// The key's text holds the scheduled loop-IR kernels as printed (jit/loop/printer.h), their
-// buffer slots (role, dtype, shape), the artifact format, the target (CPU triple, name and
+// The key's text holds the kernels, by the digests of their forms (jit/kernel_table.h), or, for
+// the tile search's timing programs, as printed (jit/loop/printer.h) with their buffer slots
+// (role, dtype, shape); and the artifact format, the target (CPU triple, name and
 // features, or the GPU's name and limits), the LLVM version, the compiler revision
 // (compiler_revision.h) and the cache encoding's version. Its SHA-256 names the disk entry; the
 // entry stores the text itself, so a hash collision reads as a miss, never as a wrong kernel.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/base/hash.h"
 #include "jit/lower/lower.h"
@@ -27,5 +29,11 @@ struct ArtifactKey {
 };
 
 ArtifactKey make_artifact_key(const LoweredProgram& program, const ArtifactTarget& target);
+
+// The key of an artifact of kernels named by the digests of their forms (jit/kernel_table.h),
+// in order: a kernel's code follows from its form and the target alone, whatever program it
+// came from (the code generators read nothing else of it that changes the code's meaning), so
+// the text stays short however large the program.
+ArtifactKey make_kernels_key(const std::vector<Sha256Digest>& forms, const ArtifactTarget& target);
 
 }  // namespace plaidml::jit

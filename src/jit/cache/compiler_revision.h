@@ -52,7 +52,8 @@ namespace plaidml::jit {
 // 29: f16 contractions through workgroup-scope matrices by default where the Vulkan device has
 // them (VK_NV_cooperative_matrix2), two 64-deep steps a chunk; 30: CPU kernels compiled in parts
 // on the context's threads, register-blocked and scalar kernels in modules apart (the first at
-// O2 without LLVM's vectorizers even beside scalar kernels), several parts an ar archive.
-inline constexpr int kCompilerRevision = 30;
+// O2 without LLVM's vectorizers even beside scalar kernels), several parts an ar archive; 31: a
+// CPU kernel's parallel loop runs to the launch's end alone (its own bound is not compiled in).
+inline constexpr int kCompilerRevision = 31;
 
 }  // namespace plaidml::jit

@@ -52,7 +52,9 @@ std::string const_to_string(const Expr& e) {
 // Prints slot s as "s<s>", or, given the kernel's parameters, as "p<position>" (canonical form).
 class Printer {
  public:
-  explicit Printer(const std::vector<int>* params = nullptr) : params_(params) {}
+  explicit Printer(const std::vector<int>* params = nullptr,
+                   ParallelBound bound = ParallelBound::kPrinted)
+      : params_(params), bound_(bound) {}
   void expr(const Expr& e, std::string& out) const;
   void stmt(const Stmt& s, int depth, std::string& out) const;
 
@@ -69,6 +71,7 @@ class Printer {
     for (const auto& child : body) stmt(*child, depth, out);
   }
   const std::vector<int>* params_;
+  ParallelBound bound_;
 };
 
 std::string Printer::slot(int s) const {
@@ -121,8 +124,9 @@ void Printer::stmt(const Stmt& s, int depth, std::string& out) const {
       return;
     case StmtKind::kFor:
       out += fmt::format("{}{}for {} in [{}, {}){}{} {{\n", pad,
-                         s.parallel ? "parallel " : (s.independent ? "independent " : ""),
-                         s.var, to_string(*s.lo), to_string(*s.hi),
+                         s.parallel ? "parallel " : (s.independent ? "independent " : ""), s.var,
+                         to_string(*s.lo),
+                         s.parallel && bound_ == ParallelBound::kRunTime ? "end" : to_string(*s.hi),
                          s.step == 1 ? "" : fmt::format(" step {}", s.step),
                          s.unroll == 0 ? "" : fmt::format(" unroll {}", s.unroll));
       print_body(s.body, depth + 1, out);
@@ -226,7 +230,8 @@ std::string to_string(const Kernel& kernel) {
   return out;
 }
 
-std::string canonical_string(const Kernel& kernel, const std::vector<int>& params) {
+std::string canonical_string(const Kernel& kernel, const std::vector<int>& params,
+                             ParallelBound bound) {
   std::string out = "kernel(";
   for (size_t i = 0; i < params.size(); ++i) {
     bool read = std::count(kernel.reads.begin(), kernel.reads.end(), params[i]) > 0;
@@ -234,7 +239,7 @@ std::string canonical_string(const Kernel& kernel, const std::vector<int>& param
     out += fmt::format("{}p{}:{}{}", i ? ", " : "", i, read ? "r" : "", written ? "w" : "");
   }
   out += ") ";
-  print_body_of(kernel, Printer(&params), out);
+  print_body_of(kernel, Printer(&params, bound), out);
   return out;
 }
 

@@ -13,6 +13,11 @@ std::string to_string(const Expr& expr);
 std::string to_string(const Kernel& kernel);
 // The kernel without its name, slot params[i] printed as "p<i>" (params: loop::parameters):
 // kernels with equal canonical strings compute the same thing on corresponding buffers.
-std::string canonical_string(const Kernel& kernel, const std::vector<int>& params);
+// Where the parallel loop's end comes from: printed, or a run-time argument that the printed
+// kernel leaves open ("end"). The CPU ABI passes [begin, end) of the parallel loop
+// (codegen/artifact.h), so CPU kernels that differ only in that bound are one compiled kernel.
+enum class ParallelBound { kPrinted, kRunTime };
+std::string canonical_string(const Kernel& kernel, const std::vector<int>& params,
+                             ParallelBound bound = ParallelBound::kPrinted);
 
 }  // namespace plaidml::jit::loop

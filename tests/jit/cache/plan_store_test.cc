@@ -73,7 +73,7 @@ jit::PlanRecord sample_record() {
              {jit::BufferSlot::Role::kConstant, 1, Shape(DType::F32, {6}),
               jit::PanelPacking{3, 2, 2, Shape(DType::F32, {3, 2})}}};
   r.constant_digests = {0, 0x0123456789abcdefULL, 0, 0, 0x0123456789abcdefULL};
-  r.calls = {{0, {0, 4, 2}}, {1, {2, 3}}};
+  r.calls = {{0, {0, 4, 2}, 4, 24}, {1, {2, 3}, 1, 8}};
   r.launch_info = {{{"n1 (MatMul)"}, 80}, {{"n2 (Relu)", "n3 (Cast)"}, 96}};
   r.memory_plan.block_of = {-1, -1, 0, -1, -1};
   r.memory_plan.first_kernel = {-1, -1, 0, -1, -1};
@@ -81,8 +81,9 @@ jit::PlanRecord sample_record() {
   r.memory_plan.arena_bytes = 32;
   r.memory_plan.unshared_bytes = 32;
   r.memory = {24, 32, 32, 48, 64};
-  r.kernel_count = 2;
-  r.artifact_key_text = "plaidml artifact\nkernels...";
+  // Kernel 0 from an earlier compile's artifact, kernel 1 from this one's.
+  r.kernels = {{0, 3, sha256("form a")}, {1, 0, sha256("form b")}};
+  r.artifact_keys = {"plaidml artifact\nkernel of form ...", "plaidml artifact\nkernel of..."};
   return r;
 }
 
@@ -112,8 +113,13 @@ TEST_CASE("plan record: a record round-trips") {
   CHECK(back->memory_plan.block_bytes == r.memory_plan.block_bytes);
   CHECK(back->memory.peak_bytes() == r.memory.peak_bytes());
   CHECK(back->memory.unshared_bytes == 32);
-  CHECK(back->kernel_count == 2);
-  CHECK(back->artifact_key_text == r.artifact_key_text);
+  CHECK(back->calls[0].parallel_extent == 4);
+  CHECK(back->calls[1].work == 8);
+  REQUIRE(back->kernels.size() == 2);
+  CHECK(back->kernels[0].index == 3);
+  CHECK(back->kernels[1].artifact == 1);
+  CHECK(back->kernels[1].form == r.kernels[1].form);
+  CHECK(back->artifact_keys == r.artifact_keys);
 }
 
 TEST_CASE("plan record: every truncation and every flipped byte is an error or a valid plan") {
@@ -144,6 +150,12 @@ TEST_CASE("plan record: indices out of range are refused, naming what is wrong")
   r = sample_record();
   r.calls[0].kernel = 2;
   CHECK(refused(r) == "malformed plan entry: call 0: kernel 2 of 2");
+  r = sample_record();
+  r.calls[1].parallel_extent = -1;
+  CHECK(refused(r) == "malformed plan entry: call 1: parallel extent -1");
+  r = sample_record();
+  r.kernels[1].artifact = 2;
+  CHECK(refused(r) == "malformed plan entry: kernel 1: artifact 2 of 2");
   r = sample_record();
   r.memory_plan.block_of[2] = 1;
   CHECK(refused(r) == "malformed plan entry: slot 2: arena block 1");
@@ -274,19 +286,28 @@ TEST_CASE("a packed constant of a program file: its pages dropped, later runs st
   run_and_check(*rt, *loaded, {a});
 }
 
-TEST_CASE("plan store: an entry whose kernels are gone regenerates them and is still used") {
+TEST_CASE("plan store: an entry whose kernels are gone is unused, and the compile rewrites it") {
   TempDir dir;
   run_dense(*runtime_on(dir.path()), 6);
+  std::string entry = read_file(only_plan_entry(dir));
   for (const std::string& f : list_files(dir.path("kernels"))) {
     std::filesystem::remove(dir.path("kernels/" + f));
   }
   auto rt = runtime_on(dir.path());
   run_dense(*rt, 6);
   jit::CacheStats s = rt->stats();
-  CHECK(s.plan_disk_hits == 1);
+  CHECK(s.plan_disk_hits == 0);
+  CHECK(s.plan_disk_misses == 1);
+  CHECK(s.plan_disk_writes == 1);
   CHECK(s.kernels_compiled >= 1);
   CHECK(s.disk_writes == 1);
   CHECK(list_files(dir.path("kernels")).size() == 1);
+  CHECK(read_file(only_plan_entry(dir)) == entry);  // the same plan, written again
+  // ...and a third runtime makes its plan from it.
+  auto third = runtime_on(dir.path());
+  run_dense(*third, 6);
+  CHECK(third->stats().plan_disk_hits == 1);
+  CHECK(third->stats().kernels_compiled == 0);
 }
 
 TEST_CASE("plan store: a damaged entry warns, is not used, and is rewritten") {

@@ -205,16 +205,20 @@ class KernelEmitter {
 
   Status for_loop(const Stmt& s) {
     Value* lo = expr(*s.lo);
-    Value* hi = expr(*s.hi);
+    Value* hi = nullptr;
     Value* step = b_.getInt64(static_cast<uint64_t>(s.step));
     if (s.parallel) {
-      // This call runs iterations [begin, end) of the loop.
+      // This call runs iterations [begin, end) of the loop, end at most the loop's trip count
+      // (artifact.h). The loop's own bound is not read: kernels that differ only in it are one
+      // compiled kernel (KernelForms::kShapeClasses), launched with each one's extent.
       Value* begin = fn_->getArg(1);
       Value* end = fn_->getArg(2);
       Value* first = b_.CreateAdd(lo, b_.CreateMul(begin, step));
       Value* last = b_.CreateAdd(lo, b_.CreateMul(end, step));
       lo = first;
-      hi = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, hi, last);
+      hi = last;
+    } else {
+      hi = expr(*s.hi);
     }
     llvm::AllocaInst* iv = new_var(s.var, b_.getInt64Ty());
     b_.CreateStore(lo, iv);
