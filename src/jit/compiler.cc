@@ -197,7 +197,8 @@ PlanRecord make_record(const ir::BoundProgram& bound, LoweredProgram lowered,
 
 // "12 from the kernel library, 3 generated": where a plan's kernels came from.
 std::string kernels_source(const PlanKernels& kernels) {
-  std::string text = fmt::format("{} from the kernel library", kernels.from_library);
+  std::string text = fmt::format("{} from the kernel library, {} through the form index",
+                                 kernels.from_library, kernels.from_disk);
   if (!kernels.artifact) return text;
   return fmt::format("{}, {} {}", text, kernels.artifact->artifact->kernels.size(),
                      source_name(kernels.artifact->source));
@@ -283,8 +284,14 @@ Expected<std::shared_ptr<const CompiledPlan>> compile_recorded(
                    artifact_for(code, *device, target, key, caches.artifacts));
     return KeyedArtifact{std::move(found), std::move(key.text)};
   };
-  KernelLibrary* library = dumps_anything() ? nullptr : caches.library;
-  PLAIDML_ASSIGN(PlanKernels kernels, table_kernels(table, *device, library, make_artifact));
+  bool dumps = dumps_anything();
+  KernelLibrary* library = dumps ? nullptr : caches.library;
+  std::optional<StoredKernels> stored;
+  if (!dumps && caches.forms && caches.forms->enabled() && caches.artifacts) {
+    stored.emplace(*caches.forms, *caches.artifacts, target, *device);
+  }
+  PLAIDML_ASSIGN(PlanKernels kernels, table_kernels(table, *device, library,
+                                                    stored ? &*stored : nullptr, make_artifact));
   double codegen_s = seconds_since(start) - lower_s;
   size_t launches = table.calls.size();
   PlanRecord record = make_record(bound, std::move(lowered), std::move(table.calls));

@@ -17,6 +17,7 @@
 #include "core/ir/bind.h"
 #include "devices/device.h"
 #include "jit/cache/artifact_cache.h"
+#include "jit/cache/form_index.h"
 #include "jit/codegen/artifact.h"
 #include "jit/kernel_library.h"
 #include "jit/kernel_table.h"
@@ -76,6 +77,9 @@ struct CompileCaches {
   PlanStore* plans = nullptr;
   // The kernels loaded on each device, by form (jit/kernel_library.h).
   KernelLibrary* library = nullptr;
+  // Where earlier processes' kernels are, by form (jit/cache/form_index.h); used only beside
+  // `artifacts`.
+  FormIndex* forms = nullptr;
 };
 
 // The plan of `program` at `input_shapes` on `device` (its position in Runtime::devices(),

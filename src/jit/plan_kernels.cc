@@ -19,8 +19,35 @@ Expected<std::shared_ptr<const devices::Executable>> load_artifact(devices::Devi
 
 }  // namespace
 
+Expected<std::optional<LoadedKernel>> StoredKernels::find(const Sha256Digest& form) {
+  std::optional<FormPlace> place = index_.find(form, target_);
+  if (!place) return std::optional<LoadedKernel>();
+  auto it = loaded_.find(place->artifact_key_text);
+  if (it == loaded_.end()) {
+    ArtifactKey key;
+    key.text = place->artifact_key_text;
+    key.digest = sha256(key.text);
+    std::optional<ArtifactCache::Lookup> found = artifacts_.find(key);
+    if (!found) return std::optional<LoadedKernel>();
+    PLAIDML_ASSIGN(auto executable, load_artifact(device_, *found->artifact));
+    it = loaded_.emplace(key.text, Loaded{found->artifact, std::move(executable)}).first;
+  }
+  const Artifact& artifact = *it->second.artifact;
+  if (static_cast<size_t>(place->index) >= artifact.kernels.size()) {
+    return std::optional<LoadedKernel>();
+  }
+  auto at = static_cast<uint32_t>(place->index);
+  return std::optional<LoadedKernel>(
+      LoadedKernel{it->second.executable, at, artifact.kernels[at], place->artifact_key_text});
+}
+
+void StoredKernels::remember(const Sha256Digest& form, const LoadedKernel& kernel) {
+  index_.write(form, target_, FormPlace{kernel.artifact_key_text, static_cast<int>(kernel.index)});
+}
+
 Expected<PlanKernels> table_kernels(const KernelTable& table, devices::Device& device,
-                                    KernelLibrary* library, const MakeArtifact& make_artifact) {
+                                    KernelLibrary* library, StoredKernels* stored,
+                                    const MakeArtifact& make_artifact) {
   PlanKernels out;
   out.loaded.resize(table.code.kernels.size());
   LoweredProgram missing;  // the kernels the library lacks, on the program's slots
@@ -34,6 +61,15 @@ Expected<PlanKernels> table_kernels(const KernelTable& table, devices::Device& d
       out.loaded[k] = std::move(*found);
       out.from_library++;
       continue;
+    }
+    if (stored) {
+      PLAIDML_ASSIGN(std::optional<LoadedKernel> on_disk, stored->find(table.forms[k]));
+      if (on_disk) {
+        if (library) library->add(device.id(), table.forms[k], *on_disk);
+        out.loaded[k] = std::move(*on_disk);
+        out.from_disk++;
+        continue;
+      }
     }
     missing.kernels.push_back(table.code.kernels[k]);
     missing_of.push_back(k);
@@ -50,6 +86,7 @@ Expected<PlanKernels> table_kernels(const KernelTable& table, devices::Device& d
   for (size_t i = 0; i < missing_of.size(); ++i) {
     LoadedKernel kernel{executable, static_cast<uint32_t>(i), artifact.kernels[i], made.key_text};
     if (library) library->add(device.id(), table.forms[missing_of[i]], kernel);
+    if (stored) stored->remember(table.forms[missing_of[i]], kernel);
     out.loaded[missing_of[i]] = std::move(kernel);
   }
   out.artifact = std::move(made.lookup);

@@ -8,14 +8,17 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/base/status.h"
 #include "devices/device.h"
 #include "jit/cache/artifact_cache.h"
+#include "jit/cache/form_index.h"
 #include "jit/kernel_library.h"
 #include "jit/kernel_table.h"
 #include "jit/plan_record.h"
@@ -25,6 +28,7 @@ namespace plaidml::jit {
 struct PlanKernels {
   std::vector<LoadedKernel> loaded;  // parallel to the table's (or the record's) kernels
   size_t from_library = 0;           // of them, found in the library
+  size_t from_disk = 0;              // found through the form index (jit/cache/form_index.h)
   // The artifact of those the library lacked, and where it came from; none when it had all.
   std::optional<ArtifactCache::Lookup> artifact;
 };
@@ -38,10 +42,37 @@ struct KeyedArtifact {
 using MakeArtifact = std::function<Expected<KeyedArtifact>(const LoweredProgram& code,
                                                            const std::vector<Sha256Digest>& forms)>;
 
-// The kernels of `table` on `device`: from `library` (null: none), the rest from
-// make_artifact(), loaded and then added to the library. Errors: make_artifact's and the load's.
+// Kernels that earlier processes generated, found through the form index and loaded from the
+// artifact cache (each artifact once per compile).
+class StoredKernels {
+ public:
+  StoredKernels(FormIndex& index, ArtifactCache& artifacts, ArtifactTarget target,
+                devices::Device& device)
+      : index_(index), artifacts_(artifacts), target_(std::move(target)), device_(device) {}
+  // The kernel of `form`, or nullopt when no entry names an artifact the cache still has with
+  // the kernel at its place. Errors: the load's.
+  Expected<std::optional<LoadedKernel>> find(const Sha256Digest& form);
+  // Writes the entry of a kernel just generated.
+  void remember(const Sha256Digest& form, const LoadedKernel& kernel);
+
+ private:
+  struct Loaded {
+    ArtifactCache::ArtifactPtr artifact;
+    std::shared_ptr<const devices::Executable> executable;
+  };
+  FormIndex& index_;
+  ArtifactCache& artifacts_;
+  ArtifactTarget target_;
+  devices::Device& device_;
+  std::map<std::string, Loaded> loaded_;  // by artifact key text
+};
+
+// The kernels of `table` on `device`: from `library`, else from `stored` (either null: none),
+// the rest from make_artifact(), loaded, added to the library and remembered in `stored`.
+// Errors: make_artifact's and the loads'.
 Expected<PlanKernels> table_kernels(const KernelTable& table, devices::Device& device,
-                                    KernelLibrary* library, const MakeArtifact& make_artifact);
+                                    KernelLibrary* library, StoredKernels* stored,
+                                    const MakeArtifact& make_artifact);
 
 // The kernels `record` names: from `library`, the rest from the artifacts the record names as
 // `artifacts` holds them (nothing is generated). nullopt when one of those artifacts is gone or

@@ -82,6 +82,7 @@ Expected<std::unique_ptr<Runtime>> RuntimeImpl::create(const RuntimeOptions& opt
                  rt->host_limit_.source);
   rt->artifacts_ = std::make_unique<ArtifactCache>(resolve_cache_dir(options.cache_dir));
   rt->plans_ = std::make_unique<PlanStore>(rt->artifacts_->disk_dir());
+  rt->forms_ = std::make_unique<FormIndex>(rt->artifacts_->disk_dir());
   logger().debug("kernel cache folder: {}",
                  rt->artifacts_->disk_dir().empty() ? "none" : rt->artifacts_->disk_dir());
   rt->list_all_ = std::move(list_all);
@@ -297,7 +298,7 @@ Expected<std::shared_ptr<const Plan>> RuntimeImpl::prepare_impl(
   PlanKey key{program->fingerprint(), input_shapes, dev->id()};
   return cache_.get_or_compile(key, [&]() -> Expected<PlanCache::PlanPtr> {
     ProfileScope timed(profiler_, {"compile " + program->name, "compile", 0, 0, dev->id(), {}, 0});
-    CompileCaches caches{artifacts_.get(), plans_.get(), &library_};
+    CompileCaches caches{artifacts_.get(), plans_.get(), &library_, forms_.get()};
     PLAIDML_ASSIGN(auto plan, compile_program(program, input_shapes, dev, device_index, caches));
     logger().debug("plan cache miss: compiled {}", key.to_string());
     return PlanCache::PlanPtr(std::move(plan));

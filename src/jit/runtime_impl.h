@@ -121,6 +121,7 @@ class RuntimeImpl : public Runtime {
   KernelLibrary library_;  // the kernels loaded on the devices, by form
   std::unique_ptr<ArtifactCache> artifacts_;
   std::unique_ptr<PlanStore> plans_;  // plan entries in the same cache folder
+  std::unique_ptr<FormIndex> forms_;  // and the kernels' places, by form
   ConstantBuffers constants_;
   mutable Profiler profiler_;
 };

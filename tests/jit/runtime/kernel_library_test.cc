@@ -4,6 +4,8 @@
 // interpreter's results at each size; a kernel whose inner sizes differ is compiled anew.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "jit/cache/cache_test_util.h"
 #include "jit/compiler.h"
 #include "jit/kernel_table.h"
@@ -112,4 +114,26 @@ TEST_CASE("kernel library: a plan of library kernels is restored by a later runt
   CHECK(s.kernels_compiled == 0);
   CHECK(s.disk_hits == 1);
   CHECK(s.kernel_library_hits >= 1);
+}
+
+TEST_CASE("form index: a later runtime at a new number of rows generates no kernel") {
+  TempDir dir;
+  run_rows(*runtime_at(dir.path()), 5, 64);
+  CHECK(list_files(dir.path("forms")).size() >= 1);
+  auto later = runtime_at(dir.path());
+  run_rows(*later, 11, 64);  // no plan entry for 11 rows, and nothing in the library
+  jit::CacheStats s = later->stats();
+  CHECK(s.plan_disk_hits == 0);
+  CHECK(s.kernels_compiled == 0);
+  CHECK(s.disk_hits == 1);
+  // An entry whose artifact is gone: the kernel is generated again, and the entry rewritten.
+  for (const std::string& f : list_files(dir.path("kernels"))) {
+    std::filesystem::remove(dir.path("kernels/" + f));
+  }
+  auto third = runtime_at(dir.path());
+  run_rows(*third, 13, 64);
+  CHECK(third->stats().kernels_compiled >= 1);
+  auto fourth = runtime_at(dir.path());
+  run_rows(*fourth, 17, 64);
+  CHECK(fourth->stats().kernels_compiled == 0);
 }
