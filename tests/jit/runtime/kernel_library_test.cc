@@ -137,3 +137,21 @@ TEST_CASE("form index: a later runtime at a new number of rows generates no kern
   run_rows(*fourth, 17, 64);
   CHECK(fourth->stats().kernels_compiled == 0);
 }
+
+TEST_CASE("form index: a damaged entry warns and is placed again") {
+  TempDir dir;
+  run_rows(*runtime_at(dir.path()), 5, 64);
+  auto forms = list_files(dir.path("forms"));
+  REQUIRE(forms.size() == 1);
+  std::string path = dir.path("forms/" + forms[0]);
+  std::string bytes = read_file(path);
+  write_file(path, bytes.substr(0, bytes.size() - 3));  // as a crash mid-copy would leave it
+  LogCapture log;
+  auto later = runtime_at(dir.path());
+  run_rows(*later, 11, 64);
+  // The kernel alone is the missing set, whose artifact is the first runtime's: read, not made.
+  CHECK(later->stats().kernels_compiled == 0);
+  CHECK(later->stats().disk_hits == 1);
+  CHECK(log.warnings_with("ignoring the invalid entry") == 1);
+  CHECK(read_file(path) == bytes);  // rewritten: the same form, in the same artifact
+}
