@@ -21,7 +21,10 @@ Expected<std::shared_ptr<const devices::Executable>> load_artifact(devices::Devi
 
 Expected<std::optional<LoadedKernel>> StoredKernels::find(const Sha256Digest& form) {
   std::optional<FormPlace> place = index_.find(form, target_);
-  if (!place) return std::optional<LoadedKernel>();
+  if (!place ||
+      !kernels_key_names(place->artifact_key_text, static_cast<size_t>(place->index), form)) {
+    return std::optional<LoadedKernel>();
+  }
   auto it = loaded_.find(place->artifact_key_text);
   if (it == loaded_.end()) {
     ArtifactKey key;
@@ -118,7 +121,9 @@ Expected<std::optional<PlanKernels>> recorded_kernels(const PlanRecord& record,
     if (!found) return std::optional<PlanKernels>();
     const Artifact& artifact = *found->artifact;
     for (size_t k : kernels) {
-      if (static_cast<size_t>(record.kernels[k].index) >= artifact.kernels.size()) {
+      auto at = static_cast<size_t>(record.kernels[k].index);
+      if (at >= artifact.kernels.size() ||
+          !kernels_key_names(key.text, at, record.kernels[k].form)) {
         return std::optional<PlanKernels>();
       }
     }

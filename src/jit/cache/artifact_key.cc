@@ -44,6 +44,16 @@ ArtifactKey make_kernels_key(const std::vector<Sha256Digest>& forms, const Artif
   return keyed(std::move(text));
 }
 
+bool kernels_key_names(const std::string& key_text, size_t index, const Sha256Digest& form) {
+  const std::string marker = "\nkernel of form ";
+  size_t at = key_text.find(marker);
+  for (size_t i = 0; i < index && at != std::string::npos; ++i) {
+    at = key_text.find(marker, at + marker.size());
+  }
+  if (at == std::string::npos) return false;
+  return key_text.compare(at + marker.size(), 65, to_hex(form) + "\n") == 0;
+}
+
 ArtifactKey make_artifact_key(const LoweredProgram& program, const ArtifactTarget& target) {
   std::string text = key_header(target);
   for (size_t i = 0; i < program.slots.size(); ++i) {

@@ -35,5 +35,9 @@ ArtifactKey make_artifact_key(const LoweredProgram& program, const ArtifactTarge
 // came from (the code generators read nothing else of it that changes the code's meaning), so
 // the text stays short however large the program.
 ArtifactKey make_kernels_key(const std::vector<Sha256Digest>& forms, const ArtifactTarget& target);
+// Whether `key_text`, made by make_kernels_key, names `form` as its kernel `index`: a place
+// read back from disk (jit/cache/form_index.h, plan entries) is checked against it, so that a
+// stale or foreign place never launches another kernel.
+bool kernels_key_names(const std::string& key_text, size_t index, const Sha256Digest& form);
 
 }  // namespace plaidml::jit

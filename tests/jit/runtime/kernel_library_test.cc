@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "jit/cache/artifact_key.h"
 #include "jit/cache/cache_test_util.h"
 #include "jit/compiler.h"
 #include "jit/kernel_table.h"
@@ -71,6 +72,17 @@ TEST_CASE("kernel table: CPU forms leave the parallel extent to the launch, GPU 
   // Another dtype is another kernel, on the CPU too.
   lowered.slots[1].shape = Shape(DType::F64, {8});
   CHECK(jit::build_kernel_table(lowered, jit::KernelForms::kShapeClasses).code.kernels.size() == 2);
+}
+
+TEST_CASE("kernels key: names each form at its place, and only there") {
+  jit::ArtifactTarget target{"elf-object", "x86_64|test", "19"};
+  Sha256Digest a = sha256("form a"), b = sha256("form b");
+  std::string text = jit::make_kernels_key({a, b}, target).text;
+  CHECK(jit::kernels_key_names(text, 0, a));
+  CHECK(jit::kernels_key_names(text, 1, b));
+  CHECK_FALSE(jit::kernels_key_names(text, 0, b));
+  CHECK_FALSE(jit::kernels_key_names(text, 2, a));
+  CHECK_FALSE(jit::kernels_key_names("plaidml artifact\n", 0, a));
 }
 
 TEST_CASE("kernel library: row kernels compile once and run right at every number of rows") {
