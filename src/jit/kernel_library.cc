@@ -22,9 +22,4 @@ int64_t KernelLibrary::hits() const {
   return hits_;
 }
 
-size_t KernelLibrary::size() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return kernels_.size();
-}
-
 }  // namespace plaidml::jit

@@ -40,7 +40,6 @@ class KernelLibrary {
   void add(const std::string& device_id, const Sha256Digest& form, LoadedKernel kernel);
   // Kernels that lookups found here instead of generating or loading them.
   int64_t hits() const;
-  size_t size() const;
 
  private:
   mutable std::mutex mutex_;

@@ -19,6 +19,15 @@ Expected<std::shared_ptr<const devices::Executable>> load_artifact(devices::Devi
 
 }  // namespace
 
+Expected<std::optional<CachedArtifact>> load_cached(ArtifactCache& artifacts,
+                                                    devices::Device& device,
+                                                    const std::string& key_text) {
+  std::optional<ArtifactCache::Lookup> found = artifacts.find(key_of_text(key_text));
+  if (!found) return std::optional<CachedArtifact>();
+  PLAIDML_ASSIGN(auto executable, load_artifact(device, *found->artifact));
+  return std::optional<CachedArtifact>(CachedArtifact{std::move(*found), std::move(executable)});
+}
+
 Expected<std::optional<LoadedKernel>> StoredKernels::find(const Sha256Digest& form) {
   std::optional<FormPlace> place = index_.find(form, target_);
   if (!place ||
@@ -27,15 +36,12 @@ Expected<std::optional<LoadedKernel>> StoredKernels::find(const Sha256Digest& fo
   }
   auto it = loaded_.find(place->artifact_key_text);
   if (it == loaded_.end()) {
-    ArtifactKey key;
-    key.text = place->artifact_key_text;
-    key.digest = sha256(key.text);
-    std::optional<ArtifactCache::Lookup> found = artifacts_.find(key);
+    PLAIDML_ASSIGN(std::optional<CachedArtifact> found,
+                   load_cached(artifacts_, device_, place->artifact_key_text));
     if (!found) return std::optional<LoadedKernel>();
-    PLAIDML_ASSIGN(auto executable, load_artifact(device_, *found->artifact));
-    it = loaded_.emplace(key.text, Loaded{found->artifact, std::move(executable)}).first;
+    it = loaded_.emplace(place->artifact_key_text, std::move(*found)).first;
   }
-  const Artifact& artifact = *it->second.artifact;
+  const Artifact& artifact = *it->second.lookup.artifact;
   if (static_cast<size_t>(place->index) >= artifact.kernels.size()) {
     return std::optional<LoadedKernel>();
   }
@@ -114,27 +120,28 @@ Expected<std::optional<PlanKernels>> recorded_kernels(const PlanRecord& record,
     }
   }
   for (const auto& [index, kernels] : needed) {
-    ArtifactKey key;
-    key.text = record.artifact_keys[static_cast<size_t>(index)];
-    key.digest = sha256(key.text);
-    std::optional<ArtifactCache::Lookup> found = artifacts.find(key);
-    if (!found) return std::optional<PlanKernels>();
-    const Artifact& artifact = *found->artifact;
+    const std::string& key_text = record.artifact_keys[static_cast<size_t>(index)];
     for (size_t k : kernels) {
-      auto at = static_cast<size_t>(record.kernels[k].index);
-      if (at >= artifact.kernels.size() ||
-          !kernels_key_names(key.text, at, record.kernels[k].form)) {
+      const RecordedKernel& r = record.kernels[k];
+      if (!kernels_key_names(key_text, static_cast<size_t>(r.index), r.form)) {
         return std::optional<PlanKernels>();
       }
     }
-    PLAIDML_ASSIGN(auto executable, load_artifact(device, artifact));
+    PLAIDML_ASSIGN(std::optional<CachedArtifact> found, load_cached(artifacts, device, key_text));
+    if (!found) return std::optional<PlanKernels>();
+    const Artifact& artifact = *found->lookup.artifact;
+    for (size_t k : kernels) {
+      if (static_cast<size_t>(record.kernels[k].index) >= artifact.kernels.size()) {
+        return std::optional<PlanKernels>();
+      }
+    }
     for (size_t k : kernels) {
       auto at = static_cast<uint32_t>(record.kernels[k].index);
-      LoadedKernel kernel{executable, at, artifact.kernels[at], key.text};
+      LoadedKernel kernel{found->executable, at, artifact.kernels[at], key_text};
       if (library) library->add(device.id(), record.kernels[k].form, kernel);
       out.loaded[k] = std::move(kernel);
     }
-    out.artifact = std::move(found);
+    out.artifact = std::move(found->lookup);
   }
   return std::optional<PlanKernels>(std::move(out));
 }

@@ -42,6 +42,18 @@ struct KeyedArtifact {
 using MakeArtifact = std::function<Expected<KeyedArtifact>(const LoweredProgram& code,
                                                            const std::vector<Sha256Digest>& forms)>;
 
+// An artifact of the artifact cache, loaded on a device.
+struct CachedArtifact {
+  ArtifactCache::Lookup lookup;
+  std::shared_ptr<const devices::Executable> executable;
+};
+
+// The artifact of `key_text` from `artifacts` (memory or disk, never generated), loaded on
+// `device`; nullopt when the cache lacks it. Errors: the load's.
+Expected<std::optional<CachedArtifact>> load_cached(ArtifactCache& artifacts,
+                                                    devices::Device& device,
+                                                    const std::string& key_text);
+
 // Kernels that earlier processes generated, found through the form index and loaded from the
 // artifact cache (each artifact once per compile).
 class StoredKernels {
@@ -56,15 +68,11 @@ class StoredKernels {
   void remember(const Sha256Digest& form, const LoadedKernel& kernel);
 
  private:
-  struct Loaded {
-    ArtifactCache::ArtifactPtr artifact;
-    std::shared_ptr<const devices::Executable> executable;
-  };
   FormIndex& index_;
   ArtifactCache& artifacts_;
   ArtifactTarget target_;
   devices::Device& device_;
-  std::map<std::string, Loaded> loaded_;  // by artifact key text
+  std::map<std::string, CachedArtifact> loaded_;  // by artifact key text
 };
 
 // The kernels of `table` on `device`: from `library`, else from `stored` (either null: none),

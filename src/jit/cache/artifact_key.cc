@@ -29,19 +29,19 @@ std::string key_header(const ArtifactTarget& target) {
                      target.description);
 }
 
-ArtifactKey keyed(std::string text) {
+}  // namespace
+
+ArtifactKey key_of_text(std::string text) {
   ArtifactKey key;
   key.digest = sha256(text);
   key.text = std::move(text);
   return key;
 }
 
-}  // namespace
-
 ArtifactKey make_kernels_key(const std::vector<Sha256Digest>& forms, const ArtifactTarget& target) {
   std::string text = key_header(target);
   for (const Sha256Digest& form : forms) text += "kernel of form " + to_hex(form) + "\n";
-  return keyed(std::move(text));
+  return key_of_text(std::move(text));
 }
 
 bool kernels_key_names(const std::string& key_text, size_t index, const Sha256Digest& form) {
@@ -70,7 +70,7 @@ ArtifactKey make_artifact_key(const LoweredProgram& program, const ArtifactTarge
     text += fmt::format("work {}\n", k.work);
     text += loop::to_string(k);
   }
-  return keyed(std::move(text));
+  return key_of_text(std::move(text));
 }
 
 }  // namespace plaidml::jit

@@ -28,6 +28,9 @@ struct ArtifactKey {
   std::string hex() const { return to_hex(digest); }
 };
 
+// The key of `text` (its SHA-256 beside it): a key text read back from disk.
+ArtifactKey key_of_text(std::string text);
+
 ArtifactKey make_artifact_key(const LoweredProgram& program, const ArtifactTarget& target);
 
 // The key of an artifact of kernels named by the digests of their forms (jit/kernel_table.h),

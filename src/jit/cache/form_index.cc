@@ -13,10 +13,7 @@ std::string forms_dir(const std::string& disk_dir) {
 
 // The artifact key of the kernel alone names form and target (and revision, LLVM version...).
 ArtifactKey form_key(const Sha256Digest& form, const ArtifactTarget& target) {
-  ArtifactKey key = make_kernels_key({form}, target);
-  key.text = "plaidml kernel form\n" + key.text;
-  key.digest = sha256(key.text);
-  return key;
+  return key_of_text("plaidml kernel form\n" + make_kernels_key({form}, target).text);
 }
 
 }  // namespace

@@ -26,14 +26,7 @@ function (X[N, C], B[C]) -> (Y, S) {
 )";
 
 std::unique_ptr<jit::Runtime> runtime_at(const std::string& cache_dir) {
-  jit::RuntimeOptions opts;
-  opts.num_threads = 2;
-  opts.device = "cpu:0";
-  opts.cache_dir = cache_dir;
-  auto rt = jit::Runtime::create(opts);
-  INFO(rt.status().message());
-  REQUIRE(rt.has_value());
-  return std::move(*rt);
+  return make_runtime(2, cache_dir);
 }
 
 void run_rows(jit::Runtime& rt, int64_t n, int64_t c) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -32,10 +33,13 @@ inline std::shared_ptr<const ir::Program> parse_program(const std::string& text)
   return *p;
 }
 
-inline std::unique_ptr<jit::Runtime> make_runtime(int threads = 2) {
+// cache_dir: the cache folder ("" none); unset, the default (PLAIDML_CACHE_DIR under ctest).
+inline std::unique_ptr<jit::Runtime> make_runtime(
+    int threads = 2, const std::optional<std::string>& cache_dir = std::nullopt) {
   jit::RuntimeOptions opts;
   opts.num_threads = threads;
   opts.device = "cpu:0";
+  opts.cache_dir = cache_dir;
   auto rt = jit::Runtime::create(opts);
   INFO(rt.status().message());
   REQUIRE(rt.has_value());
